@@ -1,0 +1,434 @@
+"""Legal moves for a state and a roll, and the pure ``apply``.
+
+A :class:`Move` is an *effect*: which box receives which score, whether it is
+a crossed-out zero, and which bonus box (if any) receives which die.  Every
+distinct effect is listed once; its :attr:`Move.ways` say how the dice make
+it, so a lesson can explain it.
+
+The seed's Beginner example, 3 and 5 on a sheet with an empty box labelled 3:
+
+>>> from caterpillar_learn.caterpillars.sheet import State
+>>> state = State.new("beginner", [1, 3, 6, 4, 2, 2, 5, 5, 6, 6, 1, 1])
+>>> moves = legal_moves(state, Roll((3, 5)))
+>>> moves
+LegalMoves[Alex 1 ← 5, Bobby 2 ← 3, Bobby 3 ← 3]
+>>> moves.first().how
+['Score 5, in a box labelled 3.']
+>>> apply(state, moves.first()).scores_of("Alex")
+(None, 5, None, None)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import cache
+
+from caterpillar_learn.caterpillars.dice import BONUS_FACES, TEN, Roll, chance_outcomes
+from caterpillar_learn.caterpillars.errors import IllegalMoveError, InvalidStateError
+from caterpillar_learn.caterpillars.levels import Level
+from caterpillar_learn.caterpillars.sheet import (
+    BONUS_BOXES,
+    CATERPILLARS,
+    State,
+    describe_slot,
+    slot_of,
+)
+from caterpillar_learn.errors import describe
+from caterpillar_learn.i18n import text
+
+# -- pieces: what the dice put on the table ---------------------------------
+
+
+@dataclass(frozen=True, order=True)
+class Piece:
+    """One value in play: a regular die, a doubled die, the 10, or a bonus box's value."""
+
+    value: int
+    source: str = "die"  # "die", "doubled", "ten", or the bonus box "A" / "B" / "C"
+
+    def __str__(self) -> str:
+        if self.source == "die":
+            return str(self.value)
+        if self.source == "doubled":
+            return text("caterpillars.piece.doubled", value=self.value, face=self.value // 2)
+        if self.source == "ten":
+            return text("caterpillars.piece.ten", value=self.value)
+        return text("caterpillars.piece.bonus", value=self.value, box=self.source)
+
+
+def _expression(pieces: tuple[Piece, ...]) -> str:
+    total = sum(p.value for p in pieces)
+    if len(pieces) == 1:
+        return str(pieces[0])
+    return " + ".join(str(p) for p in pieces) + f" = {total}"
+
+
+@dataclass(frozen=True)
+class Way:
+    """One way a move arises from the roll."""
+
+    score_pieces: tuple[Piece, ...] = ()
+    label_pieces: tuple[Piece, ...] = ()
+    bonus: tuple[int, int] | None = None  # (bonus box index, die face)
+    butterfly: bool = False
+    zero: bool = False
+
+    def explain(self) -> str:
+        """This way in words, through the message catalogue."""
+        parts = []
+        if self.bonus is not None:
+            box, value = self.bonus
+            parts.append(text("caterpillars.how.bonus", value=value, box=BONUS_BOXES[box]))
+        if self.zero:
+            parts.append(text("caterpillars.how.zero"))
+        elif self.butterfly:
+            parts.append(text("caterpillars.how.butterfly", score=_expression(self.score_pieces)))
+        else:
+            parts.append(
+                text(
+                    "caterpillars.how.place",
+                    score=_expression(self.score_pieces),
+                    label=_expression(self.label_pieces),
+                )
+            )
+        return " ".join(parts)
+
+
+@dataclass(frozen=True)
+class Move:
+    """The effect of one legal choice.  Equality ignores :attr:`ways`."""
+
+    slot: int
+    score: int
+    zero: bool = False
+    bonus: tuple[int, int] | None = None  # (bonus box index 0-2, die face)
+    ways: tuple[Way, ...] = field(default=(), compare=False, hash=False)
+
+    @classmethod
+    def of(
+        cls,
+        caterpillar: str,
+        box: int,
+        score: int,
+        *,
+        zero: bool = False,
+        bonus: tuple[str, int] | None = None,
+    ) -> Move:
+        """Build a move from names: ``Move.of("Alex", 2, 5, bonus=("A", 5))``."""
+        entry = None
+        if bonus is not None:
+            name, value = bonus
+            if name not in BONUS_BOXES:
+                raise IllegalMoveError(describe("bonus box", name, "'A', 'B' or 'C'"))
+            entry = (BONUS_BOXES.index(name), value)
+        return cls(slot_of(caterpillar, box), score, zero, entry)
+
+    @property
+    def caterpillar(self) -> str:
+        return describe_slot(self.slot)[0]
+
+    @property
+    def box(self) -> int:
+        return describe_slot(self.slot)[1]
+
+    @property
+    def how(self) -> list[str]:
+        return [way.explain() for way in self.ways]
+
+    def __repr__(self) -> str:
+        name, box = describe_slot(self.slot)
+        out = f"{name} {box} ← {self.score}" + (" (zero)" if self.zero else "")
+        if self.bonus is not None:
+            out += f", bonus {BONUS_BOXES[self.bonus[0]]} ← {self.bonus[1]}"
+        return out
+
+
+class LegalMoves:
+    """The legal moves of one state and roll: iterable, sized, supports ``in``."""
+
+    __slots__ = ("_moves",)
+
+    def __init__(self, moves: tuple[Move, ...]) -> None:
+        self._moves = moves
+
+    def __iter__(self) -> Iterator[Move]:
+        return iter(self._moves)
+
+    def __len__(self) -> int:
+        return len(self._moves)
+
+    def __bool__(self) -> bool:
+        return bool(self._moves)
+
+    def __contains__(self, move: object) -> bool:
+        return move in self._moves
+
+    def __getitem__(self, index: int) -> Move:
+        return self._moves[index]
+
+    def count(self) -> int:
+        return len(self._moves)
+
+    def first(self) -> Move:
+        return self._moves[0]
+
+    def find(self, move: Move) -> Move | None:
+        """The listed move equal to ``move`` (with its ways), if any."""
+        for listed in self._moves:
+            if listed == move:
+                return listed
+        return None
+
+    def __repr__(self) -> str:
+        return "LegalMoves[" + ", ".join(repr(m) for m in self._moves) + "]"
+
+
+# -- what a roll offers, independent of the sheet (cached) -------------------
+
+Placements = dict[tuple[int, int], tuple[Way, ...]]  # (score, label) -> ways
+
+
+@dataclass(frozen=True)
+class _Option:
+    """One bonus choice of a roll with everything the remaining dice can make."""
+
+    bonus: tuple[int, int] | None
+    placements: Placements
+    butterfly: tuple[int, Way] | None  # (total, way) when the action die shows a butterfly
+    zero_way: Way
+
+
+@cache
+def _splits(pieces: tuple[Piece, ...]) -> dict[tuple[int, int], list[tuple[tuple[Piece, ...], ...]]]:
+    """Every split of ``pieces`` into a non-empty score group and label group."""
+    n = len(pieces)
+    found: dict[tuple[int, int], list[tuple[tuple[Piece, ...], ...]]] = {}
+    seen = set()
+    for mask in range(1, (1 << n) - 1):
+        score = tuple(sorted(pieces[i] for i in range(n) if mask >> i & 1))
+        label = tuple(sorted(pieces[i] for i in range(n) if not mask >> i & 1))
+        if (score, label) in seen:
+            continue
+        seen.add((score, label))
+        key = (sum(p.value for p in score), sum(p.value for p in label))
+        found.setdefault(key, []).append((score, label))
+    return found
+
+
+def _pools(dice: tuple[int, ...], action: str | None, bonus_at_start: tuple[int | None, ...]) -> list[tuple[Piece, ...]]:
+    """The groups of pieces the remaining regular ``dice`` and the action die give."""
+    regular = tuple(Piece(d) for d in dice)
+    if action in BONUS_FACES:
+        stored = bonus_at_start[BONUS_FACES.index(action)]
+        return [regular + (Piece(stored, action),)] if stored is not None else [regular]
+    if action == "10":
+        return [regular + (Piece(TEN, "ten"),)]
+    if action == "2x":
+        pools = []
+        for i, die in enumerate(dice):
+            if die not in dice[:i]:
+                pools.append(regular[:i] + (Piece(2 * die, "doubled"),) + regular[i + 1 :])
+        return pools
+    return [regular]
+
+
+@cache
+def _options(roll: Roll, bonus_boxes: bool, bonus_at_start: tuple[int | None, ...]) -> tuple[_Option, ...]:
+    choices: list[tuple[tuple[int, int] | None, tuple[int, ...]]] = [(None, roll.dice)]
+    if bonus_boxes:
+        for i, die in enumerate(roll.dice):
+            if die in roll.dice[:i]:
+                continue
+            rest = roll.dice[:i] + roll.dice[i + 1 :]
+            for box, value in enumerate(bonus_at_start):
+                if value is None:
+                    choices.append(((box, die), rest))
+    options = []
+    for bonus, dice in choices:
+        placements: dict[tuple[int, int], list[Way]] = {}
+        for pool in _pools(dice, roll.action, bonus_at_start):
+            for key, groups in _splits(pool).items():
+                ways = placements.setdefault(key, [])
+                ways.extend(Way(s, lab, bonus) for s, lab in groups)
+        butterfly = None
+        if roll.action == "butterfly":
+            pieces = tuple(Piece(d) for d in dice)
+            butterfly = (sum(dice), Way(pieces, (), bonus, butterfly=True))
+        frozen = {key: tuple(dict.fromkeys(ways)) for key, ways in placements.items()}
+        options.append(_Option(bonus, frozen, butterfly, Way(bonus=bonus, zero=True)))
+    return tuple(options)
+
+
+# -- legal moves and apply -----------------------------------------------------
+
+
+def legal_moves(state: State, roll: Roll) -> LegalMoves:
+    """Every distinct legal move of ``state`` for ``roll``, each with its ways."""
+    rules = state.level.rules
+    if len(roll.dice) != rules.dice or (roll.action is not None) != rules.action_die:
+        raise IllegalMoveError(describe("roll", str(roll), f"a roll of the {state.level.value} level"))
+    labels, scores = state.labels, state.scores
+    if None in labels:
+        raise InvalidStateError(
+            describe("labels", list(labels), "every label set (finish the setup first)")
+        )
+    empty = [i for i in range(12) if scores[i] is None]
+    by_label: dict[int | None, list[int]] = {}
+    for slot in empty:
+        by_label.setdefault(labels[slot], []).append(slot)
+    effects: dict[tuple[int, int, bool, tuple[int, int] | None], list[Way]] = {}
+    for option in _options(roll, rules.bonus_boxes, state.bonus):
+        placed = False
+        bonus = option.bonus
+        for (score, label), ways in option.placements.items():
+            slots = by_label.get(label)
+            if slots:
+                placed = True
+                for slot in slots:
+                    effects.setdefault((slot, score, False, bonus), []).extend(ways)
+        if option.butterfly is not None and empty:
+            placed = True
+            total, way = option.butterfly
+            for slot in empty:
+                effects.setdefault((slot, total, False, bonus), []).append(way)
+        if not placed:
+            for slot in empty:
+                effects.setdefault((slot, 0, True, bonus), []).append(option.zero_way)
+    ordered = sorted(effects.items(), key=lambda item: (item[0][0], item[0][3] or (-1, 0), item[0][1]))
+    return LegalMoves(tuple(Move(s, v, z, b, tuple(dict.fromkeys(w))) for (s, v, z, b), w in ordered))
+
+
+def apply(state: State, move: Move, roll: Roll | None = None) -> State:
+    """The state after ``move``; with ``roll`` the move must be legal for it.
+
+    >>> from caterpillar_learn.caterpillars.sheet import State
+    >>> state = State.new("beginner", [1, 3, 6, 4, 2, 2, 5, 5, 6, 6, 1, 1])
+    >>> apply(state, Move.of("Alex", 0, 4), Roll((3, 5)))
+    Traceback (most recent call last):
+    ...
+    caterpillar_learn.caterpillars.errors.IllegalMoveError: move: got Alex 0 ← 4, \
+expected one of Alex 1 ← 5, Bobby 2 ← 3, Bobby 3 ← 3
+    """
+    if roll is not None:
+        moves = legal_moves(state, roll)
+        if move not in moves:
+            listed = ", ".join(repr(m) for m in moves)
+            raise IllegalMoveError(f"move: got {move!r}, expected one of {listed}")
+    else:
+        _check_structure(state, move)
+    new = state.with_score(move.slot, move.score)
+    if move.bonus is not None:
+        new = new.with_bonus(*move.bonus)
+    return new
+
+
+def _check_structure(state: State, move: Move) -> None:
+    """What can be checked of a move without its roll."""
+    if not 0 <= move.slot < 12:
+        raise IllegalMoveError(describe("move slot", move.slot, "0 to 11"))
+    if state.scores[move.slot] is not None:
+        name, box = describe_slot(move.slot)
+        raise IllegalMoveError(describe(f"move: box {box} of {name}", state.scores[move.slot], "an empty box"))
+    if move.score not in producible_scores(state.level):
+        raise IllegalMoveError(describe("move score", move.score, f"a score the {state.level.value} level can produce"))
+    if move.bonus is not None:
+        box, value = move.bonus
+        if not state.level.rules.bonus_boxes:
+            raise IllegalMoveError(describe("move bonus", move.bonus, "no bonus box below advanced"))
+        if state.bonus[box] is not None:
+            raise IllegalMoveError(describe(f"bonus box {BONUS_BOXES[box]}", state.bonus[box], "an empty bonus box"))
+        if value not in range(1, 7):
+            raise IllegalMoveError(describe("move bonus value", value, "a die face from 1 to 6"))
+
+
+@cache
+def producible_scores(level: Level | str) -> frozenset[int]:
+    """Every score the dice of ``level`` can write into a box (0 for a cross).
+
+    >>> sorted(producible_scores("beginner"))
+    [0, 1, 2, 3, 4, 5, 6]
+    >>> max(producible_scores("expert"))
+    22
+    """
+    level = Level.parse(level)
+    rules = level.rules
+    scores = {0}
+    full_bonus = (1, 2, 3, 4, 5, 6)
+    for roll, _ in chance_outcomes(level):
+        sizes = [roll.dice] + ([roll.dice[1:], roll.dice[:-1]] if rules.bonus_boxes else [])
+        for dice in sizes:
+            for stored in full_bonus if roll.action in BONUS_FACES else (None,):
+                for pool in _pools(dice, roll.action, (stored,) * 3):
+                    scores.update(score for score, _ in _splits(pool))
+            if roll.action == "butterfly":
+                scores.add(sum(dice))
+    return frozenset(scores)
+
+
+def validate(state: State) -> State:
+    """``state`` itself if it describes a possible sheet, else a one-line error."""
+    level = Level.parse(state.level)
+    if len(state.labels) != 12 or len(state.scores) != 12 or len(state.bonus) != 3:
+        raise InvalidStateError("state: expected 12 labels, 12 scores and 3 bonus boxes")
+    allowed = producible_scores(level)
+    for slot, (label, score) in enumerate(zip(state.labels, state.scores)):
+        name, box = describe_slot(slot)
+        if label is not None and (not isinstance(label, int) or isinstance(label, bool) or not 1 <= label <= 12):
+            raise InvalidStateError(describe(f"labels.{name}[{box}]", label, "a label from 1 to 12 or null"))
+        if score is None:
+            continue
+        if not isinstance(score, int) or isinstance(score, bool) or score not in allowed:
+            low, high = min(allowed), max(allowed)
+            raise InvalidStateError(
+                describe(f"scores.{name}[{box}]", score, f"a score from {low} to {high} at {level.value}")
+            )
+        if label is None:
+            raise InvalidStateError(describe(f"scores.{name}[{box}]", score, "no score in a box whose label is still blank"))
+    filled_bonus = 0
+    for box, value in zip(BONUS_BOXES, state.bonus):
+        if value is None:
+            continue
+        filled_bonus += 1
+        if not level.rules.bonus_boxes:
+            raise InvalidStateError(describe(f"bonus.{box}", value, f"null at {level.value} (no bonus boxes)"))
+        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 6:
+            raise InvalidStateError(describe(f"bonus.{box}", value, "a die face from 1 to 6 or null"))
+    if filled_bonus > state.filled:
+        raise InvalidStateError(
+            describe("bonus", filled_bonus, f"at most {state.filled} filled bonus boxes (one per round played)")
+        )
+    return state
+
+
+def why_not(state: State, roll: Roll, slot: int) -> str:
+    """Why no legal move of ``roll`` writes into ``slot`` (for a learner's click).
+
+    >>> from caterpillar_learn.caterpillars.sheet import State
+    >>> state = State.new("beginner", [1, 3, 6, 4, 2, 2, 5, 5, 6, 6, 1, 1])
+    >>> why_not(state, Roll((3, 5)), 0)
+    'This box is labelled 1, but with 3 and 5 you can only reach boxes labelled 3 or 5.'
+    """
+    name, box = describe_slot(slot)
+    if state.scores[slot] is not None:
+        return text("caterpillars.why_not.filled", caterpillar=name, score=state.scores[slot])
+    if any(move.slot == slot for move in legal_moves(state, roll)):
+        return text("caterpillars.why_not.legal")
+    reachable = sorted({label for option in _options(roll, state.level.rules.bonus_boxes, state.bonus) for _, label in option.placements})
+    dice = text("caterpillars.list_and", items=", ".join(map(str, roll.dice[:-1])), last=roll.dice[-1])
+    labels = text("caterpillars.list_or", items=", ".join(map(str, reachable[:-1])), last=reachable[-1]) if len(reachable) > 1 else str(reachable[0])
+    return text("caterpillars.why_not.label", label=state.labels[slot], dice=dice, labels=labels)
+
+
+__all__ = [
+    "CATERPILLARS",
+    "LegalMoves",
+    "Move",
+    "Piece",
+    "Way",
+    "apply",
+    "legal_moves",
+    "producible_scores",
+    "validate",
+    "why_not",
+]

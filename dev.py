@@ -1,0 +1,76 @@
+#!/usr/bin/env python3
+"""Set up and run caterpillar-learn on a machine that has only python3.
+
+    python3 dev.py lessons      # start the lessons (the main job)
+    python3 dev.py test         # run the whole test suite, as CI does
+
+Both create ``.venv`` next to this file on first use and (re)install the
+package with its test extras whenever ``pyproject.toml`` changes.  Any further
+arguments are passed on: ``python3 dev.py test -m "not slow"``,
+``python3 dev.py lessons --port 8899``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+STAMP = VENV / ".dev-stamp"
+CHROMIUM = Path("/usr/bin/chromium")
+
+
+def _run(*cmd: str | Path) -> None:
+    print("+", " ".join(str(c) for c in cmd), flush=True)
+    subprocess.run([str(c) for c in cmd], check=True, cwd=ROOT)
+
+
+def ensure_venv() -> None:
+    """Create the virtualenv and install the package when pyproject changed."""
+    wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+    if STAMP.exists() and STAMP.read_text() == wanted:
+        return
+    if not (BIN / "python").exists():
+        venv.EnvBuilder(with_pip=True).create(VENV)
+    pip = (BIN / "python", "-m", "pip", "--disable-pip-version-check", "-q")
+    _run(*pip, "install", "--upgrade", "pip")
+    _run(*pip, "install", "-e", ".[test]")
+    STAMP.write_text(wanted)
+
+
+def ensure_chromium() -> None:
+    """Browser tests drive Debian's Chromium; install it when we may."""
+    if CHROMIUM.exists():
+        return
+    if shutil.which("apt-get") and hasattr(os, "geteuid") and os.geteuid() == 0:
+        _run("apt-get", "update", "-q")
+        _run("apt-get", "install", "-y", "-q", "chromium")
+    else:
+        sys.exit(
+            "dev.py: the browser tests need /usr/bin/chromium; "
+            "install Debian's 'chromium' package (apt-get install chromium) and run again"
+        )
+
+
+def main(argv: list[str]) -> int:
+    if not argv or argv[0] not in {"lessons", "test"}:
+        print(__doc__)
+        return 2
+    command, rest = argv[0], argv[1:]
+    ensure_venv()
+    if command == "lessons":
+        cli = BIN / "caterpillar-learn"
+        return subprocess.call([str(cli), "play", *(rest or ["--level", "beginner"])], cwd=ROOT)
+    ensure_chromium()
+    return subprocess.call([str(BIN / "python"), "-m", "pytest", *rest], cwd=ROOT)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
