@@ -1,0 +1,173 @@
+"""Command-line sub-commands of Caterpillars: ``moves``, ``score`` and ``play``.
+
+The helpers :func:`add_position_arguments` and :func:`run_positions` are shared
+with every command that takes a state (and a roll): they read ``--state FILE``
+(``-`` for standard input) and ``--roll``, or JSON lines with ``--jsonl``, and
+in ``--jsonl`` mode turn a bad line into ``{"error": "..."}`` and go on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from collections.abc import Callable
+from typing import Any, TextIO
+
+from caterpillar_learn.caterpillars.dice import Roll, format_roll, parse_roll
+from caterpillar_learn.caterpillars.errors import CaterpillarsError
+from caterpillar_learn.caterpillars.game import Game
+from caterpillar_learn.caterpillars.levels import Level
+from caterpillar_learn.caterpillars.notation import move_to_json, parse_state, state_from_json
+from caterpillar_learn.caterpillars.rules import LegalMoves, legal_moves
+from caterpillar_learn.caterpillars.scoring import score
+from caterpillar_learn.caterpillars.setup import SetupChoice
+from caterpillar_learn.caterpillars.sheet import State
+from caterpillar_learn.caterpillars.terminal import render_sheet
+from caterpillar_learn.errors import CaterpillarLearnError, describe
+from caterpillar_learn.i18n import text
+
+Handler = Callable[[State, Roll | None], Any]
+
+
+def add_position_arguments(parser: argparse.ArgumentParser, *, roll: bool) -> None:
+    """``--state FILE`` (and ``--roll``), or ``--jsonl``."""
+    parser.add_argument("--state", metavar="FILE", help="state JSON file, or - for standard input")
+    if roll:
+        parser.add_argument("--roll", help='the dice, then at Expert the action face: "2 5 6 butterfly"')
+    parser.add_argument(
+        "--jsonl",
+        action="store_true",
+        help='read JSON lines {"state": ..., "roll": "..."} from standard input, write one result line each',
+    )
+
+
+def _read(path: str) -> str:
+    if path == "-":
+        return sys.stdin.read()
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return handle.read()
+    except OSError as error:
+        raise CaterpillarsError(describe("--state", path, f"a readable file ({error.strerror})")) from None
+
+
+def _position(state_data: State | str, roll_text: object, needs_roll: bool) -> tuple[State, Roll | None]:
+    state = state_data if isinstance(state_data, State) else parse_state(state_data)
+    if not needs_roll:
+        return state, None
+    if roll_text is None:
+        raise CaterpillarsError(describe("roll", None, 'the dice, e.g. "2 3 6"'))
+    if not isinstance(roll_text, str):
+        raise CaterpillarsError(describe("roll", roll_text, 'a string of dice, e.g. "2 3 6"'))
+    return state, parse_roll(roll_text, state.level)
+
+
+def run_positions(args: argparse.Namespace, handler: Handler, *, needs_roll: bool, out: TextIO | None = None) -> int:
+    """Run ``handler`` on one position, or on every JSON line with ``--jsonl``."""
+    out = out or sys.stdout
+    if args.jsonl:
+        if args.state is not None or getattr(args, "roll", None) is not None:
+            raise CaterpillarsError("--jsonl: got --state or --roll too, expected JSON lines on standard input only")
+        for number, line in enumerate(sys.stdin, start=1):
+            if not line.strip():
+                continue
+            try:
+                try:
+                    item = json.loads(line)
+                except json.JSONDecodeError as error:
+                    raise CaterpillarsError(f"line {number}: malformed JSON ({error.msg})") from None
+                if not isinstance(item, dict) or "state" not in item:
+                    raise CaterpillarsError(describe(f"line {number}", item, 'an object {"state": ..., "roll": "..."}'))
+                state, roll = _position(state_from_json(item["state"]), item.get("roll"), needs_roll)
+                result = handler(state, roll)
+            except CaterpillarLearnError as error:
+                result = {"error": str(error)}
+            out.write(json.dumps(result) + "\n")
+            out.flush()
+        return 0
+    if args.state is None:
+        raise CaterpillarsError(describe("--state", None, "a state file (or - for standard input), or --jsonl"))
+    state, roll = _position(_read(args.state), getattr(args, "roll", None), needs_roll)
+    out.write(json.dumps(handler(state, roll), indent=1) + "\n")
+    return 0
+
+
+def moves_json(state: State, roll: Roll | None) -> list[dict[str, Any]]:
+    assert roll is not None
+    return [move_to_json(m) for m in legal_moves(state, roll)]
+
+
+def score_json(state: State, roll: Roll | None) -> dict[str, Any]:
+    return score(state).to_json()
+
+
+# -- play: one game in the terminal --------------------------------------------
+
+
+def _ask(prompt: str, count: int, stdin: TextIO, stdout: TextIO) -> int:
+    while True:
+        stdout.write(prompt)
+        stdout.flush()
+        line = stdin.readline()
+        if not line:
+            raise EOFError
+        answer = line.strip().lower()
+        if answer in {"q", "quit"}:
+            raise EOFError
+        if answer.isdigit() and 1 <= int(answer) <= count:
+            return int(answer) - 1
+        stdout.write(text("caterpillars.play.bad_choice", count=count) + "\n")
+
+
+def play(level: Level, seed: int, variation: bool, stdin: TextIO, stdout: TextIO) -> int:
+    """Play a whole game at the terminal, reading choices as numbers."""
+    game = Game(level, variation=variation, rng=random.Random(seed))
+    say = stdout.write
+    say(text("caterpillars.play.welcome", level=text(f"caterpillars.level.{level.value}"), seed=seed) + "\n")
+    try:
+        while game.phase != "over":
+            roll = game.roll()
+            say("\n" + render_sheet(game.state) + "\n")
+            choices: LegalMoves | list[SetupChoice] = game.legal_moves()
+            if game.phase == "setup":
+                say(text("caterpillars.play.setup_roll", dice=format_roll(roll)) + "\n")
+                for number, choice in enumerate(choices, start=1):
+                    assert isinstance(choice, SetupChoice)
+                    say(f"  {number:3}. {choice.explain()}\n")
+            else:
+                say(text("caterpillars.play.roll", round=game.state.round, dice=format_roll(roll)) + "\n")
+                for number, move in enumerate(choices, start=1):
+                    assert not isinstance(move, SetupChoice)
+                    say(f"  {number:3}. {move!r}: {move.how[0]}\n")
+            picked = choices[_ask(text("caterpillars.play.prompt", count=len(choices)), len(choices), stdin, stdout)]
+            game.play(picked)
+    except EOFError:
+        say("\n" + text("caterpillars.play.stopped") + "\n")
+        return 0
+    say("\n" + render_sheet(game.state) + "\n")
+    for line in game.score().explanation:
+        say(line + "\n")
+    return 0
+
+
+def register(subparsers: Any) -> None:
+    moves = subparsers.add_parser("moves", help="the legal moves of a state and a roll, as JSON")
+    add_position_arguments(moves, roll=True)
+    moves.set_defaults(handler=lambda args: run_positions(args, moves_json, needs_roll=True))
+
+    scoring = subparsers.add_parser("score", help="score a sheet step by step, as JSON")
+    add_position_arguments(scoring, roll=False)
+    scoring.set_defaults(handler=lambda args: run_positions(args, score_json, needs_roll=False))
+
+    game = subparsers.add_parser("play", help="play one game of Caterpillars in the terminal")
+    game.add_argument("--level", default="beginner", help="beginner, intermediate, advanced or expert")
+    game.add_argument("--seed", type=int, default=1, help="the same seed gives the same dice")
+    game.add_argument("--variation", action="store_true", help="use the setup variation (not at beginner)")
+    game.set_defaults(
+        handler=lambda args: play(Level.parse(args.level), args.seed, args.variation, sys.stdin, sys.stdout)
+    )
+
+
+__all__ = ["add_position_arguments", "register", "run_positions"]
