@@ -20,10 +20,10 @@ from caterpillar_learn.caterpillars.errors import CaterpillarsError
 from caterpillar_learn.caterpillars.game import Game
 from caterpillar_learn.caterpillars.levels import Level
 from caterpillar_learn.caterpillars.notation import move_to_json, parse_state, state_from_json
-from caterpillar_learn.caterpillars.rules import LegalMoves, legal_moves
+from caterpillar_learn.caterpillars.rules import Move, legal_moves
 from caterpillar_learn.caterpillars.scoring import score
 from caterpillar_learn.caterpillars.setup import SetupChoice
-from caterpillar_learn.caterpillars.sheet import State
+from caterpillar_learn.caterpillars.sheet import State, describe_slot
 from caterpillar_learn.caterpillars.terminal import render_sheet
 from caterpillar_learn.errors import CaterpillarLearnError, describe
 from caterpillar_learn.i18n import text
@@ -121,6 +121,29 @@ def _ask(prompt: str, count: int, stdin: TextIO, stdout: TextIO) -> int:
         stdout.write(text("caterpillars.play.bad_choice", count=count) + "\n")
 
 
+def _ask_setup(game: Game, roll: Roll, stdin: TextIO, stdout: TextIO) -> SetupChoice:
+    """One setup roll, a value at a time: which blank label gets it."""
+    blanks = game.state.blank_label_slots()
+    dice = list(roll.dice)
+    if game.variation:
+        singles = sorted(set(dice))
+        for number, die in enumerate(singles, start=1):
+            stdout.write(f"  {number:3}. " + text("caterpillars.play.variation_split", die=die, rest=sum(dice) - die) + "\n")
+        die = singles[_ask(text("caterpillars.play.prompt", count=len(singles)), len(singles), stdin, stdout)]
+        values = [die, sum(dice) - die]
+    else:
+        values = dice
+    assignments: list[tuple[int, int]] = []
+    for value in values[: len(blanks)]:
+        stdout.write(text("caterpillars.play.setup_where", value=value) + "\n")
+        for number, slot in enumerate(blanks, start=1):
+            name, box = describe_slot(slot)
+            stdout.write(f"  {number:3}. " + text("caterpillars.play.setup_box", caterpillar=name, number=box + 1) + "\n")
+        slot = blanks.pop(_ask(text("caterpillars.play.prompt", count=len(blanks)), len(blanks), stdin, stdout))
+        assignments.append((slot, value))
+    return SetupChoice(tuple(sorted(assignments)))
+
+
 def play(level: Level, seed: int, variation: bool, stdin: TextIO, stdout: TextIO) -> int:
     """Play a whole game at the terminal, reading choices as numbers."""
     game = Game(level, variation=variation, rng=random.Random(seed))
@@ -130,18 +153,15 @@ def play(level: Level, seed: int, variation: bool, stdin: TextIO, stdout: TextIO
         while game.phase != "over":
             roll = game.roll()
             say("\n" + render_sheet(game.state) + "\n")
-            choices: LegalMoves | list[SetupChoice] = game.legal_moves()
             if game.phase == "setup":
                 say(text("caterpillars.play.setup_roll", dice=format_roll(roll)) + "\n")
-                for number, choice in enumerate(choices, start=1):
-                    assert isinstance(choice, SetupChoice)
-                    say(f"  {number:3}. {choice.explain()}\n")
+                picked: Move | SetupChoice = _ask_setup(game, roll, stdin, stdout)
             else:
+                moves = legal_moves(game.state, roll)
                 say(text("caterpillars.play.roll", round=game.state.round, dice=format_roll(roll)) + "\n")
-                for number, move in enumerate(choices, start=1):
-                    assert not isinstance(move, SetupChoice)
-                    say(f"  {number:3}. {move!r}: {move.how[0]}\n")
-            picked = choices[_ask(text("caterpillars.play.prompt", count=len(choices)), len(choices), stdin, stdout)]
+                for number, move in enumerate(moves, start=1):
+                    say(f"  {number:3}. {move.describe()}: {' / '.join(move.how[:2])}\n")
+                picked = moves[_ask(text("caterpillars.play.prompt", count=len(moves)), len(moves), stdin, stdout)]
             game.play(picked)
     except EOFError:
         say("\n" + text("caterpillars.play.stopped") + "\n")

@@ -136,6 +136,19 @@ class Move:
     def how(self) -> list[str]:
         return [way.explain() for way in self.ways]
 
+    def describe(self) -> str:
+        """The move in a learner's words (boxes counted from 1).
+
+        >>> Move.of("Bobby", 2, 7, bonus=("C", 6)).describe()
+        'Bobby, box 3: 7 (bonus box C: 6)'
+        """
+        name, box = describe_slot(self.slot)
+        key = "caterpillars.move.zero" if self.zero else "caterpillars.move.place"
+        out = text(key, caterpillar=name, number=box + 1, score=self.score)
+        if self.bonus is not None:
+            out += " " + text("caterpillars.move.bonus", box=BONUS_BOXES[self.bonus[0]], value=self.bonus[1])
+        return out
+
     def __repr__(self) -> str:
         name, box = describe_slot(self.slot)
         out = f"{name} {box} ← {self.score}" + (" (zero)" if self.zero else "")
@@ -216,12 +229,15 @@ def _splits(pieces: tuple[Piece, ...]) -> dict[tuple[int, int], list[tuple[tuple
     return found
 
 
-def _pools(dice: tuple[int, ...], action: str | None, bonus_at_start: tuple[int | None, ...]) -> list[tuple[Piece, ...]]:
-    """The groups of pieces the remaining regular ``dice`` and the action die give."""
+def _pools(dice: tuple[int, ...], action: str | None, stored: int | None) -> list[tuple[Piece, ...]]:
+    """The groups of pieces the remaining regular ``dice`` and the action die give.
+
+    ``stored`` is the value the bonus box named by an A/B/C face held at the
+    start of the round (``None`` when empty: then the face changes nothing).
+    """
     regular = tuple(Piece(d) for d in dice)
     if action in BONUS_FACES:
-        stored = bonus_at_start[BONUS_FACES.index(action)]
-        return [regular + (Piece(stored, action),)] if stored is not None else [regular]
+        return [(*regular, Piece(stored, action))] if stored is not None else [regular]
     if action == "10":
         return [regular + (Piece(TEN, "ten"),)]
     if action == "2x":
@@ -233,21 +249,29 @@ def _pools(dice: tuple[int, ...], action: str | None, bonus_at_start: tuple[int 
     return [regular]
 
 
+def _options_for(roll: Roll, bonus_boxes: bool, bonus: tuple[int | None, ...]) -> tuple[_Option, ...]:
+    """What ``roll`` offers given the bonus boxes at the start of the round."""
+    empty = tuple(v is None for v in bonus) if bonus_boxes else (False, False, False)
+    stored = bonus[BONUS_FACES.index(roll.action)] if roll.action in BONUS_FACES else None
+    return _options(roll, empty, stored)
+
+
 @cache
-def _options(roll: Roll, bonus_boxes: bool, bonus_at_start: tuple[int | None, ...]) -> tuple[_Option, ...]:
+def _options(roll: Roll, empty_bonus: tuple[bool, ...], stored: int | None) -> tuple[_Option, ...]:
+    # Keyed on what matters only (which bonus boxes are open, the value an
+    # A/B/C face brings), so the cache stays small: at most 336 x 8 x 8 entries.
     choices: list[tuple[tuple[int, int] | None, tuple[int, ...]]] = [(None, roll.dice)]
-    if bonus_boxes:
-        for i, die in enumerate(roll.dice):
-            if die in roll.dice[:i]:
-                continue
-            rest = roll.dice[:i] + roll.dice[i + 1 :]
-            for box, value in enumerate(bonus_at_start):
-                if value is None:
-                    choices.append(((box, die), rest))
+    for i, die in enumerate(roll.dice):
+        if die in roll.dice[:i]:
+            continue
+        rest = roll.dice[:i] + roll.dice[i + 1 :]
+        for box, is_empty in enumerate(empty_bonus):
+            if is_empty:
+                choices.append(((box, die), rest))
     options = []
     for bonus, dice in choices:
         placements: dict[tuple[int, int], list[Way]] = {}
-        for pool in _pools(dice, roll.action, bonus_at_start):
+        for pool in _pools(dice, roll.action, stored):
             for key, groups in _splits(pool).items():
                 ways = placements.setdefault(key, [])
                 ways.extend(Way(s, lab, bonus) for s, lab in groups)
@@ -278,7 +302,7 @@ def legal_moves(state: State, roll: Roll) -> LegalMoves:
     for slot in empty:
         by_label.setdefault(labels[slot], []).append(slot)
     effects: dict[tuple[int, int, bool, tuple[int, int] | None], list[Way]] = {}
-    for option in _options(roll, rules.bonus_boxes, state.bonus):
+    for option in _options_for(roll, rules.bonus_boxes, state.bonus):
         placed = False
         bonus = option.bonus
         for (score, label), ways in option.placements.items():
@@ -296,7 +320,7 @@ def legal_moves(state: State, roll: Roll) -> LegalMoves:
             for slot in empty:
                 effects.setdefault((slot, 0, True, bonus), []).append(option.zero_way)
     ordered = sorted(effects.items(), key=lambda item: (item[0][0], item[0][3] or (-1, 0), item[0][1]))
-    return LegalMoves(tuple(Move(s, v, z, b, tuple(dict.fromkeys(w))) for (s, v, z, b), w in ordered))
+    return LegalMoves(tuple(Move(s, v, z, b, tuple(w)) for (s, v, z, b), w in ordered))
 
 
 def apply(state: State, move: Move, roll: Roll | None = None) -> State:
@@ -359,7 +383,7 @@ def producible_scores(level: Level | str) -> frozenset[int]:
         sizes = [roll.dice] + ([roll.dice[1:], roll.dice[:-1]] if rules.bonus_boxes else [])
         for dice in sizes:
             for stored in full_bonus if roll.action in BONUS_FACES else (None,):
-                for pool in _pools(dice, roll.action, (stored,) * 3):
+                for pool in _pools(dice, roll.action, stored):
                     scores.update(score for score, _ in _splits(pool))
             if roll.action == "butterfly":
                 scores.add(sum(dice))
@@ -414,7 +438,7 @@ def why_not(state: State, roll: Roll, slot: int) -> str:
         return text("caterpillars.why_not.filled", caterpillar=name, score=state.scores[slot])
     if any(move.slot == slot for move in legal_moves(state, roll)):
         return text("caterpillars.why_not.legal")
-    reachable = sorted({label for option in _options(roll, state.level.rules.bonus_boxes, state.bonus) for _, label in option.placements})
+    reachable = sorted({label for option in _options_for(roll, state.level.rules.bonus_boxes, state.bonus) for _, label in option.placements})
     dice = text("caterpillars.list_and", items=", ".join(map(str, roll.dice[:-1])), last=roll.dice[-1])
     labels = text("caterpillars.list_or", items=", ".join(map(str, reachable[:-1])), last=reachable[-1]) if len(reachable) > 1 else str(reachable[0])
     return text("caterpillars.why_not.label", label=state.labels[slot], dice=dice, labels=labels)

@@ -48,7 +48,7 @@ class SetupChoice:
         parts = []
         for slot, value in self.assignments:
             name, box = describe_slot(slot)
-            parts.append(text("caterpillars.setup.assign", value=value, caterpillar=name, box=box))
+            parts.append(text("caterpillars.setup.assign", value=value, caterpillar=name, number=box + 1))
         return " ".join(parts)
 
     def __repr__(self) -> str:
