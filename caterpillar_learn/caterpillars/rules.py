@@ -95,7 +95,7 @@ class Way:
         return " ".join(parts)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Move:
     """The effect of one legal choice.  Equality ignores :attr:`ways`."""
 
@@ -199,16 +199,15 @@ class LegalMoves:
 
 # -- what a roll offers, independent of the sheet (cached) -------------------
 
-Placements = dict[tuple[int, int], tuple[Way, ...]]  # (score, label) -> ways
-
-
 @dataclass(frozen=True)
 class _Option:
     """One bonus choice of a roll with everything the remaining dice can make."""
 
     bonus: tuple[int, int] | None
-    placements: Placements
-    butterfly: tuple[int, Way] | None  # (total, way) when the action die shows a butterfly
+    #: label -> ((score, ways), ...) by score, butterfly placements merged in
+    entries: dict[int, tuple[tuple[int, tuple[Way, ...]], ...]]
+    reach: frozenset[int]  # labels a split of the dice makes
+    butterfly: bool  # the total of the regular dice may go anywhere
     zero_way: Way
 
 
@@ -275,12 +274,20 @@ def _options(roll: Roll, empty_bonus: tuple[bool, ...], stored: int | None) -> t
             for key, groups in _splits(pool).items():
                 ways = placements.setdefault(key, [])
                 ways.extend(Way(s, lab, bonus) for s, lab in groups)
-        butterfly = None
-        if roll.action == "butterfly":
-            pieces = tuple(Piece(d) for d in dice)
-            butterfly = (sum(dice), Way(pieces, (), bonus, butterfly=True))
-        frozen = {key: tuple(dict.fromkeys(ways)) for key, ways in placements.items()}
-        options.append(_Option(bonus, frozen, butterfly, Way(bonus=bonus, zero=True)))
+        by_label: dict[int, dict[int, list[Way]]] = {label: {} for label in range(1, 13)}
+        for (score, label), ways in placements.items():
+            by_label.setdefault(label, {})[score] = list(dict.fromkeys(ways))
+        butterfly = roll.action == "butterfly"
+        if butterfly:
+            way = Way(tuple(Piece(d) for d in dice), (), bonus, butterfly=True)
+            for scores in by_label.values():
+                scores.setdefault(sum(dice), []).append(way)
+        entries = {
+            label: tuple((score, tuple(ways)) for score, ways in sorted(scores.items()))
+            for label, scores in by_label.items()
+        }
+        reach = frozenset(label for _, label in placements)
+        options.append(_Option(bonus, entries, reach, butterfly, Way(bonus=bonus, zero=True)))
     return tuple(options)
 
 
@@ -298,29 +305,22 @@ def legal_moves(state: State, roll: Roll) -> LegalMoves:
             describe("labels", list(labels), "every label set (finish the setup first)")
         )
     empty = [i for i in range(12) if scores[i] is None]
-    by_label: dict[int | None, list[int]] = {}
+    empty_labels = {labels[i] for i in empty}
+    # Rule 4, per bonus choice: an option whose dice reach no empty label gives zeros.
+    live = [
+        (option, option.entries if option.butterfly or not option.reach.isdisjoint(empty_labels) else None)
+        for option in _options_for(roll, rules.bonus_boxes, state.bonus)
+    ]
+    moves = []
     for slot in empty:
-        by_label.setdefault(labels[slot], []).append(slot)
-    effects: dict[tuple[int, int, bool, tuple[int, int] | None], list[Way]] = {}
-    for option in _options_for(roll, rules.bonus_boxes, state.bonus):
-        placed = False
-        bonus = option.bonus
-        for (score, label), ways in option.placements.items():
-            slots = by_label.get(label)
-            if slots:
-                placed = True
-                for slot in slots:
-                    effects.setdefault((slot, score, False, bonus), []).extend(ways)
-        if option.butterfly is not None and empty:
-            placed = True
-            total, way = option.butterfly
-            for slot in empty:
-                effects.setdefault((slot, total, False, bonus), []).append(way)
-        if not placed:
-            for slot in empty:
-                effects.setdefault((slot, 0, True, bonus), []).append(option.zero_way)
-    ordered = sorted(effects.items(), key=lambda item: (item[0][0], item[0][3] or (-1, 0), item[0][1]))
-    return LegalMoves(tuple(Move(s, v, z, b, tuple(w)) for (s, v, z, b), w in ordered))
+        label = labels[slot]
+        for option, entries in live:
+            if entries is None:
+                moves.append(Move(slot, 0, True, option.bonus, (option.zero_way,)))
+            else:
+                for score, ways in entries.get(label, ()):  # type: ignore[arg-type]
+                    moves.append(Move(slot, score, False, option.bonus, ways))
+    return LegalMoves(tuple(moves))
 
 
 def apply(state: State, move: Move, roll: Roll | None = None) -> State:
@@ -438,7 +438,7 @@ def why_not(state: State, roll: Roll, slot: int) -> str:
         return text("caterpillars.why_not.filled", caterpillar=name, score=state.scores[slot])
     if any(move.slot == slot for move in legal_moves(state, roll)):
         return text("caterpillars.why_not.legal")
-    reachable = sorted({label for option in _options_for(roll, state.level.rules.bonus_boxes, state.bonus) for _, label in option.placements})
+    reachable = sorted({label for option in _options_for(roll, state.level.rules.bonus_boxes, state.bonus) for label in option.reach})
     dice = text("caterpillars.list_and", items=", ".join(map(str, roll.dice[:-1])), last=roll.dice[-1])
     labels = text("caterpillars.list_or", items=", ".join(map(str, reachable[:-1])), last=reachable[-1]) if len(reachable) > 1 else str(reachable[0])
     return text("caterpillars.why_not.label", label=state.labels[slot], dice=dice, labels=labels)
