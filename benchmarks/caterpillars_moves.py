@@ -23,9 +23,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from caterpillar_learn.caterpillars import Game, Level, legal_moves  # noqa: E402
-from caterpillar_learn.caterpillars.rules import _options, _splits  # noqa: E402
-from tests.caterpillars.reference_moves import reference_effects  # noqa: E402
+from caterpillar_learn.caterpillars import Game, Level, legal_moves
+from caterpillar_learn.caterpillars.rules import _options, _splits
+from tests.caterpillars.reference_moves import reference_effects
 
 TARGETS = {Level.BEGINNER: 50_000, Level.EXPERT: 10_000}
 
@@ -64,7 +64,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5)
     args = parser.parse_args()
     print(f"# {platform.python_implementation()} {platform.python_version()}, {args.positions} positions per level")
-    print("| level | engine cold (pos/s) | engine warm, median (pos/s) | baseline, median (pos/s) | warm / baseline | target |")
+    print("| level | engine cold | engine warm (median) | baseline (median) | warm / baseline | target |")
     print("|---|---:|---:|---:|---:|---:|")
     for level in Level:
         positions = sample_positions(level, args.positions, seed=2026)

@@ -26,12 +26,31 @@ SEED_LABELS = {"Alex": [1, 2, 4, 3], "Bobby": [5, 6, 1, 1], "Charlie": [1, 6, 2,
 EMPTY = {"Alex": [None] * 4, "Bobby": [None] * 4, "Charlie": [None] * 4}
 RULE_BOOK = [
     ("rule book: beginner 3 and 5", {"level": "beginner", "labels": SEED_LABELS, "scores": EMPTY}, "3 5"),
-    ("rule book: intermediate 2, 3, 6", {"level": "intermediate", "scores": EMPTY,
-     "labels": {"Alex": [6, 9, 4, 3], "Bobby": [5, 6, 1, 1], "Charlie": [1, 6, 2, 5]}}, "2 3 6"),
+    (
+        "rule book: intermediate 2, 3, 6",
+        {
+            "level": "intermediate",
+            "scores": EMPTY,
+            "labels": {"Alex": [6, 9, 4, 3], "Bobby": [5, 6, 1, 1], "Charlie": [1, 6, 2, 5]},
+        },
+        "2 3 6",
+    ),
     ("rule book: advanced 2, 3, 5", {"level": "advanced", "labels": SEED_LABELS, "scores": EMPTY}, "2 3 5"),
-    ("rule book: expert 2, 5, 6 butterfly", {"level": "expert", "labels": SEED_LABELS, "scores": EMPTY}, "2 5 6 butterfly"),
-    ("rule book: expert 1, 2, 2 C", {"level": "expert", "labels": SEED_LABELS, "bonus": {"A": None, "B": None, "C": 6},
-     "scores": {"Alex": [None] * 4, "Bobby": [None] * 4, "Charlie": [None, None, None, 7]}}, "1 2 2 C"),
+    (
+        "rule book: expert 2, 5, 6 butterfly",
+        {"level": "expert", "labels": SEED_LABELS, "scores": EMPTY},
+        "2 5 6 butterfly",
+    ),
+    (
+        "rule book: expert 1, 2, 2 C",
+        {
+            "level": "expert",
+            "labels": SEED_LABELS,
+            "bonus": {"A": None, "B": None, "C": 6},
+            "scores": {"Alex": [None] * 4, "Bobby": [None] * 4, "Charlie": [None, None, None, 7]},
+        },
+        "1 2 2 C",
+    ),
 ]
 
 
@@ -60,7 +79,7 @@ def main() -> None:
     GOLDEN.parent.mkdir(parents=True, exist_ok=True)
     lines = [json.dumps(golden_line(*p), ensure_ascii=False) for p in positions()]
     GOLDEN.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    print(f"wrote {len(lines)} positions to {GOLDEN.relative_to(Path.cwd()) if GOLDEN.is_relative_to(Path.cwd()) else GOLDEN}")
+    print(f"wrote {len(lines)} positions to {GOLDEN}")
 
 
 if __name__ == "__main__":

@@ -87,6 +87,7 @@ __all__ = [
     "move_to_json",
     "parse_roll",
     "parse_state",
+    "producible_scores",
     "rank",
     "roll_dice",
     "rolls_needed",

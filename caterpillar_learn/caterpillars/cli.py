@@ -128,7 +128,9 @@ def _ask_setup(game: Game, roll: Roll, stdin: TextIO, stdout: TextIO) -> SetupCh
     if game.variation:
         singles = sorted(set(dice))
         for number, die in enumerate(singles, start=1):
-            stdout.write(f"  {number:3}. " + text("caterpillars.play.variation_split", die=die, rest=sum(dice) - die) + "\n")
+            stdout.write(
+                f"  {number:3}. " + text("caterpillars.play.variation_split", die=die, rest=sum(dice) - die) + "\n"
+            )
         die = singles[_ask(text("caterpillars.play.prompt", count=len(singles)), len(singles), stdin, stdout)]
         values = [die, sum(dice) - die]
     else:
@@ -138,7 +140,9 @@ def _ask_setup(game: Game, roll: Roll, stdin: TextIO, stdout: TextIO) -> SetupCh
         stdout.write(text("caterpillars.play.setup_where", value=value) + "\n")
         for number, slot in enumerate(blanks, start=1):
             name, box = describe_slot(slot)
-            stdout.write(f"  {number:3}. " + text("caterpillars.play.setup_box", caterpillar=name, number=box + 1) + "\n")
+            stdout.write(
+                f"  {number:3}. " + text("caterpillars.play.setup_box", caterpillar=name, number=box + 1) + "\n"
+            )
         slot = blanks.pop(_ask(text("caterpillars.play.prompt", count=len(blanks)), len(blanks), stdin, stdout))
         assignments.append((slot, value))
     return SetupChoice(tuple(sorted(assignments)))

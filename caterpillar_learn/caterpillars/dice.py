@@ -102,18 +102,12 @@ def make_roll(level: Level | str, dice: object, action: object = None) -> Roll:
         if not isinstance(die, int) or isinstance(die, bool) or die not in FACES:
             raise InvalidRollError(f"roll: got die {die!r}, expected 1 to 6")
     if len(dice) != rules.dice:
-        raise InvalidRollError(
-            f"roll: got {len(dice)} dice {list(dice)}, expected {rules.dice} at {level.value}"
-        )
+        raise InvalidRollError(f"roll: got {len(dice)} dice {list(dice)}, expected {rules.dice} at {level.value}")
     if rules.action_die:
         if action not in ACTION_FACES:
-            raise InvalidRollError(
-                describe("roll action die", action, f"one of {', '.join(ACTION_FACES)}")
-            )
+            raise InvalidRollError(describe("roll action die", action, f"one of {', '.join(ACTION_FACES)}"))
     elif action is not None:
-        raise InvalidRollError(
-            f"roll: got action die {action!r}, expected no action die below expert"
-        )
+        raise InvalidRollError(f"roll: got action die {action!r}, expected no action die below expert")
     return Roll(tuple(sorted(dice)), action if isinstance(action, str) else None)
 
 
@@ -124,7 +118,7 @@ def parse_roll(text: str, level: Level | str) -> Roll:
         raise InvalidRollError(describe("roll", text, "dice values separated by spaces"))
     tokens = text.replace(",", " ").split()
     action: str | None = None
-    if tokens and not tokens[-1].isdigit() or (level.rules.action_die and len(tokens) > 3):
+    if (tokens and not tokens[-1].isdigit()) or (level.rules.action_die and len(tokens) > 3):
         action = tokens.pop()
         action = {"2X": "2x", "BUTTERFLY": "butterfly"}.get(action.upper(), action)
         if action in ("a", "b", "c"):

@@ -39,7 +39,7 @@ from caterpillar_learn.caterpillars.setup import (
     setup_choices,
 )
 from caterpillar_learn.caterpillars.sheet import DEFAULT_LABELS, State
-from caterpillar_learn.errors import describe
+from caterpillar_learn.errors import CaterpillarLearnError, describe
 
 SAVE_FORMAT = 1
 
@@ -71,9 +71,7 @@ class Game:
     ) -> None:
         self.start = State.new(level, labels)
         if variation and not self.start.level.rules.setup_variation:
-            raise InvalidStateError(
-                describe("variation", self.start.level.value, "intermediate, advanced or expert")
-            )
+            raise InvalidStateError(describe("variation", self.start.level.value, "intermediate, advanced or expert"))
         self.variation = variation
         self.rng = rng if rng is not None else random.Random(seed)
         self.state = self.start
@@ -146,7 +144,8 @@ class Game:
         """Everything needed to continue this game, as plain JSON data."""
         version, internal, gauss = self.rng.getstate()
         choices: list[Any] = [
-            [list(pair) for pair in t.choice.assignments] if isinstance(t.choice, SetupChoice)
+            [list(pair) for pair in t.choice.assignments]
+            if isinstance(t.choice, SetupChoice)
             else {k: v for k, v in move_to_json(t.choice).items() if k != "how"}
             for t in self.history
         ]
@@ -164,7 +163,20 @@ class Game:
     def from_json(cls, data: dict[str, Any]) -> Game:
         """Rebuild a game saved by :meth:`to_json`, checking every choice again."""
         if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
-            raise InvalidStateError(describe("saved game format", data.get("format") if isinstance(data, dict) else data, SAVE_FORMAT))
+            raise InvalidStateError(
+                describe("saved game format", data.get("format") if isinstance(data, dict) else data, str(SAVE_FORMAT))
+            )
+        try:
+            return cls._replay(data)
+        except (KeyError, TypeError, ValueError) as error:
+            if isinstance(error, CaterpillarLearnError):
+                raise
+            raise InvalidStateError(
+                f"saved game: got a malformed save ({error!r}), expected what Game.to_json writes"
+            ) from None
+
+    @classmethod
+    def _replay(cls, data: dict[str, Any]) -> Game:
         game = cls(data["level"], data["labels"], variation=bool(data.get("variation")))
         for turn, raw in enumerate(data.get("rolls", [])):
             if game._phase_of_turn(turn) == "setup":

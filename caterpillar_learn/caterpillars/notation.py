@@ -33,9 +33,7 @@ JsonState = dict[str, Any]
 def _boxes(data: dict[str, Any], field: str) -> list[Any]:
     section = data.get(field)
     if not isinstance(section, dict) or set(section) != set(CATERPILLARS):
-        raise InvalidStateError(
-            describe(field, section, "an object with the keys 'Alex', 'Bobby' and 'Charlie'")
-        )
+        raise InvalidStateError(describe(field, section, "an object with the keys 'Alex', 'Bobby' and 'Charlie'"))
     flat: list[Any] = []
     for name in CATERPILLARS:
         boxes = section[name]
@@ -81,7 +79,9 @@ def parse_state(text: str) -> State:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
-        raise InvalidStateError(f"state: malformed JSON ({error.msg} at line {error.lineno} column {error.colno})") from None
+        raise InvalidStateError(
+            f"state: malformed JSON ({error.msg} at line {error.lineno} column {error.colno})"
+        ) from None
     return state_from_json(data)
 
 

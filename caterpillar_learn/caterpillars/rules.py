@@ -199,6 +199,7 @@ class LegalMoves:
 
 # -- what a roll offers, independent of the sheet (cached) -------------------
 
+
 @dataclass(frozen=True)
 class _Option:
     """One bonus choice of a roll with everything the remaining dice can make."""
@@ -301,9 +302,7 @@ def legal_moves(state: State, roll: Roll) -> LegalMoves:
         raise IllegalMoveError(describe("roll", str(roll), f"a roll of the {state.level.value} level"))
     labels, scores = state.labels, state.scores
     if None in labels:
-        raise InvalidStateError(
-            describe("labels", list(labels), "every label set (finish the setup first)")
-        )
+        raise InvalidStateError(describe("labels", list(labels), "every label set (finish the setup first)"))
     empty = [i for i in range(12) if scores[i] is None]
     empty_labels = {labels[i] for i in empty}
     # Rule 4, per bonus choice: an option whose dice reach no empty label gives zeros.
@@ -408,16 +407,18 @@ def validate(state: State) -> State:
                 describe(f"scores.{name}[{box}]", score, f"a score from {low} to {high} at {level.value}")
             )
         if label is None:
-            raise InvalidStateError(describe(f"scores.{name}[{box}]", score, "no score in a box whose label is still blank"))
+            raise InvalidStateError(
+                describe(f"scores.{name}[{box}]", score, "no score in a box whose label is still blank")
+            )
     filled_bonus = 0
-    for box, value in zip(BONUS_BOXES, state.bonus):
+    for box_name, value in zip(BONUS_BOXES, state.bonus):
         if value is None:
             continue
         filled_bonus += 1
         if not level.rules.bonus_boxes:
-            raise InvalidStateError(describe(f"bonus.{box}", value, f"null at {level.value} (no bonus boxes)"))
+            raise InvalidStateError(describe(f"bonus.{box_name}", value, f"null at {level.value} (no bonus boxes)"))
         if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 6:
-            raise InvalidStateError(describe(f"bonus.{box}", value, "a die face from 1 to 6 or null"))
+            raise InvalidStateError(describe(f"bonus.{box_name}", value, "a die face from 1 to 6 or null"))
     if filled_bonus > state.filled:
         raise InvalidStateError(
             describe("bonus", filled_bonus, f"at most {state.filled} filled bonus boxes (one per round played)")
@@ -433,14 +434,20 @@ def why_not(state: State, roll: Roll, slot: int) -> str:
     >>> why_not(state, Roll((3, 5)), 0)
     'This box is labelled 1, but with 3 and 5 you can only reach boxes labelled 3 or 5.'
     """
-    name, box = describe_slot(slot)
+    name = describe_slot(slot)[0]
     if state.scores[slot] is not None:
         return text("caterpillars.why_not.filled", caterpillar=name, score=state.scores[slot])
     if any(move.slot == slot for move in legal_moves(state, roll)):
         return text("caterpillars.why_not.legal")
-    reachable = sorted({label for option in _options_for(roll, state.level.rules.bonus_boxes, state.bonus) for label in option.reach})
+    reachable = sorted(
+        {label for option in _options_for(roll, state.level.rules.bonus_boxes, state.bonus) for label in option.reach}
+    )
     dice = text("caterpillars.list_and", items=", ".join(map(str, roll.dice[:-1])), last=roll.dice[-1])
-    labels = text("caterpillars.list_or", items=", ".join(map(str, reachable[:-1])), last=reachable[-1]) if len(reachable) > 1 else str(reachable[0])
+    labels = (
+        text("caterpillars.list_or", items=", ".join(map(str, reachable[:-1])), last=reachable[-1])
+        if len(reachable) > 1
+        else str(reachable[0])
+    )
     return text("caterpillars.why_not.label", label=state.labels[slot], dice=dice, labels=labels)
 
 

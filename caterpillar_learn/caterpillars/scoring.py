@@ -94,9 +94,7 @@ def score(state: State) -> Score:
     tied = [i for i in range(3) if totals[i] == median]
     if len(tied) > 1:
         key = "caterpillars.score.tie_bonus" if uses_bonus else "caterpillars.score.tie"
-        lines.append(
-            text(key, names=_names(tied), total=median, flying=CATERPILLARS[flying], bonus=bonus[flying])
-        )
+        lines.append(text(key, names=_names(tied), total=median, flying=CATERPILLARS[flying], bonus=bonus[flying]))
     for i in sorted((i for i in range(3) if i != flying), key=lambda i: -totals[i]):
         key = {1: "highest", -1: "lowest", 0: "struck_tied"}[(totals[i] > median) - (totals[i] < median)]
         lines.append(text(f"caterpillars.score.{key}", name=CATERPILLARS[i], total=totals[i]))

@@ -52,16 +52,16 @@ class SetupChoice:
         return " ".join(parts)
 
     def __repr__(self) -> str:
-        return "SetupChoice(" + ", ".join(
-            f"{describe_slot(s)[0]} {describe_slot(s)[1]} ← {v}" for s, v in self.assignments
-        ) + ")"
+        return (
+            "SetupChoice("
+            + ", ".join(f"{describe_slot(s)[0]} {describe_slot(s)[1]} ← {v}" for s, v in self.assignments)
+            + ")"
+        )
 
 
 def _check_variation(state: State, variation: bool) -> None:
     if variation and not state.level.rules.setup_variation:
-        raise IllegalMoveError(
-            describe("setup variation", state.level.value, "intermediate, advanced or expert")
-        )
+        raise IllegalMoveError(describe("setup variation", state.level.value, "intermediate, advanced or expert"))
 
 
 def rolls_needed(state: State, variation: bool = False) -> int:
@@ -80,7 +80,7 @@ def setup_choices(state: State, dice: tuple[int, ...], variation: bool = False) 
         return []
     groups: list[tuple[int, ...]] = []
     if variation:
-        for i, die in enumerate(dice):
+        for die in dice:
             rest = sum(dice) - die
             groups.append((die, rest) if len(blanks) >= 2 else (die,))
             if len(blanks) < 2:

@@ -29,6 +29,7 @@ PATTERNS = {"Alex": "plain", "Bobby": "stripes", "Charlie": "dots"}
 
 WIDTH = 780
 ROW = 130
+NAME_X = 58
 TOP = 16
 HEAD_X = 140
 SEGMENT_X = (230, 320, 410, 500)
@@ -80,15 +81,14 @@ def _head(cx: float, cy: float, fill: str) -> str:
 
 
 def _wings(cx: float, cy: float) -> str:
-    return (
-        f'<path d="M{cx:g},{cy - 30:g} c-40,-50 -90,-20 -60,20 c-30,30 20,50 60,-10 z" '
-        f'fill="#F0E442" fill-opacity="0.85" stroke="{INK}" stroke-width="2"/>'
+    return "".join(
+        f'<ellipse cx="{cx + dx:g}" cy="{cy - 30:g}" rx="20" ry="34" transform="rotate({angle} {cx + dx:g} {cy - 30:g})" '
+        f'fill="#F0E442" fill-opacity="0.9" stroke="{INK}" stroke-width="2"/>'
+        for dx, angle in ((-30, -40), (30, 40))
     )
 
 
-def _segment(
-    cx: float, cy: float, fill: str, label: int | None, value: int | None, zero: bool, name: str, box: int
-) -> str:
+def _segment(cx: float, cy: float, fill: str, label: int | None, value: int | None, name: str, box: int) -> str:
     content = text("lessons.aria.empty") if value is None else str(value)
     title = text(
         "lessons.aria.box",
@@ -107,13 +107,12 @@ def _segment(
         _text(cx, cy - RADIUS + 4, "…" if label is None else label, 16, font_weight="bold", fill=INK),
     ]
     if value is not None:
-        shown = "0" if zero or value == 0 else str(value)
-        parts.append(_text(cx, cy + 6, shown, 28, font_weight="bold", fill=INK))
-        if value == 0:
+        if value == 0:  # a crossed-out box: the cross sits behind its 0
             parts.append(
                 f'<path d="M{cx - 16:g},{cy - 10:g} l32,32 M{cx + 16:g},{cy - 10:g} l-32,32" '
-                f'stroke="{INK}" stroke-width="2" stroke-opacity="0.5"/>'
+                f'stroke="{INK}" stroke-width="2" stroke-opacity="0.3"/>'
             )
+        parts.append(_text(cx, cy + 6, value, 28, font_weight="bold", fill=INK))
     parts.append("</g>")
     return "".join(parts)
 
@@ -143,14 +142,16 @@ def sheet_svg(state: State, *, size: float = 1.0) -> str:
         cy = TOP + ROW * index + ROW / 2 + 10
         fill = f"url(#cl-{uid}-{name})"
         flying = result is not None and result.flying == name
+        struck = result is not None and not flying
+        out.append('<g opacity="0.55">' if struck else "<g>")
         if flying:
             out.append(_wings(HEAD_X, cy))
-        out.append(_text(50, cy - 12, name, 20, font_weight="bold", fill=INK))
-        out.append(_text(50, cy + 14, f"({text('lessons.colour.' + name)})", 14, fill=INK))
+        out.append(_text(NAME_X, cy - 12, name, 20, font_weight="bold", fill=INK))
+        out.append(_text(NAME_X, cy + 14, f"({text('lessons.colour.' + name)})", 12, fill=INK))
         for box in reversed(range(BOXES)):  # drawn tail first so each segment overlaps the next
             slot = BOXES * index + box
             out.append(
-                _segment(SEGMENT_X[box], cy, fill, state.labels[slot], state.scores[slot], False, name, box)
+                _segment(SEGMENT_X[box], cy, fill, state.labels[slot], state.scores[slot], name, box)
             )
         out.append(_head(HEAD_X, cy, fill))
         out.append(
@@ -175,11 +176,12 @@ def sheet_svg(state: State, *, size: float = 1.0) -> str:
                                  font_weight="bold", fill=INK))
             else:
                 out.append(
-                    f'<line x1="20" y1="{cy:g}" x2="{TOTAL_X + 40}" y2="{cy:g}" stroke="{INK}" '
-                    f'stroke-width="6" stroke-linecap="round" stroke-opacity="0.8"/>'
+                    f'<line x1="{HEAD_X - 45}" y1="{cy:g}" x2="{SEGMENT_X[-1] + 45}" y2="{cy:g}" stroke="{INK}" '
+                    f'stroke-width="6" stroke-linecap="round"/>'
                 )
                 out.append(_text(HEAD_X, cy + RADIUS + 4, text("lessons.sheet.struck", name=name), 15,
                                  font_weight="bold", fill=INK))
+        out.append("</g>")
     if result is not None:
         y = TOP + ROW * len(CATERPILLARS) + 30
         line = text("lessons.sheet.final", final=result.final, flying=result.flying)

@@ -22,8 +22,7 @@ def render_sheet(state: State) -> str:
     totals = state.totals
     for index, name in enumerate(CATERPILLARS):
         boxes = " ".join(
-            f"[{_cell(label)}: {_cell(score)}]"
-            for label, score in zip(state.labels_of(name), state.scores_of(name))
+            f"[{_cell(label)}: {_cell(score)}]" for label, score in zip(state.labels_of(name), state.scores_of(name))
         )
         line = f"{name:<7} {'(' + COLOURS[name] + ')':<8} {boxes}  = {totals[index]:<3}"
         if state.level.rules.bonus_boxes:

@@ -7,6 +7,7 @@ A checkout (editable install, Binder, CI) reads them from the folder.
 
 from __future__ import annotations
 
+from contextlib import suppress
 from importlib import resources
 from pathlib import Path
 
@@ -25,10 +26,8 @@ def widget_file(name: str) -> Path:
     """
     candidate = _CHECKOUT / name
     if not candidate.exists():
-        try:
+        with suppress(ModuleNotFoundError):  # not installed as a wheel
             candidate = Path(str(resources.files("caterpillar_learn.widgets").joinpath(name)))
-        except ModuleNotFoundError:
-            pass
     if not candidate.exists():
         raise FileNotFoundError(f"widgets/{name}: no such front-end file")
     return candidate

@@ -65,8 +65,14 @@ def test_moves_prints_every_distinct_effect(state_file, capsys) -> None:
     code, out, err = call(["moves", "--state", state_file(STATE), "--roll", "2 3 5"], capsys)
     assert code == 0 and err == ""
     moves = json.loads(out)
-    assert {"caterpillar": "Charlie", "box": 2, "score": 3, "zero": False, "bonus": {"box": "A", "value": 5},
-            "how": ["Put the 5 into bonus box A. Score 3, in a box labelled 2."]} in moves
+    assert {
+        "caterpillar": "Charlie",
+        "box": 2,
+        "score": 3,
+        "zero": False,
+        "bonus": {"box": "A", "value": 5},
+        "how": ["Put the 5 into bonus box A. Score 3, in a box labelled 2."],
+    } in moves
     keys = [(m["caterpillar"], m["box"], m["score"], m["zero"], json.dumps(m["bonus"])) for m in moves]
     assert len(keys) == len(set(keys))
     assert all(set(m) == {"caterpillar", "box", "score", "zero", "bonus", "how"} for m in moves)
@@ -103,7 +109,7 @@ def test_score_jsonl(capsys) -> None:
 
 
 BAD_INPUT = [
-    ("malformed JSON", "{\"level\": ", "2 3 5", "state: malformed JSON"),
+    ("malformed JSON", '{"level": ', "2 3 5", "state: malformed JSON"),
     ("unknown level", with_(level="master"), "2 3 5", "level: got 'master'"),
     ("die outside 1-6", STATE, "2 3 7", "roll: got die 7"),
     ("die zero", STATE, "0 3 5", "roll: got die 0"),
@@ -111,18 +117,41 @@ BAD_INPUT = [
     ("action face below expert", STATE, "2 3 5 butterfly", "roll: got action die 'butterfly'"),
     ("unknown action face", with_(level="expert"), "2 3 5 3x", "roll action die: got '3x'"),
     ("missing action face", with_(level="expert"), "2 3 5", "roll action die: got None"),
-    ("labels of the wrong shape", with_(labels={"Alex": [1, 2, 3], "Bobby": [1] * 4, "Charlie": [1] * 4}), "2 3 5",
-     "labels.Alex: got [1, 2, 3], expected a list of 4 boxes"),
+    (
+        "labels of the wrong shape",
+        with_(labels={"Alex": [1, 2, 3], "Bobby": [1] * 4, "Charlie": [1] * 4}),
+        "2 3 5",
+        "labels.Alex: got [1, 2, 3], expected a list of 4 boxes",
+    ),
     ("labels missing a caterpillar", with_(labels={"Alex": [1] * 4, "Bobby": [1] * 4}), "2 3 5", "labels: got"),
-    ("label out of range", with_(labels={"Alex": [1, 2, 13, 3], "Bobby": [1] * 4, "Charlie": [1] * 4}), "2 3 5",
-     "labels.Alex[2]: got 13"),
-    ("scores of the wrong shape", with_(scores={"Alex": [None], "Bobby": [None] * 4, "Charlie": [None] * 4}), "2 3 5",
-     "scores.Alex: got [None]"),
-    ("a score beginner cannot produce", with_(level="beginner", bonus=None,
-     scores={"Alex": [9, None, None, None], "Bobby": [None] * 4, "Charlie": [None] * 4}), "2 3",
-     "scores.Alex[0]: got 9, expected a score from 0 to 6 at beginner"),
-    ("a negative score", with_(scores={"Alex": [-1, None, None, None], "Bobby": [None] * 4, "Charlie": [None] * 4}),
-     "2 3 5", "scores.Alex[0]: got -1"),
+    (
+        "label out of range",
+        with_(labels={"Alex": [1, 2, 13, 3], "Bobby": [1] * 4, "Charlie": [1] * 4}),
+        "2 3 5",
+        "labels.Alex[2]: got 13",
+    ),
+    (
+        "scores of the wrong shape",
+        with_(scores={"Alex": [None], "Bobby": [None] * 4, "Charlie": [None] * 4}),
+        "2 3 5",
+        "scores.Alex: got [None]",
+    ),
+    (
+        "a score beginner cannot produce",
+        with_(
+            level="beginner",
+            bonus=None,
+            scores={"Alex": [9, None, None, None], "Bobby": [None] * 4, "Charlie": [None] * 4},
+        ),
+        "2 3",
+        "scores.Alex[0]: got 9, expected a score from 0 to 6 at beginner",
+    ),
+    (
+        "a negative score",
+        with_(scores={"Alex": [-1, None, None, None], "Bobby": [None] * 4, "Charlie": [None] * 4}),
+        "2 3 5",
+        "scores.Alex[0]: got -1",
+    ),
     ("a bonus value no die shows", with_(bonus={"A": 7, "B": None, "C": None}), "2 3 5", "bonus.A: got 7"),
     ("bonus boxes below advanced", with_(level="intermediate"), "2 3 5", "bonus.B: got 5"),
     ("more bonus boxes than rounds", with_(bonus={"A": 1, "B": 2, "C": 3}), "2 3 5", "bonus: got 3"),

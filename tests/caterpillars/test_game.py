@@ -92,3 +92,11 @@ def test_undo_at_the_start_and_rolling_after_the_end_are_errors() -> None:
     play_out(game, random.Random(1))
     with pytest.raises(IllegalMoveError, match="the game is over"):
         game.roll()
+
+
+def test_a_malformed_save_is_one_clear_error() -> None:
+    game = Game("beginner", labels=[1] * 12, seed=1)
+    saved = game.to_json()
+    del saved["rng"]
+    with pytest.raises(InvalidStateError, match="saved game: got a malformed save"):
+        Game.from_json(saved)

@@ -115,7 +115,9 @@ def test_seed_advanced_example_2_3_5_with_the_5_into_A() -> None:
 
 
 def test_bonus_box_only_once_per_game_and_one_per_round() -> None:
-    state = State("advanced", tuple(LABELS["Alex"] + LABELS["Bobby"] + LABELS["Charlie"]), (None,) * 11 + (2,), (4, None, None))
+    state = State(
+        "advanced", tuple(LABELS["Alex"] + LABELS["Bobby"] + LABELS["Charlie"]), (None,) * 11 + (2,), (4, None, None)
+    )
     moves = legal_moves(state, Roll((2, 3, 5)))
     assert all(m.bonus is None or m.bonus[0] != 0 for m in moves)  # A is full
     assert {m.bonus[0] for m in moves if m.bonus} == {1, 2}
@@ -145,7 +147,7 @@ def test_no_zero_while_a_placement_exists() -> None:
 def test_zero_is_decided_per_bonus_choice() -> None:
     """With 1, 1, 6 and only boxes labelled 7 empty: placing needs all three dice."""
     labels = {"Alex": [7, 7, 7, 7], "Bobby": [7, 7, 7, 7], "Charlie": [7, 7, 7, 7]}
-    state = State("advanced", tuple(sum(labels.values(), [])), (None,) + (3,) * 11)
+    state = State("advanced", tuple(label for boxes in labels.values() for label in boxes), (None,) + (3,) * 11)
     found = effects(state, Roll((1, 1, 6)))
     assert ("Alex", 0, 1, False, None) in found  # 1 as score, 1 + 6 = 7 as label
     assert ("Alex", 0, 0, True, None) not in found  # a placement exists without a bonus
@@ -200,7 +202,9 @@ def test_a_bonus_box_filled_this_round_does_not_join() -> None:
     """'you may not, in the same turn, both write a number in a Bonus box and use that Bonus box's value.'"""
     state = sheet("expert", LABELS)
     moves = legal_moves(state, make_roll("expert", [2, 3, 6], "A"))
-    assert all(len(way.score_pieces) + len(way.label_pieces) == (3 if m.bonus is None else 2) for m in moves for way in m.ways)
+    assert all(
+        len(way.score_pieces) + len(way.label_pieces) == (3 if m.bonus is None else 2) for m in moves for way in m.ways
+    )
 
 
 def test_action_10_is_a_fourth_die() -> None:
