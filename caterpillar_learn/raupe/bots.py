@@ -81,9 +81,7 @@ expected one of beginner, advanced, expert
     try:
         return LEVELS[name]
     except KeyError:
-        raise UnknownLevelError(
-            describe("bot level", name, "one of " + ", ".join(LEVELS))
-        ) from None
+        raise UnknownLevelError(describe("bot level", name, "one of " + ", ".join(LEVELS))) from None
 
 
 def reaction_time(level: BotLevel, cards_held: int, rng: random.Random) -> float:
@@ -100,7 +98,7 @@ def choose_start_mode(hand: tuple[Card, ...], top: Side) -> Mode:
     """The youngest player's starting mode: the one that fits more of their hand.
 
     >>> from caterpillar_learn.raupe.cards import parse_hand, parse_side
-    >>> hand = parse_hand("round-red@jagged-green|jagged-yellow@round-green")
+    >>> hand = parse_hand("jagged-green@round-red|straight-green@round-yellow")
     >>> choose_start_mode(hand, parse_side("straight-red@round-green"))
     <Mode.COLOUR: 1>
     """

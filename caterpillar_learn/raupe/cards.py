@@ -134,24 +134,25 @@ class Card:
     """A caterpillar or change card (two sides) or a butterfly (no sides)."""
 
     sides: tuple[Side, ...] = ()
+    #: Whether the card is a butterfly (a joker).
+    is_butterfly: bool = field(init=False, repr=False, compare=False)
+    #: Whether the card is a change card (both sides have a blue sky).
+    is_change: bool = field(init=False, repr=False, compare=False)
+    #: ``caterpillars[mode]`` is the pair of side traits in that mode (empty for a butterfly).
+    caterpillars: tuple[tuple[Shape | Colour, ...], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if len(self.sides) not in (0, 2):
             raise NotationError(describe("card sides", len(self.sides), "2 (or 0 for a butterfly)"))
         if self.sides and self.sides[0].sky != self.sides[1].sky:
-            raise NotationError(
-                describe("card", format_card(self), "+sky on both sides (a change card) or on none")
-            )
-
-    @property
-    def is_butterfly(self) -> bool:
-        """Whether the card is a butterfly (a joker)."""
-        return not self.sides
-
-    @property
-    def is_change(self) -> bool:
-        """Whether the card is a change card (both sides have a blue sky)."""
-        return bool(self.sides) and self.sides[0].sky
+            raise NotationError(describe("card", format_card(self), "+sky on both sides (a change card) or on none"))
+        object.__setattr__(self, "is_butterfly", not self.sides)
+        object.__setattr__(self, "is_change", bool(self.sides) and self.sides[0].sky)
+        object.__setattr__(
+            self,
+            "caterpillars",
+            tuple(tuple(side.caterpillar_key[mode] for side in self.sides) for mode in Mode),
+        )
 
     def __str__(self) -> str:
         return format_card(self)
@@ -190,9 +191,7 @@ expected green or red or yellow
     caterpillar, at, leaf = body.partition("@")
     parts = [caterpillar.partition("-"), leaf.partition("-")]
     if not at or any(not dash or not a or not b for a, dash, b in parts):
-        raise NotationError(
-            describe("side", notation, "<shape>-<colour>@<leafshape>-<leafcolour>[+aphid][+sky]")
-        )
+        raise NotationError(describe("side", notation, "<shape>-<colour>@<leafshape>-<leafcolour>[+aphid][+sky]"))
     (shape, _, colour), (leaf_shape, _, leaf_colour) = parts
     return Side(
         shape=_parse_trait(Shape, shape, "caterpillar shape"),  # type: ignore[arg-type]
@@ -211,10 +210,7 @@ def format_side(side: Side) -> str:
     'straight-green@round-yellow+aphid+sky'
     """
     marks = ("+" + APHID_MARK if side.aphid else "") + ("+" + SKY_MARK if side.sky else "")
-    return (
-        f"{side.shape.value}-{side.colour.value}@"
-        f"{side.leaf_shape.value}-{side.leaf_colour.value}{marks}"
-    )
+    return f"{side.shape.value}-{side.colour.value}@{side.leaf_shape.value}-{side.leaf_colour.value}{marks}"
 
 
 def parse_card(notation: str) -> Card:
@@ -256,7 +252,15 @@ def parse_hand(notation: str) -> tuple[Card, ...]:
     >>> len(parse_hand("butterfly; round-red@jagged-green|jagged-red@round-yellow;"))
     2
     """
-    return tuple(parse_card(part) for part in notation.split(";") if part.strip())
+    cards = []
+    for number, part in enumerate(notation.split(";"), start=1):
+        if not part.strip():
+            continue
+        try:
+            cards.append(parse_card(part))
+        except NotationError as error:
+            raise NotationError(f"hand card {number}: {error}") from None
+    return tuple(cards)
 
 
 def format_hand(cards: tuple[Card, ...] | list[Card]) -> str:

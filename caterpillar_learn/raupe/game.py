@@ -44,9 +44,10 @@ from caterpillar_learn.raupe.referee import (
     deal,
     draw_cuts,
     legal_plays,
+    outcome,
 )
 
-__all__ = ["Game", "event_from_json", "event_to_json", "replay"]
+__all__ = ["Game", "event_from_json", "event_to_json", "replay", "state_to_json"]
 
 
 def event_to_json(event: Event) -> dict[str, Any]:
@@ -98,6 +99,47 @@ def event_from_json(data: dict[str, Any]) -> Event:
         if isinstance(error, NotationError):
             raise
     raise NotationError(describe("event", data, "a play, call or close object with a time 't'"))
+
+
+def state_to_json(state: State) -> dict[str, Any]:
+    """A plain JSON view of the table, for widgets (cards in notation).
+
+    >>> view = state_to_json(deal(2, random.Random(1)))
+    >>> view["mode"], len(view["hands"][0]), view["pile_size"], view["winners"]
+    ('shape', 38, 1, None)
+    """
+    top = state.pile[-1]
+    result = outcome(state)
+    return {
+        "hands": [[format_card(card) for card in hand] for hand in state.hands],
+        "top": {"card": format_card(top.card), "side": top.side},
+        "pile_size": len(state.pile),
+        "out_size": len(state.out),
+        "mode": state.mode.word,
+        "clock": state.clock,
+        "aphid_owed": state.aphid_owed,
+        "follow_up": state.follow_up,
+        "last": None
+        if state.last is None
+        else {
+            "player": state.last.player,
+            "mistakes": [mistake.value for mistake in state.last.mistakes],
+        },
+        "penalty": None
+        if state.penalty is None
+        else {
+            "caller": state.penalty.caller,
+            "accused": state.penalty.accused,
+            "right": state.penalty.right,
+            "giver": state.penalty.giver,
+            "receiver": state.penalty.receiver,
+            "cards": [format_card(card) for card in state.penalty.cards],
+        },
+        "plays": state.plays,
+        "finished": state.finished,
+        "winners": None if result is None else list(result.winners),
+        "stalemate": None if result is None else result.stalemate,
+    }
 
 
 def replay(initial: State, events: list[Event]) -> State:
@@ -177,5 +219,10 @@ class Game:
         data = json.loads(text)
         game = cls(int(data["players"]), int(data["seed"]), parse_mode(str(data["mode"])))
         for item in data["events"]:
-            game.submit(event_from_json(item))
+            event = event_from_json(item)
+            if isinstance(event, Call) and game.state.last is not None:
+                # Keep the generator where the original game had it, so a loaded
+                # game goes on exactly as it would have without saving.
+                draw_cuts(game.state.pile, game.rng)
+            game.submit(event)
         return game

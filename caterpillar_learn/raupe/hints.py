@@ -20,14 +20,24 @@ from typing import NamedTuple
 
 from caterpillar_learn.i18n import text
 from caterpillar_learn.raupe.cards import Card, Mode, Side
-from caterpillar_learn.raupe.referee import Mistake, PlayableSide, State, playable_sides
+from caterpillar_learn.raupe.referee import (
+    Mistake,
+    Penalty,
+    PlayableSide,
+    State,
+    legal_plays,
+    playable_sides,
+)
 
 __all__ = [
     "ChangeAdvice",
+    "aphid_text",
+    "call_text",
     "change_advice",
     "describe_side",
     "explain_mistake",
     "mode_name",
+    "penalty_text",
     "playable_hint",
     "strategy_hint",
     "winner_text",
@@ -44,11 +54,11 @@ class ChangeAdvice(NamedTuple):
 
 def _fitting(hand: tuple[Card, ...], skip: int, leaf: Side, mode: Mode) -> int:
     wanted = leaf.leaf_key[mode]
-    return sum(
-        1
-        for index, card in enumerate(hand)
-        if index != skip and any(side.caterpillar_key[mode] is wanted for side in card.sides)
-    )
+    count = 0
+    for card in hand:
+        if wanted in card.caterpillars[mode]:
+            count += 1
+    return count - (wanted in hand[skip].caterpillars[mode])
 
 
 def change_advice(
@@ -62,7 +72,7 @@ def change_advice(
 
     >>> from caterpillar_learn.raupe.cards import parse_hand, parse_side
     >>> hand = parse_hand("round-red@jagged-green+sky|jagged-red@round-green+sky;"
-    ...                   "jagged-yellow@round-red|straight-yellow@round-red;"
+    ...                   "jagged-green@round-red|straight-yellow@round-red;"
     ...                   "round-green@round-red|straight-yellow@jagged-red")
     >>> change_advice(hand, parse_side("straight-red@round-yellow"), Mode.SHAPE)
     ChangeAdvice(option=PlayableSide(card=0, side=0), now=1, after=2)
@@ -88,6 +98,24 @@ def mode_name(mode: Mode) -> str:
     'Colour'
     """
     return text(f"raupe.mode.{mode.word}")
+
+
+def call_text(mode: Mode) -> str:
+    """What a player shouts to announce ``mode``.
+
+    >>> call_text(Mode.SHAPE)
+    'Shape!'
+    """
+    return text(f"raupe.call.{mode.word}")
+
+
+def aphid_text() -> str:
+    """What a player shouts when the card below has an aphid.
+
+    >>> aphid_text()
+    'Aphid!'
+    """
+    return text("raupe.call.aphid")
 
 
 def describe_side(side: Side) -> str:
@@ -117,8 +145,6 @@ def playable_hint(state: State, seat: int) -> list[str]:
     >>> hints[-1]
     'Card 37: the butterfly (a joker).'
     """
-    from caterpillar_learn.raupe.referee import legal_plays
-
     hand = state.hands[seat]
     lines = []
     for option in legal_plays(state, seat):
@@ -139,9 +165,7 @@ def playable_hint(state: State, seat: int) -> list[str]:
     return lines
 
 
-def strategy_hint(
-    hand: tuple[Card, ...], top: Side, mode: Mode, *, after_butterfly: bool = False
-) -> str:
+def strategy_hint(hand: tuple[Card, ...], top: Side, mode: Mode, *, after_butterfly: bool = False) -> str:
     """One strategy sentence for ``hand`` facing ``top`` in ``mode``.
 
     >>> from caterpillar_learn.raupe.cards import parse_hand, parse_side
@@ -195,3 +219,29 @@ def winner_text(winners: tuple[int, ...], *, stalemate: bool) -> str:
         return text(key, player=names[0])
     joined = text("raupe.end.and").join([", ".join(names[:-1]), names[-1]])
     return text("raupe.end.stalemate_many", players=joined)
+
+
+def penalty_text(penalty: Penalty) -> str:
+    """What happened at a call, for the learner (seats are shown counting from 1).
+
+    >>> from caterpillar_learn.raupe.referee import Penalty
+    >>> penalty = Penalty(0, 1, True, (Mistake.MISSING_APHID,), 0, 1, ())
+    >>> print(penalty_text(penalty).replace(". ", ".\\n"))
+    Player 1 was right: player 2 takes 0 of player 1's cards.
+    The card below had an aphid, and nobody shouted "Aphid!".
+    """
+    if penalty.right:
+        reasons = " ".join(explain_mistake(mistake) for mistake in penalty.mistakes)
+        summary = text(
+            "raupe.call.right",
+            caller=penalty.caller + 1,
+            offender=penalty.accused + 1,
+            count=len(penalty.cards),
+        )
+        return f"{summary} {reasons}"
+    return text(
+        "raupe.call.false",
+        caller=penalty.caller + 1,
+        accused=penalty.accused + 1,
+        count=len(penalty.cards),
+    )

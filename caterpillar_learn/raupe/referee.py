@@ -29,11 +29,19 @@ import math
 import random
 from dataclasses import dataclass, replace
 from enum import Enum
-from typing import NamedTuple
 
 from caterpillar_learn.errors import describe
-from caterpillar_learn.raupe.cards import BUTTERFLY, Card, Mode, RaupeError, Side, format_card
+from caterpillar_learn.raupe.cards import Card, Mode, RaupeError, Side, format_card
 from caterpillar_learn.raupe.deck import standard_deck
+from caterpillar_learn.raupe.pile import (
+    IllegalEventError,
+    Placed,
+    PlayableSide,
+    choose_gift,
+    cut_pile,
+    draw_cuts,
+    playable_sides,
+)
 
 __all__ = [
     "MAX_PLAYERS",
@@ -72,36 +80,12 @@ class SetupError(RaupeError):
     """A game cannot be dealt (player count, deck contents)."""
 
 
-class IllegalEventError(RaupeError):
-    """An event the table cannot accept at this moment."""
-
-
 class Mistake(Enum):
     """The three mistakes a player can be called for."""
 
     WRONG_CARD = "wrong_card"
     MISSING_ANNOUNCEMENT = "missing_announcement"
     MISSING_APHID = "missing_aphid"
-
-
-class PlayableSide(NamedTuple):
-    """A card of a hand (by index) and the side (0 or 1) that may be played."""
-
-    card: int
-    side: int
-
-
-@dataclass(frozen=True, slots=True)
-class Placed:
-    """A card on the pile and the side that faces up (0 for a butterfly)."""
-
-    card: Card
-    side: int = 0
-
-    @property
-    def face(self) -> Side | None:
-        """The visible side, or None for a butterfly."""
-        return self.card.sides[self.side] if self.card.sides else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,52 +216,9 @@ def deal(
     start = Placed(caterpillars[0], rng.randrange(2))
     rest = caterpillars[1:]
     share = len(rest) // players
-    hands = tuple(
-        (*rest[seat::players][:share], butterflies[seat], changes[seat]) for seat in range(players)
-    )
+    hands = tuple((*rest[seat::players][:share], butterflies[seat], changes[seat]) for seat in range(players))
     out = (*rest[share * players :], *butterflies[players:], *changes[players:])
     return State(hands=hands, pile=(start,), out=tuple(out), mode=mode)
-
-
-def playable_sides(
-    hand: tuple[Card, ...] | list[Card],
-    top: Side | None,
-    mode: Mode,
-    *,
-    after_butterfly: bool = False,
-) -> list[PlayableSide]:
-    """Every side of ``hand`` that may go on ``top`` now.
-
-    A butterfly goes on any caterpillar card, provided its player keeps a
-    card to put on it (or it is their last card).  Right after one's own
-    butterfly, any caterpillar or change card may follow, either side up.
-
-    >>> from caterpillar_learn.raupe.cards import parse_hand, parse_side
-    >>> hand = parse_hand("round-red@jagged-green|jagged-yellow@round-red;butterfly")
-    >>> playable_sides(hand, parse_side("straight-red@round-green"), Mode.SHAPE)
-    [PlayableSide(card=0, side=0), PlayableSide(card=1, side=0)]
-    """
-    options: list[PlayableSide] = []
-    if after_butterfly:
-        for index, card in enumerate(hand):
-            if card.sides:
-                options.append(PlayableSide(index, 0))
-                options.append(PlayableSide(index, 1))
-        return options
-    if top is None:
-        return options
-    wanted = top.leaf_key[mode]
-    for index, card in enumerate(hand):
-        sides = card.sides
-        if not sides:
-            if len(hand) == 1 or any(other.sides for other in hand):
-                options.append(PlayableSide(index, 0))
-            continue
-        if sides[0].caterpillar_key[mode] is wanted:
-            options.append(PlayableSide(index, 0))
-        if sides[1].caterpillar_key[mode] is wanted:
-            options.append(PlayableSide(index, 1))
-    return options
 
 
 def legal_plays(state: State, seat: int) -> list[PlayableSide]:
@@ -324,70 +265,12 @@ def outcome(state: State) -> Outcome | None:
     return Outcome(winners=winners, stalemate=fewest > 0)
 
 
-def choose_gift(hand: tuple[Card, ...], count: int) -> tuple[int, ...]:
-    """Which cards (indices) a player hands over as a penalty.
-
-    The giver keeps butterflies and change cards as long as possible and
-    otherwise gives the cards at the end of their hand.
-
-    >>> from caterpillar_learn.raupe.cards import parse_hand
-    >>> hand = parse_hand("butterfly;jagged-red@round-green|round-red@jagged-green;"
-    ...                   "round-red@jagged-green+sky|jagged-red@round-green+sky")
-    >>> choose_gift(hand, 2)
-    (1, 2)
-    """
-    def keep_value(index: int) -> tuple[int, int]:
-        card = hand[index]
-        return (2 if card.is_butterfly else 1 if card.is_change else 0, -index)
-
-    return tuple(sorted(sorted(range(len(hand)), key=keep_value)[:count]))
-
-
-def cut_pile(pile: tuple[Placed, ...], depth: int) -> tuple[Placed, ...]:
-    """Lift the top ``depth`` cards, turn them over as a block and put them back.
-
-    The card that was ``depth``-th from the top now lies on top, showing its
-    other side.
-
-    >>> from caterpillar_learn.raupe.cards import parse_card
-    >>> a = parse_card("round-red@jagged-green|jagged-red@round-green")
-    >>> pile = (Placed(a, 0), Placed(BUTTERFLY))
-    >>> cut_pile(pile, 2)[-1] == Placed(a, 1)
-    True
-    """
-    if not 1 <= depth <= len(pile):
-        raise IllegalEventError(describe("cut depth", depth, f"1 to {len(pile)}"))
-    lifted = pile[len(pile) - depth :]
-    turned = tuple(Placed(p.card, 1 - p.side if p.card.sides else 0) for p in reversed(lifted))
-    return pile[: len(pile) - depth] + turned
-
-
-def draw_cuts(pile: tuple[Placed, ...], rng: random.Random) -> tuple[int, ...]:
-    """Cut depths drawn uniformly until a caterpillar card shows (butterflies are cut again).
-
-    >>> from caterpillar_learn.raupe.cards import parse_card
-    >>> a = parse_card("round-red@jagged-green|jagged-red@round-green")
-    >>> cuts = draw_cuts((Placed(a, 0), Placed(BUTTERFLY), Placed(BUTTERFLY)), random.Random(4))
-    >>> all(1 <= depth <= 3 for depth in cuts)
-    True
-    """
-    cuts = []
-    while True:
-        depth = rng.randint(1, len(pile))
-        cuts.append(depth)
-        pile = cut_pile(pile, depth)
-        if pile[-1].card.sides:
-            return tuple(cuts)
-
-
 def apply(state: State, event: Event) -> State:
     """The state after ``event``; raises :class:`IllegalEventError` if the table refuses it."""
     if state.finished:
         raise IllegalEventError(describe("event", event, "none: the game is over"))
     if not math.isfinite(event.time) or event.time < state.clock:
-        raise IllegalEventError(
-            describe("event time", event.time, f"a number of seconds >= {state.clock}")
-        )
+        raise IllegalEventError(describe("event time", event.time, f"a number of seconds >= {state.clock}"))
     if isinstance(event, Play):
         return _apply_play(state, event)
     if isinstance(event, Call):
@@ -406,16 +289,12 @@ def _apply_play(state: State, event: Play) -> State:
     if has_empty_hand(state):
         raise IllegalEventError(describe("event", "play", "a call or close: a hand is empty"))
     if state.follow_up is not None and state.follow_up != seat:
-        raise IllegalEventError(
-            describe("player", seat, f"seat {state.follow_up}, who plays after their butterfly")
-        )
+        raise IllegalEventError(describe("player", seat, f"seat {state.follow_up}, who plays after their butterfly"))
     hand = state.hands[seat]
     try:
         index = hand.index(card)
     except ValueError:
-        raise IllegalEventError(
-            describe("card", format_card(card), f"a card in the hand of seat {seat}")
-        ) from None
+        raise IllegalEventError(describe("card", format_card(card), f"a card in the hand of seat {seat}")) from None
     if event.side not in ((0, 1) if card.sides else (0,)):
         raise IllegalEventError(describe("side", event.side, "0 or 1 (0 for a butterfly)"))
     top = state.pile[-1].face
@@ -429,25 +308,19 @@ def _apply_play(state: State, event: Play) -> State:
         if top is None:
             raise IllegalEventError(describe("card", "butterfly", "a caterpillar card on top"))
         if rest and not any(other.sides for other in rest):
-            raise IllegalEventError(
-                describe("card", "butterfly", "a caterpillar card in hand to play after it")
-            )
+            raise IllegalEventError(describe("card", "butterfly", "a caterpillar card in hand to play after it"))
         if event.announce is not None:
             mode = event.announce
         follow_up = seat if rest else None
     else:
         face = card.sides[event.side]
-        if (
-            state.follow_up is None
-            and top is not None
-            and face.caterpillar_key[mode] is not top.leaf_key[mode]
-        ):
+        if state.follow_up is None and top is not None and face.caterpillar_key[mode] is not top.leaf_key[mode]:
             mistakes.append(Mistake.WRONG_CARD)
         if face.sky:
             mode = mode.other
             if event.announce is not mode:
                 mistakes.append(Mistake.MISSING_ANNOUNCEMENT)
-    hands = state.hands[:seat] + (rest,) + state.hands[seat + 1 :]
+    hands = (*state.hands[:seat], rest, *state.hands[seat + 1 :])
     return State(
         hands=hands,
         pile=(*state.pile, Placed(card, event.side)),
@@ -485,9 +358,7 @@ def _apply_call(state: State, event: Call) -> State:
         pile = cut_pile(pile, depth)
         is_last = number == len(event.cuts) - 1
         if bool(pile[-1].card.sides) != is_last:
-            raise IllegalEventError(
-                describe("cuts", event.cuts, "cuts again only while a butterfly shows")
-            )
+            raise IllegalEventError(describe("cuts", event.cuts, "cuts again only while a butterfly shows"))
     penalty = Penalty(caller, last.player, right, last.mistakes, giver, receiver, gift)
     return replace(
         state,
@@ -502,7 +373,5 @@ def _apply_call(state: State, event: Call) -> State:
 
 def _apply_close(state: State, event: Close) -> State:
     if not (has_empty_hand(state) or nobody_can_play(state)):
-        raise IllegalEventError(
-            describe("close", event.time, "an empty hand or a table where nobody can play")
-        )
+        raise IllegalEventError(describe("close", event.time, "an empty hand or a table where nobody can play"))
     return replace(state, clock=event.time, finished=True, penalty=None)
