@@ -60,6 +60,14 @@ def ensure_chromium() -> None:
 
 
 def main(argv: list[str]) -> int:
+    try:
+        return _main(argv)
+    except subprocess.CalledProcessError as error:
+        print(f"dev.py: {' '.join(map(str, error.cmd))} failed with exit status {error.returncode}", file=sys.stderr)
+        return error.returncode or 1
+
+
+def _main(argv: list[str]) -> int:
     if not argv or argv[0] not in {"lessons", "test"}:
         print(__doc__)
         return 2
