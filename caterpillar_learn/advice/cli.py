@@ -1,0 +1,84 @@
+"""Command-line sub-commands of the hint generator: ``hint``, ``solve`` and ``simulate``.
+
+``hint`` and ``solve`` read positions exactly as ``caterpillar-learn moves``
+does (``--state FILE``, ``--roll``, or ``--jsonl``); bad input is one line on
+standard error with exit status 2 (the top-level command prints it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from caterpillar_learn.advice.errors import AdviceError
+from caterpillar_learn.advice.hints import hint
+from caterpillar_learn.advice.lab import STRATEGIES, simulate
+from caterpillar_learn.advice.values import solve
+from caterpillar_learn.caterpillars.cli import add_position_arguments, run_positions
+from caterpillar_learn.caterpillars.dice import Roll
+from caterpillar_learn.caterpillars.sheet import State
+from caterpillar_learn.errors import describe
+
+
+def hint_json(state: State, roll: Roll | None) -> dict[str, Any]:
+    assert roll is not None
+    return hint(state, roll).to_json()
+
+
+def solve_json(state: State, roll: Roll | None, progress: bool = False) -> dict[str, Any]:
+    return solve(state, progress=progress).to_json()
+
+
+def parse_labels(value: str | None) -> tuple[int, ...] | None:
+    """``"1,3,6,4,..."`` (commas or spaces) as 12 labels.
+
+    >>> parse_labels("1 3 6 4 6 2 3 5 5 4 2 1")[:4]
+    (1, 3, 6, 4)
+    >>> parse_labels("1 2")
+    Traceback (most recent call last):
+    ...
+    caterpillar_learn.advice.errors.AdviceError: --labels: got '1 2', expected 12 labels from 1 to 12
+    """
+    if value is None:
+        return None
+    tokens = value.replace(",", " ").split()
+    if len(tokens) != 12 or not all(t.isdigit() and 1 <= int(t) <= 12 for t in tokens):
+        raise AdviceError(describe("--labels", value, "12 labels from 1 to 12"))
+    return tuple(int(t) for t in tokens)
+
+
+def run_simulate(args: argparse.Namespace) -> int:
+    result = simulate(
+        args.level, args.strategy, args.games, args.seed, parse_labels(args.labels), progress=args.progress
+    )
+    sys.stdout.write(json.dumps(result.to_json(), indent=1) + "\n")
+    return 0
+
+
+def register(subparsers: Any) -> None:
+    advice = subparsers.add_parser("hint", help="the best move of a state and roll, every option's value, why")
+    add_position_arguments(advice, roll=True)
+    advice.set_defaults(handler=lambda args: run_positions(args, hint_json, needs_roll=True))
+
+    value = subparsers.add_parser("solve", help="the expected final score of a state before its next roll")
+    add_position_arguments(value, roll=False)
+    value.add_argument("--progress", action="store_true", help="show a progress bar on standard error")
+    value.set_defaults(
+        handler=lambda args: run_positions(
+            args, lambda state, roll: solve_json(state, roll, args.progress), needs_roll=False
+        )
+    )
+
+    lab = subparsers.add_parser("simulate", help="play many seeded games with one strategy, as JSON")
+    lab.add_argument("--level", default="beginner", help="beginner, intermediate, advanced or expert")
+    lab.add_argument("--strategy", default="hint", help=f"one of {', '.join(STRATEGIES)}")
+    lab.add_argument("--games", type=int, default=1000, help="how many games")
+    lab.add_argument("--seed", type=int, default=1, help="the same seed gives the same games")
+    lab.add_argument("--labels", help="12 labels, Alex's four first (default: the lab layout)")
+    lab.add_argument("--progress", action="store_true", help="show a progress bar on standard error")
+    lab.set_defaults(handler=run_simulate)
+
+
+__all__ = ["parse_labels", "register"]

@@ -1,0 +1,114 @@
+"""The exact solver against an independent brute-force expectimax on small subgames."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from functools import cache
+
+import pytest
+
+from caterpillar_learn.advice import solve_layout
+from caterpillar_learn.advice.errors import AdviceError
+from caterpillar_learn.caterpillars import State, apply, chance_outcomes, legal_moves
+
+LAYOUTS = [
+    (1, 3, 6, 4, 6, 2, 3, 5, 5, 4, 2, 1),
+    (1, 1, 6, 4, 2, 2, 2, 5, 5, 6, 2, 1),
+    (12, 9, 1, 7, 3, 3, 8, 11, 2, 10, 6, 4),
+]
+
+
+def brute_force(state: State) -> Fraction:
+    """Expectimax straight from the engine's rules, in exact fractions."""
+
+    @cache
+    def value(scores: tuple[int | None, ...]) -> Fraction:
+        here = State(state.level, state.labels, scores)
+        if here.is_complete:
+            return Fraction(sorted(here.totals)[1])
+        total = Fraction(0)
+        for roll, p in chance_outcomes(state.level):
+            total += p * max(value(apply(here, m).scores) for m in legal_moves(here, roll))
+        return total
+
+    return value(state.scores)
+
+
+def random_subgame(level: str, labels: tuple[int, ...], empty: int, seed: int) -> State:
+    rng = random.Random(seed)
+    top = 6 if level == "beginner" else 12
+    slots = rng.sample(range(12), 12 - empty)
+    scores = [rng.randint(0, top) if i in slots else None for i in range(12)]
+    return State(level, labels, tuple(scores))
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("layout", LAYOUTS[:2])
+def test_beginner_three_empty_boxes_match_brute_force(layout: tuple[int, ...], seed: int) -> None:
+    state = random_subgame("beginner", layout, 3, seed)
+    solution = solve_layout("beginner", layout)
+    assert solution.value(state) == pytest.approx(float(brute_force(state)), abs=1e-9)
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize(
+    "layout",
+    [LAYOUTS[0], *(pytest.param(layout, marks=pytest.mark.slow) for layout in LAYOUTS[1:])],
+)
+def test_intermediate_two_empty_boxes_match_brute_force(layout: tuple[int, ...], seed: int) -> None:
+    state = random_subgame("intermediate", layout, 2, seed)
+    solution = solve_layout("intermediate", layout)
+    assert solution.value(state) == pytest.approx(float(brute_force(state)), abs=1e-9)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(2))
+def test_intermediate_three_empty_boxes_match_brute_force(seed: int) -> None:
+    layout = LAYOUTS[0]
+    state = random_subgame("intermediate", layout, 3, seed)
+    assert solve_layout("intermediate", layout).value(state) == pytest.approx(
+        float(brute_force(state)), abs=1e-9
+    )
+
+
+def test_beginner_four_empty_boxes_in_one_caterpillar_match_brute_force() -> None:
+    layout = LAYOUTS[1]
+    scores = (3, 0, 5, 1, None, None, None, None, 2, 6, 4, 4)
+    state = State("beginner", layout, scores)
+    assert solve_layout("beginner", layout).value(state) == pytest.approx(float(brute_force(state)), abs=1e-9)
+
+
+def test_full_sheet_is_worth_its_median() -> None:
+    layout = LAYOUTS[0]
+    state = State("intermediate", layout, (12,) * 4 + (0,) * 4 + (5, 5, 5, 4))
+    assert solve_layout("intermediate", layout).value(state) == 19
+
+
+def test_values_grow_with_a_caterpillars_total() -> None:
+    layout = LAYOUTS[0]
+    solution = solve_layout("beginner", layout)
+    low = State("beginner", layout, (1, None, None, None) + (None,) * 8)
+    high = State("beginner", layout, (5, None, None, None) + (None,) * 8)
+    assert solution.value(high) >= solution.value(low)
+
+
+def test_unsolvable_level_and_unfinished_layout_are_refused() -> None:
+    with pytest.raises(AdviceError, match="level"):
+        solve_layout("expert", LAYOUTS[0])
+    with pytest.raises(AdviceError, match="labels"):
+        solve_layout("beginner", (None,) * 12)
+
+
+def test_the_cache_returns_the_same_solution() -> None:
+    assert solve_layout("beginner", LAYOUTS[0]) is solve_layout("beginner", LAYOUTS[0])
+
+
+@pytest.mark.slow
+def test_start_value_matches_many_simulated_optimal_games() -> None:
+    from caterpillar_learn.advice.playout import optimal_finals
+
+    solution = solve_layout("beginner", LAYOUTS[0])
+    finals = optimal_finals(solution, 100_000, random.Random(2024))
+    stderr = finals.std(ddof=1) / len(finals) ** 0.5
+    assert abs(finals.mean() - solution.start_value) < 3 * stderr
