@@ -1,0 +1,460 @@
+"""One Räuber Raupe table behind a widget: events in, JSON views out.
+
+:class:`RaupeTable` holds one game (the engine's
+:class:`~caterpillar_learn.raupe.Game`) and what the screen shows around it
+(which side of each hand card faces up, the shouts armed for the next card,
+what just happened, the learner's tally); it knows nothing about anywidget.
+:class:`~caterpillar_learn.ui.raupe_widget.RaupeWidget` copies its views into
+traits and hands it the front end's events, so a test drives the very same
+logic without a browser.  Each lesson's table is a :class:`TableSetup` in
+:data:`SETUPS`.
+
+Time.  The engine stamps every event with seconds.  The table's clock only
+moves when told: the front end sends a ``tick`` with the real seconds since
+its last tick (about four a second while a game runs), the table multiplies
+them by the bots' speed factor and applies every bot event that has come due
+(:func:`~caterpillar_learn.raupe.next_table_event`).  A learner's action is
+stamped with the current clock.  So Voila needs no background task, and a
+test advances the clock explicitly with ``tick`` events.
+
+>>> table = RaupeTable(SETUPS["10-raupe-shape"], seed=4)
+>>> table.handle({"type": "start"})
+>>> table.handle({"type": "play", "index": "x"})
+>>> table.message
+"card number: got 'x', expected a whole number from 0 to 13"
+>>> replay_record(table.record()) == table.game.state
+True
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from caterpillar_learn.errors import CaterpillarLearnError, describe
+from caterpillar_learn.i18n import text
+from caterpillar_learn.raupe import (
+    LEVELS,
+    BotLevel,
+    Call,
+    Card,
+    Close,
+    Event,
+    Game,
+    IllegalEventError,
+    Mode,
+    Play,
+    State,
+    deal,
+    event_from_json,
+    event_to_json,
+    explain_mistake,
+    get_level,
+    mode_name,
+    next_table_event,
+    outcome,
+    parse_mode,
+    replay,
+    standard_deck,
+    strategy_hint,
+    winner_text,
+)
+from caterpillar_learn.raupe.hints import describe_side, penalty_text
+from caterpillar_learn.raupe.svg import card_svg
+
+__all__ = ["EVENT_TYPES", "SETUPS", "SLOPPY", "BadRaupeEventError", "RaupeTable", "TableSetup", "replay_record"]
+
+EVENT_TYPES = ("start", "tick", "play", "flip", "shout", "mistake", "speed", "level")
+#: Longest stretch of real time one tick may add (a hidden browser tab pauses the game).
+MAX_TICK = 1.0
+SPEEDS = (0.25, 2.5)
+LOG_LINES = 5
+#: Bot events applied at most per tick, so a long tick cannot run a whole game at once.
+MAX_EVENTS_PER_TICK = 20
+
+#: The bots of "spot the mistake": slow, careless, and they leave every call to the learner.
+SLOPPY = BotLevel("sloppy", 1.8, 0.05, 0.3, error_rate=0.35, notice_chance=0.0, false_call_rate=0.0)
+
+
+class BadRaupeEventError(CaterpillarLearnError):
+    """An event from the front end that does not fit the table."""
+
+
+@dataclass(frozen=True)
+class TableSetup:
+    """One lesson's table: who sits there, how fast the bots are, what the screen helps with."""
+
+    players: int = 2
+    mode: str = "shape"
+    level: str = "beginner"
+    speed: float = 0.6
+    #: Caterpillar cards taken from the standard deck (a short deck keeps hands small); 0 = all.
+    caterpillar_cards: int = 25
+    referee: bool = False  # the learner judges bots instead of playing
+    show_fits: bool = True  # mark the cards whose visible side fits
+    hints: bool = True
+    controls: bool = False  # speed slider and bot level
+
+    def deck(self) -> tuple[Card, ...]:
+        """The cards dealt at this table (the first caterpillar cards, every change card and butterfly).
+
+        >>> len(TableSetup().deck()), len(TableSetup(caterpillar_cards=0).deck())
+        (33, 81)
+        """
+        cards = standard_deck()
+        if not self.caterpillar_cards:
+            return cards
+        plain = [card for card in cards if card.sides and not card.is_change][: self.caterpillar_cards]
+        return (*plain, *(card for card in cards if card.is_change or card.is_butterfly))
+
+    def bot_level(self, name: str) -> BotLevel:
+        """The bots' level: ``name`` from the engine's levels, or :data:`SLOPPY` (always for a referee)."""
+        return SLOPPY if self.referee or name == SLOPPY.name else get_level(name)
+
+
+SETUPS: dict[str, TableSetup] = {
+    "10-raupe-shape": TableSetup(mode="shape"),
+    "11-raupe-colour": TableSetup(mode="colour"),
+    "12-raupe-change-card": TableSetup(mode="shape", speed=0.7),
+    "13-raupe-butterflies-and-aphids": TableSetup(mode="colour", speed=0.7),
+    "14-raupe-spot-the-mistake": TableSetup(players=3, referee=True, speed=0.8, show_fits=False),
+    "15-raupe-race": TableSetup(
+        players=4, caterpillar_cards=0, level="advanced", speed=1.0, show_fits=False, hints=False, controls=True
+    ),
+}
+
+
+def _whole(value: object, field: str, size: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < size:
+        raise BadRaupeEventError(describe(field, value, f"a whole number from 0 to {size - 1}"))
+    return value
+
+
+def _number(value: object, field: str, low: float, high: float) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
+        raise BadRaupeEventError(describe(field, value, f"a number from {low} to {high}"))
+    return float(value)
+
+
+class RaupeTable:
+    """One game at one table, driven by events; a bad event only sets :attr:`message`.
+
+    >>> table = RaupeTable(SETUPS["10-raupe-shape"], seed=2)
+    >>> table.handle({"type": "start"}); table.handle({"type": "tick", "dt": 1.0})
+    >>> table.now
+    0.6
+    """
+
+    def __init__(self, setup: TableSetup, seed: int) -> None:
+        self.setup = setup
+        self.seed = seed
+        self.level = setup.level
+        self.speed = setup.speed
+        self.games = 0
+        self.human: int | None = None if setup.referee else 0
+        self.tally = {"fits": 0, "slips": 0, "caught": 0, "right": 0, "wrong": 0, "missed": 0}
+        self.message = ""
+        self.deal()
+
+    # -- setting up ------------------------------------------------------------
+    def deal(self) -> None:
+        """A fresh game: the lesson's seed first, then one more for every new game."""
+        seed = self.seed + self.games
+        self.game = Game(self.setup.players, seed, parse_mode(self.setup.mode), self.setup.deck())
+        self.bot_rng = random.Random(seed * 1_000_003 + 17)  # bots draw apart from the deal and cuts
+        self.now = 0.0
+        self.started = False
+        self.faces = [0] * len(self.game.state.hands[0])
+        self.armed_aphid = False
+        self.armed_mode: Mode | None = None
+        self.log: list[str] = []
+        self.pending: Event | None = None
+        self.plan()
+
+    @property
+    def levels(self) -> list[BotLevel | None]:
+        return [None if seat == self.human else self.setup.bot_level(self.level) for seat in range(self.game.players)]
+
+    def plan(self) -> None:
+        """Ask the bots for their next event (drawn afresh after every change of the table)."""
+        state = self.game.state
+        self.pending = None if state.finished else next_table_event(state, self.levels, self.bot_rng)
+
+    def say(self, line: str) -> None:
+        self.message = line
+        self.log = [line, *self.log][:LOG_LINES]
+
+    # -- events ------------------------------------------------------------------
+    def handle(self, event: object) -> None:
+        """Apply one front-end event; a bad one leaves the game as it was."""
+        try:
+            self._dispatch(event)
+        except CaterpillarLearnError as error:
+            self.message = str(error)
+
+    def _dispatch(self, event: object) -> None:
+        if not isinstance(event, dict) or event.get("type") not in EVENT_TYPES:
+            kind = event.get("type") if isinstance(event, dict) else event
+            raise BadRaupeEventError(describe("event type", kind, "one of " + ", ".join(EVENT_TYPES)))
+        kind = event["type"]
+        if kind == "start":
+            self.start()
+        elif kind == "tick":
+            self.advance(_number(event.get("dt"), "tick dt", 0.0, 3600.0))
+        elif kind == "speed":
+            self.speed = _number(event.get("value"), "speed", *SPEEDS)
+        elif kind == "level":
+            self.level = get_level(str(event.get("value"))).name
+            self.plan()
+        elif self.game.state.finished:
+            raise BadRaupeEventError(text("raupe_lessons.msg.over"))
+        elif kind == "mistake":
+            self.advance(0.0)
+            self.referee_call() if self.human is None else self.call()
+        elif self.human is None:
+            raise BadRaupeEventError(text("raupe_lessons.msg.referee_only"))
+        elif kind == "flip":
+            index = _whole(event.get("index"), "card number", len(self.faces))
+            self.faces[index] = 1 - self.faces[index] if self.game.state.hands[self.human][index].sides else 0
+        elif kind == "shout":
+            self.shout(event.get("word"))
+        else:
+            self.play(_whole(event.get("index"), "card number", len(self.faces)))
+
+    def start(self) -> None:
+        """Start the clock; when a game runs or is over, deal a new one and start it."""
+        if self.started:
+            self.games += 1
+            self.deal()
+        self.started = True
+        self.say(text("raupe_lessons.msg.started", mode=mode_name(self.game.state.mode)))
+
+    def advance(self, seconds: float) -> None:
+        """Move the clock by ``seconds`` of real time and apply the bot events now due."""
+        if not self.started or self.game.state.finished:
+            return
+        self.now = round(self.now + min(seconds, MAX_TICK) * self.speed, 3)
+        for _ in range(MAX_EVENTS_PER_TICK):
+            due = self.pending
+            if due is None or due.time > self.now:
+                return
+            self.submit(due)
+
+    def shout(self, word: object) -> None:
+        """Arm a shout for the learner's next card: "Aphid!" or a mode ("Shape!", "Colour!")."""
+        if word == "aphid":
+            self.armed_aphid = not self.armed_aphid
+            return
+        if word not in ("shape", "colour"):
+            raise BadRaupeEventError(describe("shout", word, "aphid, shape or colour"))
+        mode = parse_mode(word)
+        self.armed_mode = None if self.armed_mode is mode else mode
+
+    def play(self, index: int) -> None:
+        assert self.human is not None
+        if not self.started:
+            self.start()
+        self.advance(0.0)
+        if self.game.state.finished:
+            raise BadRaupeEventError(text("raupe_lessons.msg.over"))
+        card = self.game.state.hands[self.human][index]
+        side = self.faces[index] if card.sides else 0
+        when = max(self.now, self.game.state.clock)
+        self.submit(Play(when, self.human, card, side, self.armed_aphid, self.armed_mode))
+        self.armed_aphid = False
+        self.armed_mode = None
+
+    def call(self) -> None:
+        """The learner calls "Mistake!" on the newest card."""
+        assert self.human is not None
+        last = self.game.state.last
+        if last is None or last.player == self.human:
+            raise BadRaupeEventError(text("raupe_lessons.msg.nothing_to_call"))
+        self.submit(Call(max(self.now, self.game.state.clock), self.human, ()))
+
+    def referee_call(self) -> None:
+        """The referee whistles: right if the newest card carries a mistake."""
+        state = self.game.state
+        last = state.last
+        if last is None:
+            raise BadRaupeEventError(text("raupe_lessons.msg.nothing_to_call"))
+        if not last.mistakes:
+            self.tally["wrong"] += 1
+            self.say(text("raupe_lessons.referee.wrong", player=last.player + 1, why=self.why_fine()))
+            return
+        self.tally["right"] += 1
+        reasons = " ".join(explain_mistake(mistake) for mistake in last.mistakes)
+        self.say(text("raupe_lessons.referee.right", player=last.player + 1, reasons=reasons))
+        # The penalty happens at the table as if the next player had called.
+        caller = (last.player + 1) % state.players
+        self.submit(Call(max(self.now, state.clock), caller, ()), quiet=True)
+
+    def why_fine(self) -> str:
+        state = self.game.state
+        top, below = state.pile[-1], state.pile[-2]
+        if top.face is None or below.face is None:
+            return text("raupe_lessons.referee.fine_joker")
+        mode = state.mode.other if top.face.sky else state.mode
+        trait = top.face.caterpillar_key[mode].value
+        return text("raupe_lessons.referee.fine", trait=trait, mode=mode_name(mode))
+
+    def submit(self, event: Event, *, quiet: bool = False) -> None:
+        """Apply ``event`` (the learner's or a bot's), tell what happened, re-plan the bots."""
+        before = self.game.state
+        last = before.last
+        if last is not None and last.mistakes and isinstance(event, Play | Close):
+            self.uncalled(last.player, last.mistakes)
+        try:
+            self.game.submit(event)
+        except IllegalEventError as error:
+            raise BadRaupeEventError(str(error)) from None
+        state = self.game.state
+        if isinstance(event, Play):
+            self.after_play(event, state)
+        elif isinstance(event, Call):
+            penalty = state.penalty
+            assert penalty is not None
+            if self.human is not None:
+                self.tally["caught"] += penalty.right and penalty.accused == self.human
+            if not quiet:
+                self.say(penalty_text(penalty))
+        else:
+            result = outcome(state)
+            assert result is not None
+            self.say(winner_text(result.winners, stalemate=result.stalemate))
+        self.reconcile(before)
+        self.plan()
+
+    def uncalled(self, player: int, mistakes: tuple[Any, ...]) -> None:
+        reasons = " ".join(explain_mistake(mistake) for mistake in mistakes)
+        if self.human is None:
+            self.tally["missed"] += 1
+        self.say(text("raupe_lessons.msg.uncalled", player=player + 1, reasons=reasons))
+
+    def after_play(self, event: Play, state: Any) -> None:
+        mistakes = state.last.mistakes
+        if event.player == self.human:
+            self.tally["slips" if mistakes else "fits"] += 1
+        words = (
+            text("raupe_lessons.card.butterfly")
+            if event.card.is_butterfly
+            else describe_side(event.card.sides[event.side])
+        )
+        shouts = [text("raupe.call.aphid")] if event.aphid else []
+        if event.announce is not None:
+            shouts.append(text(f"raupe.call.{event.announce.word}"))
+        key = "raupe_lessons.msg." + ("you_played" if event.player == self.human else "played")
+        key += "_shouting" if shouts else ""
+        self.say(text(key, player=event.player + 1, words=words, shouts=" ".join(shouts)))
+
+    def reconcile(self, before: Any) -> None:
+        """Keep each hand card's face-up side when cards leave or arrive."""
+        if self.human is None:
+            return
+        old = list(zip(before.hands[self.human], self.faces))
+        faces = []
+        for card in self.game.state.hands[self.human]:
+            match = next((k for k, (c, _) in enumerate(old) if c == card), None)
+            faces.append(old.pop(match)[1] if match is not None else 0)
+        self.faces = faces
+
+    # -- views -------------------------------------------------------------------
+    def hand_view(self) -> list[dict[str, Any]]:
+        if self.human is None:
+            return []
+        state = self.game.state
+        fitting = {(o.card, o.side) for o in self.game.legal_plays(self.human)}
+        cards = []
+        for index, card in enumerate(state.hands[self.human]):
+            side = self.faces[index]
+            if card.is_butterfly:
+                words, kind = text("raupe_lessons.card.butterfly"), "butterfly"
+            else:
+                words, kind = describe_side(card.sides[side]), "change" if card.is_change else "caterpillar"
+            fits = (index, side) in fitting
+            item: dict[str, Any] = {
+                "index": index,
+                "side": side,
+                "kind": kind,
+                "svg": card_svg(card, side, uid=f"h{index}"),
+            }
+            if self.setup.show_fits:
+                item["fits"] = fits
+                item["other_fits"] = bool(card.sides) and (index, 1 - side) in fitting
+            label = text("raupe_lessons.aria.card", number=index + 1, count=len(self.faces), words=words)
+            if self.setup.show_fits and fits:
+                label += text("raupe_lessons.aria.fits")
+            item["label"] = label
+            cards.append(item)
+        return cards
+
+    def hint(self) -> str:
+        state = self.game.state
+        if not self.setup.hints or self.human is None or state.finished:
+            return ""
+        lines = [text("raupe_lessons.hint.aphid")] if state.aphid_owed and state.follow_up is None else []
+        top = state.top
+        if state.follow_up == self.human:
+            lines.append(strategy_hint(state.hands[self.human], top, state.mode, after_butterfly=True))  # type: ignore[arg-type]
+        elif top is not None:
+            lines.append(strategy_hint(state.hands[self.human], top, state.mode))
+        return " ".join(lines)
+
+    def table_view(self) -> dict[str, Any]:
+        state = self.game.state
+        top = state.pile[-1]
+        words = text("raupe_lessons.card.butterfly") if top.face is None else describe_side(top.face)
+        result = outcome(state)
+        opponents = [
+            {"seat": seat, "name": text("raupe_lessons.ui.bot", player=seat + 1), "cards": len(hand)}
+            for seat, hand in enumerate(state.hands)
+            if seat != self.human
+        ]
+        tally = self.tally
+        score = (
+            text("raupe_lessons.ui.referee_tally", **tally)
+            if self.human is None
+            else text("raupe_lessons.ui.player_tally", **tally)
+        )
+        return {
+            "mode": state.mode.word,
+            "mode_text": mode_name(state.mode),
+            "pile": {
+                "svg": card_svg(top.card, top.side, uid="pile"),
+                "size": len(state.pile),
+                "label": text("raupe_lessons.aria.pile", words=words, size=len(state.pile)),
+            },
+            "opponents": opponents,
+            "referee": self.human is None,
+            "armed": {"aphid": self.armed_aphid, "mode": None if self.armed_mode is None else self.armed_mode.word},
+            "can_call": state.last is not None and state.last.player != self.human and not state.finished,
+            "follow_up": self.human is not None and state.follow_up == self.human,
+            "started": self.started,
+            "running": self.started and not state.finished,
+            "finished": state.finished,
+            "winner": "" if result is None else winner_text(result.winners, stalemate=result.stalemate),
+            "you_won": result is not None and self.human in result.winners,
+            "hint": self.hint(),
+            "score": score,
+            "controls": {"show": self.setup.controls, "speed": self.speed, "level": self.level, "levels": list(LEVELS)},
+            "record": self.record(),
+        }
+
+    def record(self) -> dict[str, Any]:
+        """Seed, table and event log: enough to replay the game with the engine."""
+        return {
+            "seed": self.seed + self.games,
+            "players": self.game.players,
+            "mode": self.game.initial.mode.word,
+            "caterpillar_cards": self.setup.caterpillar_cards,
+            "events": [event_to_json(event) for event in self.game.events],
+        }
+
+
+def replay_record(record: dict[str, Any]) -> State:
+    """The engine's state after the game in ``record`` (see :meth:`RaupeTable.record`)."""
+    setup = TableSetup(players=int(record["players"]), caterpillar_cards=int(record["caterpillar_cards"]))
+    mode = parse_mode(str(record["mode"]))
+    initial = deal(setup.players, random.Random(int(record["seed"])), setup.deck(), mode)
+    return replay(initial, [event_from_json(item) for item in record["events"]])

@@ -1,0 +1,185 @@
+// Räuber Raupe front end.  Draws the JSON of the traits `table`, `hand`, `log`,
+// `message` and `strings`; every learner action (and every clock tick) is one
+// write of the `event` trait (model.set + model.save_changes: model.send does
+// not reach Python on Panel).  No rules here: Python judges every card.
+
+const TICK_MS = 250;
+const KEYS = { s: ["shout", "shape"], c: ["shout", "colour"], a: ["shout", "aphid"], m: ["mistake", null] };
+
+function h(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (name.startsWith("on")) node.addEventListener(name.slice(2), value);
+    else node.setAttribute(name, value === true ? "" : String(value));
+  }
+  for (const child of children) if (child !== null && child !== undefined) node.append(child);
+  return node;
+}
+
+function svgNode(markup) {
+  const holder = document.createElement("span");
+  holder.className = "rr-art";
+  holder.setAttribute("aria-hidden", "true");
+  holder.innerHTML = markup; // SVG text built by caterpillar_learn/raupe/svg.py (escaped there)
+  return holder;
+}
+
+function render({ model, el }) {
+  const root = h("div", { class: "rr-root" });
+  el.appendChild(root);
+  let seq = 0;
+  const drawn = {};
+  const send = (type, fields = {}) => {
+    seq += 1;
+    model.set("event", { type, ...fields, seq: Date.now() * 1000 + seq });
+    model.save_changes();
+  };
+  const str = (key) => (model.get("strings") || {})[key] || key;
+
+  const modeText = h("span", { class: "rr-mode", "data-testid": "raupe-mode" });
+  const start = h("button", { class: "rr-button rr-start", "data-testid": "raupe-start", onclick: () => send("start") });
+  const controls = h("div", { class: "rr-controls" });
+  const bar = h("div", { class: "rr-bar" }, h("div", { class: "rr-banner", role: "status" }, modeText), start, controls);
+  const opponents = h("ul", { class: "rr-opponents", "data-testid": "raupe-opponents" });
+  const pile = h("div", { class: "rr-pile", "data-testid": "raupe-pile", role: "img" });
+  const message = h("p", { class: "rr-message", "data-testid": "raupe-message", "aria-live": "polite" });
+  const log = h("ul", { class: "rr-log" });
+  const score = h("p", { class: "rr-score" });
+  const calls = h("div", { class: "rr-calls", role: "group" });
+  const callButtons = {};
+  for (const [id, type, word] of [["shape", "shout", "shape"], ["colour", "shout", "colour"],
+    ["aphid", "shout", "aphid"], ["mistake", "mistake", null]]) {
+    callButtons[id] = h("button", { class: `rr-button rr-call rr-call-${id}`, "data-testid": `raupe-call-${id}`,
+      onclick: () => send(type, word ? { word } : {}) });
+    calls.append(callButtons[id]);
+  }
+  const hint = h("p", { class: "rr-hint" });
+  const hand = h("div", { class: "rr-hand", "data-testid": "raupe-hand", role: "group" });
+  const end = h("div", { class: "rr-end" });
+  const keys = h("p", { class: "rr-keys" });
+  const record = h("pre", { "data-testid": "raupe-record" });
+  const recordBox = h("details", { class: "rr-record" }, h("summary", {}), record);
+  root.append(bar, h("div", { class: "rr-table" }, h("div", { class: "rr-centre" }, pile, opponents),
+    h("div", { class: "rr-talk" }, message, log, score)), calls, hint, hand, end, keys, recordBox);
+
+  function changed(name, value) {
+    const json = JSON.stringify(value);
+    if (drawn[name] === json) return false;
+    drawn[name] = json;
+    return true;
+  }
+
+  function drawControls(t) {
+    const c = t.controls || {};
+    if (!changed("controls", c)) return;
+    controls.replaceChildren();
+    if (!c.show) return;
+    const speed = h("input", { type: "range", min: 0.25, max: 2.5, step: 0.25, value: c.speed, "data-testid": "raupe-speed",
+      id: "rr-speed", onchange: (e) => send("speed", { value: Number(e.target.value) }) });
+    const level = h("select", { "data-testid": "raupe-level", id: "rr-level", onchange: (e) => send("level", { value: e.target.value }) },
+      ...c.levels.map((name) => h("option", { value: name, selected: name === c.level }, name)));
+    controls.append(h("label", {}, `${str("speed")} ×${c.speed} `, speed), h("label", {}, `${str("level")} `, level));
+  }
+
+  function drawHand(cards, t) {
+    if (!changed("hand", [cards, t.referee, t.follow_up])) return;
+    const focused = root.querySelector(".rr-card:focus");
+    const at = focused ? Number(focused.dataset.index) : null;
+    hand.replaceChildren(h("h3", { class: "rr-heading" }, t.referee ? str("referee_hand") : str("hand")));
+    hand.setAttribute("aria-label", str("hand"));
+    for (const card of cards) {
+      const badge = card.fits ? "✓" : card.other_fits ? "↻" : null;
+      const button = h("button", { class: `rr-card rr-${card.kind}${card.fits ? " rr-fits" : ""}`, "data-testid": "raupe-card",
+        "data-index": card.index, "data-side": card.side, "aria-label": card.label,
+        onclick: () => send("play", { index: card.index }) }, svgNode(card.svg),
+        badge ? h("span", { class: "rr-badge", "aria-hidden": "true" }, badge) : null);
+      const flip = h("button", { class: "rr-flip", "data-testid": "raupe-flip", "data-index": card.index, tabindex: -1,
+        disabled: card.kind === "butterfly", "aria-label": `${str("flip")} ${card.index + 1}`,
+        onclick: () => send("flip", { index: card.index }) }, `↻ ${str("flip")}`);
+      hand.append(h("div", { class: "rr-slot" }, button, flip));
+    }
+    if (at !== null && cards.length) {
+      const target = hand.querySelector(`.rr-card[data-index="${Math.min(at, cards.length - 1)}"]`);
+      if (target) target.focus({ preventScroll: true });
+    }
+  }
+
+  function draw() {
+    const t = model.get("table") || {};
+    if (!t.pile) return;
+    modeText.textContent = t.mode_text;
+    modeText.dataset.mode = t.mode;
+    start.textContent = t.started ? str("new_game") : str("start");
+    drawControls(t);
+    if (changed("opponents", t.opponents)) {
+      opponents.replaceChildren(h("li", { class: "rr-heading" }, str("opponents")),
+        ...t.opponents.map((o) => h("li", { class: "rr-opponent-row" }, `${o.name}: `,
+          h("b", { "data-testid": "raupe-opponent", "data-seat": o.seat }, String(o.cards)))));
+    }
+    if (changed("pile", t.pile)) {
+      pile.replaceChildren(svgNode(t.pile.svg), h("span", { class: "rr-pile-size" }, str("pile_size").replace("{size}", t.pile.size)));
+      pile.setAttribute("aria-label", t.pile.label);
+      pile.dataset.size = t.pile.size;
+    }
+    message.textContent = model.get("message") || "";
+    log.replaceChildren(...(model.get("log") || []).slice(1).map((line) => h("li", {}, line)));
+    score.textContent = t.score;
+    for (const [id, button] of Object.entries(callButtons)) {
+      button.textContent = str(id);
+      const armed = id === "aphid" ? t.armed.aphid : t.armed.mode === id;
+      if (id !== "mistake") button.setAttribute("aria-pressed", String(armed));
+      button.hidden = t.referee && id !== "mistake";
+      button.disabled = t.finished;
+    }
+    hint.textContent = t.follow_up ? str("follow_up") : t.hint;
+    drawHand(model.get("hand") || [], t);
+    if (changed("end", [t.winner, t.you_won])) {
+      end.replaceChildren(...(t.winner ? [h("p", { class: `rr-winner${t.you_won ? " rr-you-won" : ""}`,
+        "data-testid": "raupe-winner", role: "alert" }, `${t.you_won ? "🦋 " : ""}${t.winner}`)] : []));
+    }
+    keys.textContent = t.referee ? "" : str("keys");
+    recordBox.firstChild.textContent = str("record");
+    record.textContent = JSON.stringify(t.record);
+    running = Boolean(t.running);
+  }
+
+  // The clock: while a game runs, tell Python how much real time has passed.
+  let running = false;
+  let last = performance.now();
+  const timer = setInterval(() => {
+    const now = performance.now();
+    const dt = (now - last) / 1000;
+    last = now;
+    if (running && document.visibilityState !== "hidden") send("tick", { dt: Math.round(dt * 1000) / 1000 });
+  }, TICK_MS);
+
+  root.addEventListener("keydown", (event) => {
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    const target = event.target;
+    if (target && /^(INPUT|SELECT|TEXTAREA)$/.test(target.tagName)) return;
+    const key = event.key.toLowerCase();
+    if (key === "f" && target.classList.contains("rr-card")) {
+      event.preventDefault();
+      send("flip", { index: Number(target.dataset.index) });
+    } else if (KEYS[key]) {
+      event.preventDefault();
+      const [type, word] = KEYS[key];
+      send(type, word ? { word } : {});
+    } else if ((key === "arrowright" || key === "arrowleft") && target.classList.contains("rr-card")) {
+      event.preventDefault();
+      const next = Number(target.dataset.index) + (key === "arrowright" ? 1 : -1);
+      const card = hand.querySelector(`.rr-card[data-index="${next}"]`);
+      if (card) card.focus();
+    }
+  });
+  const names = ["table", "hand", "log", "message", "strings"];
+  for (const name of names) model.on(`change:${name}`, draw);
+  draw();
+  return () => {
+    clearInterval(timer);
+    for (const name of names) model.off(`change:${name}`, draw);
+  };
+}
+
+export default { render };
