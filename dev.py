@@ -75,7 +75,7 @@ def _main(argv: list[str]) -> int:
     ensure_venv()
     if command == "lessons":
         cli = BIN / "caterpillar-learn"
-        return subprocess.call([str(cli), "play", *(rest or ["--level", "beginner"])], cwd=ROOT)
+        return subprocess.call([str(cli), "serve", *rest], cwd=ROOT)
     ensure_chromium()
     return subprocess.call([str(BIN / "python"), "-m", "pytest", *rest], cwd=ROOT)
 

@@ -1,0 +1,173 @@
+"""Fixtures of the browser tests: a lesson server, Debian's Chromium, a page.
+
+The server is ``caterpillar-learn serve --no-browser --port <free port>``,
+started once per session in its own process group and stopped at the end
+with every kernel it started.  Chromium is the system one
+(``/usr/bin/chromium``); Playwright never downloads a browser here.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",  # CI runs as root
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+SCREENSHOTS = ROOT / "artifacts" / "screenshots"
+START_TIMEOUT = 90.0
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def _children(pid: int) -> list[int]:
+    """Every live descendant of ``pid`` (kernels run in sessions of their own)."""
+    found: list[int] = []
+    todo = [pid]
+    while todo:
+        parent = todo.pop()
+        try:
+            listed = Path(f"/proc/{parent}/task/{parent}/children").read_text().split()
+        except OSError:
+            continue
+        kids = [int(k) for k in listed]
+        found += kids
+        todo += kids
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    stat = Path(f"/proc/{pid}/stat")
+    return not (stat.exists() and stat.read_text().split(")")[-1].split()[0] == "Z")
+
+
+@dataclass
+class Server:
+    """A server process started by a test, its URL and its log."""
+
+    process: subprocess.Popen[bytes]
+    url: str
+    log: Path
+
+    def log_tail(self, lines: int = 40) -> str:
+        return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
+
+    def stop(self) -> None:
+        """SIGTERM to the process group, then SIGKILL to whatever is left (kernels too)."""
+        descendants = _children(self.process.pid)
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait()
+        deadline = time.monotonic() + 10
+        while any(_alive(pid) for pid in descendants) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        for pid in descendants:
+            if _alive(pid):
+                os.kill(pid, signal.SIGKILL)
+
+
+def start_server(cmd: list[str], url: str, log: Path, *, cwd: Path = ROOT) -> Server:
+    """Start ``cmd`` in a new process group and wait until ``url`` answers 200."""
+    with log.open("wb") as out:
+        process = subprocess.Popen(cmd, cwd=cwd, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+    server = Server(process, url, log)
+    deadline = time.monotonic() + START_TIMEOUT
+    while True:
+        if process.poll() is not None:
+            raise RuntimeError(f"{cmd[0]} exited with {process.returncode}:\n{server.log_tail()}")
+        try:
+            with urllib.request.urlopen(url, timeout=5) as response:
+                if response.status == 200:
+                    return server
+        except (OSError, urllib.error.URLError):
+            pass
+        if time.monotonic() > deadline:
+            server.stop()
+            raise RuntimeError(f"{url} did not answer within {START_TIMEOUT:.0f} s:\n{server.log_tail()}")
+        time.sleep(0.3)
+
+
+def cli_command() -> list[str]:
+    """The installed ``caterpillar-learn`` script of this interpreter's environment."""
+    script = Path(sys.executable).with_name("caterpillar-learn")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "caterpillar_learn.cli"]
+
+
+@pytest.fixture(scope="session")
+def lessons_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """``caterpillar-learn serve`` on a free port, for the whole session."""
+    port = free_port()
+    log = tmp_path_factory.mktemp("serve") / "serve.log"
+    # Another lessons folder (a teacher's, or a draft) may be tried with the same tests.
+    other = os.environ.get("CATERPILLAR_LEARN_TEST_LESSONS")
+    server = start_server([*cli_command(), "serve", "--no-browser", "--port", str(port),
+                           *(["--lessons", other] if other else [])],
+                          f"http://localhost:{port}/", log)
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    from playwright.sync_api import sync_playwright
+
+    if not CHROMIUM.exists():
+        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (apt-get install chromium)")
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+@pytest.fixture
+def page(browser: object) -> Iterator[object]:
+    context = browser.new_context(viewport={"width": 1280, "height": 1000})  # type: ignore[attr-defined]
+    context.set_default_timeout(30_000)
+    page = context.new_page()
+    try:
+        yield page
+    finally:
+        context.close()
+
+
+def screenshot(page: object, name: str) -> Path:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    path = SCREENSHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)  # type: ignore[attr-defined]
+    return path

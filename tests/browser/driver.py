@@ -1,0 +1,123 @@
+"""Play Caterpillars through the widgets' front end, the way a learner does.
+
+Everything goes through the ``data-testid`` contract of ``widgets/``: the
+test never reads a trait.  Beside the page, the same game runs in the engine
+(:class:`~caterpillar_learn.caterpillars.Game`, same level, labels and seed),
+so every roll shown and the final score can be checked against it.  Locators
+are Playwright's, which pierce Panel's shadow root.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from playwright.sync_api import Locator, Page, expect
+
+from caterpillar_learn.caterpillars import DEFAULT_LABELS, Game, Move, SetupChoice
+from caterpillar_learn.caterpillars.sheet import describe_slot
+
+CLICK_TIMEOUT = 15_000  # ms: one kernel round trip, with a loaded CI machine's margin
+
+
+def box_id(slot: int) -> str:
+    name, box = describe_slot(slot)
+    return f"box-{name}-{box}"
+
+
+def choose(moves: list[Move]) -> Move:
+    """The test player's policy: the highest score, filling a bonus box when it can.
+
+    Deterministic, so the engine replays it; with three dice it often picks a
+    box with several moves (splits, bonus boxes, 2x), which exercises the menu.
+    """
+    return max(moves, key=lambda move: (move.score, move.bonus is not None))
+
+
+@dataclass
+class Player:
+    """One game on a page beside the same game in the engine."""
+
+    page: Page
+    level: str
+    seed: int
+    auto_setup: bool = True
+    variation: bool = False
+    game: Game = field(init=False)
+    menus: int = 0
+
+    def __post_init__(self) -> None:
+        self.game = Game(self.level, DEFAULT_LABELS, variation=self.variation, seed=self.seed)
+        if self.auto_setup:  # the lesson fills the labels with the first setup choice of each roll
+            while self.game.phase == "setup":
+                self.game.play(self.game.legal_moves()[0])  # type: ignore[arg-type]
+
+    def by_id(self, test_id: str) -> Locator:
+        return self.page.get_by_test_id(test_id)
+
+    # -- one step each ---------------------------------------------------------
+    def roll(self) -> None:
+        self.by_id("roll-button").click()
+        expect(self.by_id("roll-button")).to_be_disabled(timeout=CLICK_TIMEOUT)
+        self.check_dice()
+
+    def check_dice(self) -> None:
+        """The dice on the page are the engine's dice for this turn (same seed)."""
+        dice = self.game.roll().dice
+        for index, value in enumerate(dice):
+            expect(self.by_id(f"die-{index}")).to_have_attribute(
+                "aria-label", re.compile(rf"(?<!\d){value}(?!\d)"), timeout=CLICK_TIMEOUT
+            )
+
+    def setup_round(self) -> None:
+        """One setup roll: the blank labels take the dice in order, as placed by clicks."""
+        self.roll()
+        dice = self.game.roll().dice
+        per_roll = 2 if self.variation else 3
+        blanks = self.game.state.blank_label_slots()[:per_roll]
+        assert not self.variation, "the variation's sum label is not driven by this player"
+        for slot in blanks:
+            self.by_id(box_id(slot)).click()
+        choice = SetupChoice(tuple(sorted(zip(blanks, dice))))
+        self.game.play(choice)
+        for slot, value in choice.assignments:
+            expect(self.by_id(box_id(slot))).to_have_attribute(
+                "aria-label", re.compile(rf"label {value},"), timeout=CLICK_TIMEOUT
+            )
+
+    def play_round(self) -> Move:
+        """Roll, check the highlighted boxes, click the chosen box (and option)."""
+        self.roll()
+        moves = list(self.game.legal_moves())
+        assert all(isinstance(m, Move) for m in moves)
+        legal_slots = {m.slot for m in moves}  # type: ignore[union-attr]
+        expect(self.by_id("legal-move")).to_have_count(len(legal_slots), timeout=CLICK_TIMEOUT)
+        move = choose(moves)  # type: ignore[arg-type]
+        self.click(move)
+        return move
+
+    def click(self, move: Move) -> None:
+        """Click ``move``'s box, and its option when the box offers several moves."""
+        moves = list(self.game.legal_moves())
+        in_box = [m for m in moves if isinstance(m, Move) and m.slot == move.slot]
+        self.by_id(box_id(move.slot)).click()
+        if len(in_box) > 1:
+            self.menus += 1
+            options = self.by_id("move-option")
+            expect(options).to_have_count(len(in_box), timeout=CLICK_TIMEOUT)
+            options.nth(in_box.index(move)).click()
+        self.game.play(move)
+        self.expect_filled(move)
+
+    def expect_filled(self, move: Move) -> None:
+        expect(self.by_id(box_id(move.slot))).to_have_attribute(
+            "aria-label", re.compile(rf", {move.score}$"), timeout=CLICK_TIMEOUT
+        )
+
+    def play_to_the_end(self) -> int:
+        """Finish the game by clicks; return the engine's final score."""
+        while self.game.phase == "setup":
+            self.setup_round()
+        while self.game.phase == "play":
+            self.play_round()
+        return self.game.score().final

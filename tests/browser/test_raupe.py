@@ -1,0 +1,147 @@
+"""Räuber Raupe in a real browser, served by ``caterpillar-learn serve``.
+
+The learner's view only: the test opens a Raupe lesson from the lesson list
+by its visible name, plays one card by clicks and one by the keyboard alone,
+and checks that the pile and hand sizes on the page are the engine's.  The
+engine's state comes from the game record the page shows (seed + events,
+replayed by :func:`~caterpillar_learn.ui.raupe_table.replay_record`), so the
+bots may act in real time while the test plays.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Callable
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from caterpillar_learn.raupe import State, legal_plays
+from caterpillar_learn.ui.raupe_table import replay_record
+
+from .conftest import Server, screenshot
+
+pytestmark = pytest.mark.browser
+
+LESSON = "10-raupe-shape"
+RENDER_TIMEOUT = 60_000  # ms: the first render starts a kernel
+CLICK_TIMEOUT = 15_000
+TAB_PRESSES = 80
+
+
+def open_lesson(page: Page, server: Server, name: str) -> Page:
+    """Find the lesson's name in the list and open it, as a learner does (a new tab)."""
+    page.goto(server.url)
+    entry = page.get_by_text(f"{name}.ipynb", exact=True)
+    expect(entry).to_be_visible(timeout=RENDER_TIMEOUT)
+    with page.context.expect_page() as opened:
+        entry.dblclick()
+    lesson = opened.value
+    lesson.set_default_timeout(CLICK_TIMEOUT)
+    expect(lesson).to_have_url(re.compile(rf"/voila/render/{re.escape(name)}\.ipynb"))
+    expect(lesson.get_by_test_id("raupe-start")).to_be_visible(timeout=RENDER_TIMEOUT)
+    return lesson
+
+
+def record(page: Page) -> dict[str, object]:
+    data: dict[str, object] = json.loads(page.get_by_test_id("raupe-record").text_content() or "{}")
+    return data
+
+
+def my_plays(page: Page) -> int:
+    return sum(1 for event in record(page)["events"] if event.get("play") == 0)  # type: ignore[attr-defined]
+
+
+def settled(page: Page) -> tuple[State, dict[str, object]]:
+    """The engine's state and the sizes shown, read while no event arrives in between."""
+    for _ in range(20):
+        before = record(page)
+        shown = {
+            "hand": page.get_by_test_id("raupe-card").count(),
+            "pile": int(page.get_by_test_id("raupe-pile").get_attribute("data-size") or -1),
+            "opponents": [int(t) for t in page.get_by_test_id("raupe-opponent").all_text_contents()],
+        }
+        if record(page) == before:
+            return replay_record(before), shown
+    raise AssertionError("the table never stood still")
+
+
+def expect_sizes_match(page: Page) -> State:
+    state, shown = settled(page)
+    assert shown == {
+        "hand": len(state.hands[0]),
+        "pile": len(state.pile),
+        "opponents": [len(hand) for hand in state.hands[1:]],
+    }
+    return state
+
+
+def choose(page: Page) -> tuple[int, int, list[str]]:
+    """A card that fits now, its side, and the shouts it needs."""
+    state, _ = settled(page)
+    option = legal_plays(state, 0)[0]
+    card = state.hands[0][option.card]
+    shouts = (["aphid"] if state.aphid_owed else []) + ([state.mode.other.word] if card.is_change else [])
+    return option.card, option.side, shouts
+
+
+def test_a_round_by_clicks_and_a_round_by_keyboard(page: Page, lessons_server: Server) -> None:
+    lesson = open_lesson(page, lessons_server, LESSON)
+    expect(lesson.get_by_test_id("raupe-mode")).to_have_text("Shape")
+    expect(lesson.get_by_test_id("raupe-winner")).to_have_count(0)
+    expect_sizes_match(lesson)
+    lesson.get_by_test_id("raupe-start").click()
+    expect(lesson.get_by_test_id("raupe-start")).to_have_text("New game")
+
+    # -- by clicks ---------------------------------------------------------------
+    index, side, shouts = choose(lesson)
+    card = lesson.locator(f'[data-testid="raupe-card"][data-index="{index}"]')
+    expect(card).to_have_attribute("aria-label", re.compile(r"^Card \d+ of \d+: "))
+    if card.get_attribute("data-side") != str(side):
+        lesson.locator(f'[data-testid="raupe-flip"][data-index="{index}"]').click()
+        expect(card).to_have_attribute("data-side", str(side))
+    for word in shouts:
+        lesson.get_by_test_id(f"raupe-call-{word}").click()
+        expect(lesson.get_by_test_id(f"raupe-call-{word}")).to_have_attribute("aria-pressed", "true")
+    before = my_plays(lesson)
+    card.click()
+    _wait_for(lambda: my_plays(lesson) == before + 1)
+    expect(lesson.get_by_test_id("raupe-message")).not_to_be_empty()
+    expect_sizes_match(lesson)
+
+    # -- by keyboard alone -----------------------------------------------------------
+    lesson.get_by_test_id("raupe-mode").click()  # start from a neutral place
+    for _ in range(TAB_PRESSES):
+        lesson.keyboard.press("Tab")
+        if lesson.evaluate("document.activeElement?.dataset?.testid") == "raupe-card":
+            break
+    else:
+        pytest.fail("Tab never reached a card")
+    index, side, shouts = choose(lesson)
+    for _ in range(index):
+        lesson.keyboard.press("ArrowRight")
+    assert lesson.evaluate("document.activeElement.dataset.index") == str(index)
+    focused = lesson.locator(f'[data-testid="raupe-card"][data-index="{index}"]')
+    if focused.get_attribute("data-side") != str(side):
+        lesson.keyboard.press("f")
+        expect(focused).to_have_attribute("data-side", str(side))
+    keys = {"aphid": "a", "shape": "s", "colour": "c"}
+    for word in shouts:
+        lesson.keyboard.press(keys[word])
+        expect(lesson.get_by_test_id(f"raupe-call-{word}")).to_have_attribute("aria-pressed", "true")
+    before = my_plays(lesson)
+    assert lesson.evaluate("document.activeElement.dataset.index") == str(index)
+    lesson.keyboard.press("Enter")
+    _wait_for(lambda: my_plays(lesson) == before + 1)
+    state = expect_sizes_match(lesson)
+    assert state.plays >= 2
+    screenshot(lesson, "raupe-shape")
+
+
+def _wait_for(condition: Callable[[], bool], timeout: float = CLICK_TIMEOUT / 1000) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "the page did not update in time"
+        time.sleep(0.1)
