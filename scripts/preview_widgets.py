@@ -45,9 +45,16 @@ def stages() -> dict[str, dict[str, Any]]:
     out["beginner-rolled"] = traits_of(lesson)
     lesson.act("box", caterpillar="Alex", box=0)
     out["beginner-why-not"] = traits_of(lesson)
+    advanced = CaterpillarsLesson("03-advanced")
+    advanced.act("roll")
+    advanced.act("hint")
+    out["advanced-hint"] = traits_of(advanced)
     while lesson.session.game.phase != "over":
         lesson.act("roll")
         lesson.act("option", index=0)
+    while lesson.lesson["can_next"]:
+        lesson.act("step", delta=1)
+    lesson.act("review")
     out["beginner-over"] = traits_of(lesson)
     inter = CaterpillarsLesson("04-expert")
     for _ in range(5):

@@ -9,7 +9,7 @@ out in words as well as drawn.
 
 >>> from caterpillar_learn.caterpillars.sheet import State
 >>> picture = sheet_svg(State.new("advanced", [1, 2, 5, 6] * 3))
->>> picture.startswith("<svg") and "Bobby" in picture and "bonus box B" in picture
+>>> picture.startswith("<svg") and "Bobby" in picture and "Bonus box B" in picture
 True
 """
 
@@ -58,7 +58,10 @@ def _defs(uid: str) -> str:
         kind = PATTERNS[name]
         inner = f'<rect width="12" height="12" fill="{colour}"/>'
         if kind == "stripes":
-            inner += '<path d="M-3,3 l6,-6 M0,12 l12,-12 M9,15 l6,-6" stroke="#ffffff" stroke-opacity="0.35" stroke-width="3"/>'
+            inner += (
+                '<path d="M-3,3 l6,-6 M0,12 l12,-12 M9,15 l6,-6" stroke="#ffffff" '
+                'stroke-opacity="0.35" stroke-width="3"/>'
+            )
         elif kind == "dots":
             inner += '<circle cx="6" cy="6" r="2.4" fill="#ffffff" fill-opacity="0.4"/>'
         parts.append(
@@ -82,7 +85,8 @@ def _head(cx: float, cy: float, fill: str) -> str:
 
 def _wings(cx: float, cy: float) -> str:
     return "".join(
-        f'<ellipse cx="{cx + dx:g}" cy="{cy - 30:g}" rx="20" ry="34" transform="rotate({angle} {cx + dx:g} {cy - 30:g})" '
+        f'<ellipse cx="{cx + dx:g}" cy="{cy - 30:g}" rx="20" ry="34" '
+        f'transform="rotate({angle} {cx + dx:g} {cy - 30:g})" '
         f'fill="#F0E442" fill-opacity="0.9" stroke="{INK}" stroke-width="2"/>'
         for dx, angle in ((-30, -40), (30, 40))
     )

@@ -1,0 +1,74 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: ipynb,py:percent
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Lesson 1: Beginner 🐛
+#
+# Each round you roll **2 dice**.
+#
+# - **One die is your score.**
+# - **The other die says where it goes**: into an empty box whose label is
+#   that number.
+#
+# *Example:* you roll a 3 and a 5. You may score 5 in an empty box labelled 3,
+# or score 3 in an empty box labelled 5.
+#
+# If no empty box has a label that matches a die, you must cross out any empty
+# box of your choice with a **0**.
+
+# %% [markdown]
+# **How to use the board below**
+#
+# - Press **Roll** (or the **r** key) to roll the dice.
+# - Boxes you may fill have a **dashed orange border and a ★**. Click one (or
+#   move to it with **Tab** and the arrow keys and press **Enter**).
+# - Click a box *without* a star and the board tells you why it cannot take a
+#   score.
+# - When one box can be filled in several ways, a small menu lists them:
+#   choose one.
+# - **Hint** shows the helper's advice: how many points each move is worth on
+#   average at the end of the game.
+# - Follow the steps with **Next**. After all 12 rounds you see which
+#   caterpillar flies and your final score. **New game** starts another game.
+
+# %% tags=["parameters"]
+# The seed: every learner who uses the same seed gets the same dice.
+SEED = 1
+
+# %%
+from caterpillar_learn.ui.widgets import CaterpillarsLesson
+
+lesson = CaterpillarsLesson("01-beginner", seed=SEED)
+lesson
+
+# %% [markdown]
+# ## Scoring: the median flies
+#
+# After 12 rounds every box is full. Add up each caterpillar. The caterpillar
+# with the **highest** total and the one with the **lowest** total are
+# struck out. The one in the middle (the *median*) flies away as a
+# butterfly, and its total is your score.
+
+# %% [markdown]
+# ## For the teacher
+#
+# The labels were filled by the setup rolls (lesson 0 shows how). Below are
+# the dice of this lesson for the seed above (the same for the whole class),
+# and the final score of a sample game that always takes the first
+# highlighted box and the first choice of a box's menu.
+
+# %%
+# NBVAL_CHECK_OUTPUT
+from caterpillar_learn.lessons.teacher import class_dice
+
+print(class_dice("01-beginner", seed=SEED))

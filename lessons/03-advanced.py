@@ -1,0 +1,79 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: ipynb,py:percent
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Lesson 3: Advanced 🐛🐛🐛
+#
+# Three dice again, plus the **bonus boxes A, B and C**: A belongs to Alex,
+# B to Bobby and C to Charlie.
+#
+# Each round you *may* put the value of one die into an empty bonus box. That
+# die is then used up, and you play the round with the other 2 dice, just
+# like the Beginner level. Each bonus box can be filled only once, and only
+# one per round.
+#
+# At the end, only the bonus box of the caterpillar that flies counts: it is
+# added to your score.
+#
+# *Example:* you roll 2, 3 and 5, and put the 5 into bonus box A. You score 3
+# in a box labelled 2. If Alex flies at the end, you get 5 extra points.
+#
+# Moves that also fill a bonus box appear in the menu of each box.
+
+# %% [markdown]
+# **How to use the board below**
+#
+# - Press **Roll** (or the **r** key) to roll the dice.
+# - Boxes you may fill have a **dashed orange border and a ★**. Click one (or
+#   move to it with **Tab** and the arrow keys and press **Enter**).
+# - Click a box *without* a star and the board tells you why it cannot take a
+#   score.
+# - When one box can be filled in several ways, a small menu lists them:
+#   choose one.
+# - **Hint** shows the helper's advice: how many points each move is worth on
+#   average at the end of the game.
+# - Follow the steps with **Next**. After all 12 rounds you see which
+#   caterpillar flies and your final score. **New game** starts another game.
+
+# %% tags=["parameters"]
+# The seed: every learner who uses the same seed gets the same dice.
+SEED = 3
+
+# %%
+from caterpillar_learn.ui.widgets import CaterpillarsLesson
+
+lesson = CaterpillarsLesson("03-advanced", seed=SEED)
+lesson
+
+# %% [markdown]
+# ## Scoring: the median flies
+#
+# After 12 rounds every box is full. Add up each caterpillar. The caterpillar
+# with the **highest** total and the one with the **lowest** total are
+# struck out. The one in the middle (the *median*) flies away as a
+# butterfly, and its total is your score. At Advanced and Expert, add the bonus box of the
+# caterpillar that flies (A for Alex, B for Bobby, C for Charlie).
+
+# %% [markdown]
+# ## For the teacher
+#
+# The labels were filled by the setup rolls (lesson 0 shows how). Below are
+# the dice of this lesson for the seed above (the same for the whole class),
+# and the final score of a sample game that always takes the first
+# highlighted box and the first choice of a box's menu.
+
+# %%
+# NBVAL_CHECK_OUTPUT
+from caterpillar_learn.lessons.teacher import class_dice
+
+print(class_dice("03-advanced", seed=SEED))

@@ -1,0 +1,87 @@
+"""The lesson notebooks: committed without outputs, in step with their text
+files, and each one runs top to bottom in a fresh kernel and prints the final
+score the engine gives for the lesson's seed.
+
+nbval (``pytest --nbval-lax lessons/``) runs them too; since the notebooks
+carry no outputs, the printed result is compared here instead, against a game
+the engine plays on its own."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import jupytext
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+from caterpillar_learn.caterpillars import Game
+from caterpillar_learn.lessons import LESSONS, get_lesson
+
+ROOT = Path(__file__).resolve().parents[2]
+LESSON_DIR = ROOT / "lessons"
+WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
+
+
+def read(name: str) -> nbformat.NotebookNode:
+    return nbformat.read(LESSON_DIR / f"{name}.ipynb", as_version=4)
+
+
+def run(name: str) -> nbformat.NotebookNode:
+    notebook = read(name)
+    resources = {"metadata": {"path": str(LESSON_DIR)}}
+    NotebookClient(notebook, timeout=300, kernel_name="python3", resources=resources).execute()
+    return notebook
+
+
+def printed(notebook: nbformat.NotebookNode) -> str:
+    return "".join(
+        output.get("text", "")
+        for cell in notebook.cells if cell.cell_type == "code"
+        for output in cell.outputs if output.output_type == "stream"
+    )
+
+
+def engine_final(level: str, seed: int) -> int:
+    game = Game(level, seed=seed)
+    while game.phase != "over":
+        game.play(game.legal_moves()[0])
+    return game.score().final
+
+
+@pytest.mark.parametrize("name", list(LESSONS))
+def test_committed_without_outputs_and_paired(name: str) -> None:
+    notebook = read(name)
+    for cell in notebook.cells:
+        if cell.cell_type == "code":
+            assert cell.outputs == [] and cell.execution_count is None, f"{name}: clear the outputs"
+    text_file = jupytext.read(LESSON_DIR / f"{name}.py")
+    assert [c.source for c in text_file.cells] == [c.source for c in notebook.cells], (
+        f"{name}.ipynb and {name}.py differ: run jupytext --to ipynb lessons/{name}.py"
+    )
+    assert notebook.metadata["kernelspec"]["name"] == "python3"
+    seeds = [c for c in notebook.cells if c.cell_type == "code" and "parameters" in c.metadata.get("tags", [])]
+    assert len(seeds) == 1 and "SEED =" in seeds[0].source
+
+
+@pytest.mark.parametrize("name", [n for n, lesson in LESSONS.items() if "board" in lesson.widgets])
+def test_a_game_lesson_runs_and_prints_the_engines_final_score(name: str) -> None:
+    notebook = run(name)
+    lesson = get_lesson(name)
+    outputs = [o for c in notebook.cells if c.cell_type == "code" for o in c.outputs]
+    assert not [o for o in outputs if o.output_type == "error"]
+    assert sum(WIDGET_MIME in o.get("data", {}) for o in outputs) == 1, "one lesson widget per notebook"
+    found = re.search(r"final score (\d+)\.", printed(notebook))
+    assert found, printed(notebook)
+    assert int(found.group(1)) == engine_final(lesson.level, lesson.seed)
+    assert f"Seed {lesson.seed}," in printed(notebook)
+
+
+def test_the_strategy_lab_runs_and_shows_bars_or_says_why_not() -> None:
+    notebook = run("05-strategy-lab")
+    outputs = [o for c in notebook.cells if c.cell_type == "code" for o in c.outputs]
+    assert not [o for o in outputs if o.output_type == "error"]
+    html = "".join(o.get("data", {}).get("text/html", "") for o in outputs)
+    assert "<svg" in html or "not installed" in html
+    assert re.search(r"(mean \d+\.\d over 200 games|not installed)", printed(notebook))

@@ -1,0 +1,214 @@
+"""The real ES module in Debian's Chromium, wired to the real Python widget.
+
+No Jupyter here: the page gets a stand-in for anywidget's model.  Every event
+the front end writes is read back from the page and given to the Python
+widget, whose new traits go back to the page, so a click makes the same round
+trip it makes in Voila, only without a kernel in between.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+from caterpillar_learn.caterpillars import Move, score, why_not
+from caterpillar_learn.caterpillars.sheet import describe_slot
+from caterpillar_learn.i18n import text
+from caterpillar_learn.ui.widgets import CaterpillarsBoard, CaterpillarsLesson, caterpillars_css, caterpillars_esm
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = Path("/usr/bin/chromium")
+TRAITS = ("sheet", "dice", "legal", "menu", "hint", "explanation", "message", "final", "review", "strings", "lesson")
+
+HARNESS = """
+window.events = [];
+const traits = %s;
+const listeners = {};
+const model = {
+  get: (name) => traits[name],
+  set: (name, value) => { traits[name] = value; if (name === "event") window.events.push(value); },
+  save_changes: () => {},
+  on: (name, callback) => { (listeners[name] = listeners[name] || []).push(callback); },
+  off: () => {},
+};
+window.pushTraits = (changed) => {
+  for (const [name, value] of Object.entries(changed)) {
+    traits[name] = value;
+    for (const callback of listeners["change:" + name] || []) callback();
+  }
+};
+const url = URL.createObjectURL(new Blob([%s], { type: "text/javascript" }));
+const widget = (await import(url)).default;
+widget.render({ model, el: document.getElementById("host") });
+"""
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    if not CHROMIUM.exists():
+        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (apt-get install chromium)")
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox", "--disable-gpu"])
+        yield launched
+        launched.close()
+
+
+class Harness:
+    """A page running the ES module, and the Python widget behind it."""
+
+    def __init__(self, page: Page, board: CaterpillarsBoard) -> None:
+        self.page, self.board = page, board
+        page.set_content(f'<!doctype html><html><head><style>{caterpillars_css()}</style></head>'
+                         '<body><div id="host"></div></body></html>')
+        page.evaluate("async () => {" + HARNESS % (json.dumps(self.traits()), json.dumps(caterpillars_esm())) + "}")
+        page.get_by_test_id("sheet").wait_for()
+
+    def traits(self) -> dict[str, Any]:
+        return {name: getattr(self.board, name) for name in TRAITS}
+
+    def sync(self) -> None:
+        """Give the page's events to Python, then Python's traits to the page."""
+        events = self.page.evaluate("() => window.events.splice(0)")
+        for event in events:
+            self.board.event = event
+        self.page.evaluate("(t) => window.pushTraits(t)", self.traits())
+
+    def click(self, test_id: str, nth: int = 0) -> None:
+        self.page.get_by_test_id(test_id).nth(nth).click()
+        self.sync()
+
+    def press(self, key: str) -> None:
+        self.page.keyboard.press(key)
+        self.sync()
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 1300, "height": 1000})
+    opened = context.new_page()
+    yield opened
+    context.close()
+
+
+def box_id(slot: int) -> str:
+    name, box = describe_slot(slot)
+    return f"box-{name}-{box}"
+
+
+def test_a_whole_lesson_by_clicks(page: Page) -> None:
+    harness = Harness(page, CaterpillarsLesson("01-beginner"))
+    game = harness.board.session.game
+    expect(page.get_by_test_id("legal-move")).to_have_count(0)
+    expect(page.locator('[data-testid^="box-"]')).to_have_count(12)
+    expect(page.get_by_test_id("lesson-step")).to_have_text(text("lessons.beginner.intro.title"))
+    harness.click("next-step")
+    expect(page.get_by_test_id("next-step")).to_be_disabled()
+    # An illegal click first: the reason shows, the board is unchanged.
+    harness.click("roll-button")
+    expect(page.get_by_test_id("roll-button")).to_be_disabled()
+    state, roll = game.state, game.roll()
+    legal_slots = {m.slot for m in game.legal_moves() if isinstance(m, Move)}
+    expect(page.get_by_test_id("legal-move")).to_have_count(len(legal_slots))
+    illegal = next(s for s in state.empty_slots() if s not in legal_slots)
+    harness.click(box_id(illegal))
+    expect(page.get_by_test_id("explanation")).to_have_text(why_not(state, roll, illegal))
+    aria = re.compile(r"box \d, label \d+, empty$")
+    expect(page.get_by_test_id(box_id(illegal))).to_have_attribute("aria-label", aria)
+    for value, die in zip(roll.dice, page.get_by_test_id("dice").locator('[data-testid^="die-"]').all()):
+        expect(die).to_have_attribute("aria-label", re.compile(rf"\b{value}\b"))
+    # Then every round by clicks: the first highlighted box (and first option).
+    while game.phase == "play":
+        if page.get_by_test_id("roll-button").is_enabled():
+            harness.click("roll-button")
+        harness.click("legal-move")
+        if page.get_by_test_id("move-option").count():
+            harness.click("move-option")
+    final = score(game.state).final
+    expect(page.get_by_test_id("final-score")).to_contain_text(str(final))
+    expect(page.get_by_test_id("legal-move")).to_have_count(0)
+    while page.get_by_test_id("next-step").is_enabled():
+        harness.click("next-step")
+    expect(page.get_by_test_id("lesson-step")).to_have_text(text("lessons.common.free.title"))
+    harness.click("review-button")
+    expect(page.get_by_test_id("review")).to_contain_text("Round 12")
+    expect(page.get_by_test_id("review-button")).to_have_count(0)
+    harness.click("new-game")
+    expect(page.get_by_test_id("final-score")).to_have_count(0)
+
+
+def test_keyboard_only_round_and_the_r_shortcut(page: Page) -> None:
+    harness = Harness(page, CaterpillarsBoard("beginner", seed=1))
+    game = harness.board.session.game
+    page.get_by_test_id("roll-button").focus()
+    harness.press("Enter")
+    expect(page.get_by_test_id("roll-button")).to_be_disabled()
+    moves = [m for m in game.legal_moves() if isinstance(m, Move)]
+    target = page.get_by_test_id(box_id(moves[0].slot))
+    page.get_by_test_id("box-Alex-0").focus()
+    for _ in range(12):  # arrow keys walk the boxes
+        if target.evaluate("node => node === document.activeElement"):
+            break
+        name = describe_slot(moves[0].slot)[0]
+        current = page.evaluate("() => document.activeElement.getAttribute('data-testid')")
+        key = "ArrowDown" if not current.startswith(f"box-{name}") else "ArrowRight"
+        harness.press(key)
+    assert target.evaluate("node => node === document.activeElement")
+    harness.press("Enter")
+    assert game.state.filled == 1
+    expect(target).to_have_attribute("aria-label", re.compile(rf", {moves[0].score}$"))
+    harness.press("r")
+    expect(page.get_by_test_id("roll-button")).to_be_disabled()
+    assert harness.board.dice["rolled"]
+
+
+def test_the_menu_offers_each_move_of_a_box(page: Page) -> None:
+    harness = Harness(page, CaterpillarsBoard("advanced", seed=4))
+    game = harness.board.session.game
+    while True:
+        harness.click("roll-button")
+        moves = [m for m in game.legal_moves() if isinstance(m, Move)]
+        crowded = [m for m in moves if sum(o.slot == m.slot for o in moves) > 1]
+        if crowded:
+            break
+        harness.click("legal-move")
+    harness.click(box_id(crowded[0].slot))
+    in_box = [m for m in moves if m.slot == crowded[0].slot]
+    expect(page.get_by_test_id("move-option")).to_have_count(len(in_box))
+    expect(page.get_by_test_id("move-option").first).to_be_focused()
+    harness.click("move-option", nth=len(in_box) - 1)
+    assert game.state.scores[crowded[0].slot] == in_box[-1].score
+    expect(page.get_by_test_id("move-option")).to_have_count(0)
+
+
+def test_hint_panel_and_bad_input_message(page: Page) -> None:
+    harness = Harness(page, CaterpillarsBoard("beginner", seed=2))
+    harness.click("roll-button")
+    harness.click("hint-button")
+    expect(page.get_by_test_id("hint")).to_be_visible()
+    expect(page.get_by_test_id("hint")).to_contain_text(harness.board.hint["title"])
+    page.evaluate("() => window.events.push({type: 'box', caterpillar: 'Dora', box: 0, seq: 5})")
+    harness.sync()
+    expect(page.get_by_test_id("message")).to_contain_text("caterpillar: got 'Dora'")
+    expect(page.get_by_test_id("legal-move").first).to_be_visible()
+
+
+def test_reduced_motion_and_dark_theme(browser: Browser) -> None:
+    context = browser.new_context(reduced_motion="reduce", color_scheme="dark")
+    page = context.new_page()
+    try:
+        harness = Harness(page, CaterpillarsBoard("expert", seed=3))
+        harness.click("roll-button")
+        die = page.locator(".cl-die").first
+        assert die.evaluate("node => getComputedStyle(node).animationName") == "none"
+        background = page.locator(".cl-root").evaluate("node => getComputedStyle(node).backgroundColor")
+        assert background == "rgb(27, 27, 31)"
+        expect(page.get_by_test_id("action-die")).to_have_attribute("aria-label", re.compile("Action die: "))
+    finally:
+        context.close()
