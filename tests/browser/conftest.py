@@ -2,8 +2,8 @@
 
 The server is ``caterpillar-learn serve --no-browser --port <free port>``,
 started once per session in its own process group and stopped at the end
-with every kernel it started.  Chromium is the system one
-(``/usr/bin/chromium``); Playwright never downloads a browser here.
+with every kernel it started.  The browser itself is the session-wide
+``browser`` fixture of ``tests/conftest.py``.
 """
 
 from __future__ import annotations
@@ -23,16 +23,6 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",  # CI runs as root
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
 START_TIMEOUT = 90.0
 
@@ -139,20 +129,6 @@ def lessons_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]
         yield server
     finally:
         server.stop()
-
-
-@pytest.fixture(scope="session")
-def browser() -> Iterator[object]:
-    from playwright.sync_api import sync_playwright
-
-    if not CHROMIUM.exists():
-        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (apt-get install chromium)")
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield launched
-        finally:
-            launched.close()
 
 
 @pytest.fixture

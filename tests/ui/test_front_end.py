@@ -11,11 +11,10 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
 from caterpillar_learn.caterpillars import Move, score, why_not
 from caterpillar_learn.caterpillars.sheet import describe_slot
@@ -24,7 +23,6 @@ from caterpillar_learn.ui.widgets import CaterpillarsBoard, CaterpillarsLesson, 
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = Path("/usr/bin/chromium")
 TRAITS = ("sheet", "dice", "legal", "menu", "hint", "explanation", "message", "final", "review", "strings", "lesson")
 
 HARNESS = """
@@ -48,16 +46,6 @@ const url = URL.createObjectURL(new Blob([%s], { type: "text/javascript" }));
 const widget = (await import(url)).default;
 widget.render({ model, el: document.getElementById("host") });
 """
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    if not CHROMIUM.exists():
-        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (apt-get install chromium)")
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox", "--disable-gpu"])
-        yield launched
-        launched.close()
 
 
 class Harness:
