@@ -31,8 +31,10 @@ def main() -> None:
     for _ in range(200):
         play_game(Level.BEGINNER, LAB_LABELS, hint_strategy, rng)
     base = 200 / (time.perf_counter() - start)
-    print(f"beginner optimal simulation: {ours:,.0f} games/s; baseline game-by-game {base:,.0f} games/s; "
-          f"ratio {ours / base:.0f}x")
+    print(
+        f"beginner optimal simulation: {ours:,.0f} games/s; baseline game-by-game {base:,.0f} games/s; "
+        f"ratio {ours / base:.0f}x"
+    )
     for level in args.levels.split(","):
         line = []
         for strategy in ("random", "greedy", "median", "hint"):

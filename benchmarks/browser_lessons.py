@@ -61,7 +61,8 @@ def write_baseline(folder: Path) -> None:
     notebook = {
         "cells": [{"cell_type": "markdown", "metadata": {}, "source": ["# Baseline"]}],
         "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
-        "nbformat": 4, "nbformat_minor": 5,
+        "nbformat": 4,
+        "nbformat_minor": 5,
     }
     (folder / f"{BASELINE}.ipynb").write_text(json.dumps(notebook), encoding="utf-8")
 
@@ -118,16 +119,21 @@ def main(argv: list[str] | None = None) -> int:
             (folder / notebook.name).symlink_to(notebook)
         write_baseline(folder)
         port = free_port()
-        server = start_server([*cli_command(), "serve", "--no-browser", "--port", str(port), "--lessons", str(folder)],
-                              f"http://localhost:{port}/", Path(tmp) / "serve.log")
+        server = start_server(
+            [*cli_command(), "serve", "--no-browser", "--port", str(port), "--lessons", str(folder)],
+            f"http://localhost:{port}/",
+            Path(tmp) / "serve.log",
+        )
         base = f"http://localhost:{port}/voila/render"
         try:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
                 results: dict[str, list[float]] = {"lesson": [], "baseline": [], "move": [], "roll": []}
                 for _ in range(args.runs):  # interleaved, so drift hits both alike
-                    for key, url, is_lesson in (("baseline", f"{base}/{BASELINE}.ipynb", False),
-                                                ("lesson", f"{base}/{args.lesson}.ipynb", True)):
+                    for key, url, is_lesson in (
+                        ("baseline", f"{base}/{BASELINE}.ipynb", False),
+                        ("lesson", f"{base}/{args.lesson}.ipynb", True),
+                    ):
                         page = browser.new_page()
                         results[key].append(time_to_interactive(page, url, is_lesson))
                         page.close()

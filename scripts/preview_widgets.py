@@ -84,9 +84,21 @@ def shoot(html: str, png: Path, dark: bool) -> None:
         page.write(html)
     flags = ["--force-dark-mode", "--blink-settings=preferredColorScheme=0"] if dark else []
     subprocess.run(
-        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", *flags, "--hide-scrollbars",
-         "--window-size=1300,1000", "--virtual-time-budget=3000", f"--screenshot={png}", f"file://{page.name}"],
-        check=True, capture_output=True, timeout=120,
+        [
+            CHROMIUM,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            *flags,
+            "--hide-scrollbars",
+            "--window-size=1300,1000",
+            "--virtual-time-budget=3000",
+            f"--screenshot={png}",
+            f"file://{page.name}",
+        ],
+        check=True,
+        capture_output=True,
+        timeout=120,
     )
 
 

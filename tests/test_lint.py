@@ -2,7 +2,7 @@
 
 These run the real tools over the repository, so CI fails when a change
 breaks the house style or the types; run them directly while working:
-``.venv/bin/ruff check .`` and ``.venv/bin/mypy``.
+``.venv/bin/ruff check .``, ``.venv/bin/ruff format .`` and ``.venv/bin/mypy``.
 """
 
 from __future__ import annotations
@@ -20,6 +20,11 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
 
 def test_ruff_finds_nothing() -> None:
     done = _run("ruff", "check", ".")
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_ruff_format_changes_nothing() -> None:
+    done = _run("ruff", "format", "--check", ".")
     assert done.returncode == 0, done.stdout + done.stderr
 
 

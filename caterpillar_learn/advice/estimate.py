@@ -68,9 +68,9 @@ def _final(totals: tuple[int, int, int], bonus: tuple[int | None, ...]) -> int:
 
 
 @cache
-def _last_moves(level: Level, label: int, bonus: tuple[int | None, int | None, int | None]) -> tuple[
-    tuple[float, tuple[tuple[int, tuple[int, int] | None], ...]], ...
-]:
+def _last_moves(
+    level: Level, label: int, bonus: tuple[int | None, int | None, int | None]
+) -> tuple[tuple[float, tuple[tuple[int, tuple[int, int] | None], ...]], ...]:
     # Per roll, the (score, bonus entry) moves into a lone empty box with this label.
     probe = State(level, (label,) * SLOTS, (0,) * (SLOTS - 1) + (None,), bonus)
     out = []
@@ -81,8 +81,13 @@ def _last_moves(level: Level, label: int, bonus: tuple[int | None, int | None, i
 
 
 @lru_cache(maxsize=65536)
-def _last_round(level: Level, label: int, caterpillar: int, totals: tuple[int, int, int],
-                bonus: tuple[int | None, int | None, int | None]) -> float:
+def _last_round(
+    level: Level,
+    label: int,
+    caterpillar: int,
+    totals: tuple[int, int, int],
+    bonus: tuple[int | None, int | None, int | None],
+) -> float:
     expected = 0.0
     for p, moves in _last_moves(level, label, bonus):
         best = -1
@@ -160,10 +165,16 @@ def _scaled_lookup(solution: Solution, state: State) -> float:
     y = min(max(t2 - t0 + base, 0.0), cols - 1.0)
     i, j = min(int(x), rows - 2) if rows > 1 else 0, min(int(y), cols - 2) if cols > 1 else 0
     fx, fy = x - i, y - j
+
     def at(a: int, b: int) -> float:
         return float(table[min(a, rows - 1) * cols + min(b, cols - 1)])
-    w = (at(i, j) * (1 - fx) * (1 - fy) + at(i + 1, j) * fx * (1 - fy)
-         + at(i, j + 1) * (1 - fx) * fy + at(i + 1, j + 1) * fx * fy)
+
+    w = (
+        at(i, j) * (1 - fx) * (1 - fy)
+        + at(i + 1, j) * fx * (1 - fy)
+        + at(i, j + 1) * (1 - fx) * fy
+        + at(i + 1, j + 1) * fx * fy
+    )
     return (t0 + w) / scale
 
 

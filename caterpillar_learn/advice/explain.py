@@ -105,8 +105,13 @@ def reasons(state: State, roll: Roll, move: Move) -> tuple[str, ...]:
     if move.bonus is not None:
         box, value = move.bonus
         out.append(
-            text("advice.reason.bonus", box=BONUS_BOXES[box], value=value, caterpillar=CATERPILLARS[box],
-                 percent=_percent(chances[box]))
+            text(
+                "advice.reason.bonus",
+                box=BONUS_BOXES[box],
+                value=value,
+                caterpillar=CATERPILLARS[box],
+                percent=_percent(chances[box]),
+            )
         )
     return tuple(out)
 

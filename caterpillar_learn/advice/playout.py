@@ -53,10 +53,7 @@ def _tables(solution: Solution) -> _Tables:
         mask_id[filled] = solution.combine(parts[0], parts[1], parts[2])
     probe = State.new(solution.level, range(1, SLOTS + 1))
     rolls = chance_outcomes(solution.level)
-    pairs = [
-        sorted({(m.score, m.slot + 1) for m in legal_moves(probe, roll) if not m.zero})
-        for roll, _ in rolls
-    ]
+    pairs = [sorted({(m.score, m.slot + 1) for m in legal_moves(probe, roll) if not m.zero}) for roll, _ in rolls]
     width = max(len(p) for p in pairs)
     score = np.full((len(rolls), width), -1, dtype=np.int64)
     label = np.full((len(rolls), width), -1, dtype=np.int64)

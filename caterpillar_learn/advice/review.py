@@ -92,8 +92,17 @@ def review(game: Game) -> Review:
             loss=money(judged.loss),
         )
         entries.append(
-            ReviewEntry(turn.before.round, turn.roll, judged.move, judged.best, judged.chosen_value,
-                        judged.best_value, judged.loss, exact, line)
+            ReviewEntry(
+                turn.before.round,
+                turn.roll,
+                judged.move,
+                judged.best,
+                judged.chosen_value,
+                judged.best_value,
+                judged.loss,
+                exact,
+                line,
+            )
         )
     total = sum(e.loss for e in entries)
     rounds = len(entries)

@@ -112,8 +112,7 @@ class Part:
         remaining = tuple(product(*(range(c + 1) for c in counts)))
         index = {r: i for i, r in enumerate(remaining)}
         succ = tuple(
-            {v: index[r[:j] + (r[j] - 1,) + r[j + 1 :]] for j, v in enumerate(distinct) if r[j]}
-            for r in remaining
+            {v: index[r[:j] + (r[j] - 1,) + r[j + 1 :]] for j, v in enumerate(distinct) if r[j]} for r in remaining
         )
         filled = tuple(len(labels) - sum(r) for r in remaining)
         return cls(distinct, remaining, filled, succ, index)
@@ -328,9 +327,7 @@ def _solve(level: Level, labels: tuple[int, ...], progress: bool) -> Solution:
                 bar.update(1)
     if bar is not None:
         bar.close()
-    return Solution(
-        level, labels, mx, parts, values, offset, height, width, base, time.perf_counter() - started
-    )
+    return Solution(level, labels, mx, parts, values, offset, height, width, base, time.perf_counter() - started)
 
 
 def _combine_succ(

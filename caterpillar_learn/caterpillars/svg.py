@@ -64,9 +64,7 @@ def _defs(uid: str) -> str:
             )
         elif kind == "dots":
             inner += '<circle cx="6" cy="6" r="2.4" fill="#ffffff" fill-opacity="0.4"/>'
-        parts.append(
-            f'<pattern id="{pid}" width="12" height="12" patternUnits="userSpaceOnUse">{inner}</pattern>'
-        )
+        parts.append(f'<pattern id="{pid}" width="12" height="12" patternUnits="userSpaceOnUse">{inner}</pattern>')
     return "<defs>" + "".join(parts) + "</defs>"
 
 
@@ -154,9 +152,7 @@ def sheet_svg(state: State, *, size: float = 1.0) -> str:
         out.append(_text(NAME_X, cy + 14, f"({text('lessons.colour.' + name)})", 12, fill=INK))
         for box in reversed(range(BOXES)):  # drawn tail first so each segment overlaps the next
             slot = BOXES * index + box
-            out.append(
-                _segment(SEGMENT_X[box], cy, fill, state.labels[slot], state.scores[slot], name, box)
-            )
+            out.append(_segment(SEGMENT_X[box], cy, fill, state.labels[slot], state.scores[slot], name, box))
         out.append(_head(HEAD_X, cy, fill))
         out.append(
             f'<rect x="{TOTAL_X - 34}" y="{cy - 26:g}" width="68" height="52" rx="8" fill="{PAPER}" '
@@ -167,7 +163,7 @@ def sheet_svg(state: State, *, size: float = 1.0) -> str:
             value = state.bonus[index]
             letter = BONUS_BOXES[index]
             out.append(
-                f'<g><title>{escape(text("lessons.sheet.bonus_box", box=letter))}</title>'
+                f"<g><title>{escape(text('lessons.sheet.bonus_box', box=letter))}</title>"
                 f'<rect x="{BONUS_X - 34}" y="{cy - 26:g}" width="68" height="52" rx="8" fill="{EMPTY}" '
                 f'stroke="{INK}" stroke-width="2" stroke-dasharray="6 3"/>'
                 + _text(BONUS_X - 18, cy, letter, 16, fill=INK)
@@ -176,15 +172,31 @@ def sheet_svg(state: State, *, size: float = 1.0) -> str:
             )
         if result is not None:
             if flying:
-                out.append(_text(HEAD_X, cy + RADIUS + 4, text("lessons.sheet.flies", name=name), 15,
-                                 font_weight="bold", fill=INK))
+                out.append(
+                    _text(
+                        HEAD_X,
+                        cy + RADIUS + 4,
+                        text("lessons.sheet.flies", name=name),
+                        15,
+                        font_weight="bold",
+                        fill=INK,
+                    )
+                )
             else:
                 out.append(
                     f'<line x1="{HEAD_X - 45}" y1="{cy:g}" x2="{SEGMENT_X[-1] + 45}" y2="{cy:g}" stroke="{INK}" '
                     f'stroke-width="6" stroke-linecap="round"/>'
                 )
-                out.append(_text(HEAD_X, cy + RADIUS + 4, text("lessons.sheet.struck", name=name), 15,
-                                 font_weight="bold", fill=INK))
+                out.append(
+                    _text(
+                        HEAD_X,
+                        cy + RADIUS + 4,
+                        text("lessons.sheet.struck", name=name),
+                        15,
+                        font_weight="bold",
+                        fill=INK,
+                    )
+                )
         out.append("</g>")
     if result is not None:
         y = TOP + ROW * len(CATERPILLARS) + 30

@@ -37,9 +37,7 @@ STYLES = {
 class LabReport:
     """Finals of several strategies, shown as side-by-side histograms."""
 
-    def __init__(
-        self, level: str, finals: Mapping[str, Sequence[int]], seed: int, notice: str = ""
-    ) -> None:
+    def __init__(self, level: str, finals: Mapping[str, Sequence[int]], seed: int, notice: str = "") -> None:
         self.level = level
         self.finals = {name: list(values) for name, values in finals.items()}
         self.seed = seed
@@ -77,9 +75,7 @@ class LabReport:
         for index, (name, values) in enumerate(self.finals.items()):
             colour, pattern = STYLES.get(name, ("#555555", "none"))
             base = row * (index + 1)
-            out.append(
-                f'<text x="8" y="{base - row / 2}" font-size="18" font-weight="bold">{escape(name)}</text>'
-            )
+            out.append(f'<text x="8" y="{base - row / 2}" font-size="18" font-weight="bold">{escape(name)}</text>')
             if values:
                 out.append(
                     f'<text x="8" y="{base - row / 2 + 22}" font-size="14">'

@@ -58,8 +58,9 @@ class PanelBoard(AnyWidgetComponent):
     lesson = param.Dict(default={})
     event = param.Dict(default={})
 
-    def __init__(self, level: str = APP_LEVEL, seed: int = APP_SEED, board: CaterpillarsBoard | None = None,
-                 **params: Any) -> None:
+    def __init__(
+        self, level: str = APP_LEVEL, seed: int = APP_SEED, board: CaterpillarsBoard | None = None, **params: Any
+    ) -> None:
         self.board = board if board is not None else CaterpillarsBoard(level, seed)
         views = {name: getattr(self.board, name) for name in VIEW_TRAITS}
         super().__init__(**views, **params)  # type: ignore[no-untyped-call]

@@ -63,9 +63,7 @@ def find_lessons(explicit: str | Path | None = None) -> Path:
     for candidate in (CHECKOUT_LESSONS, Path.cwd() / "lessons"):
         if candidate.is_dir() and any(candidate.glob("*.ipynb")):
             return candidate
-    raise ServeError(
-        describe("lessons", str(CHECKOUT_LESSONS), "a checkout's lessons/ folder (or give --lessons DIR)")
-    )
+    raise ServeError(describe("lessons", str(CHECKOUT_LESSONS), "a checkout's lessons/ folder (or give --lessons DIR)"))
 
 
 def lesson_notebooks(folder: Path) -> list[Path]:

@@ -237,8 +237,10 @@ class Session:
             # The variation's second label takes the sum of the two dice not used first.
             index, value = -1, sum(dice) - dice[self.pieces[0]]
         else:
-            index = self.selected_die if self.selected_die is not None else next(
-                i for i in range(len(dice)) if i not in self._used_dice()
+            index = (
+                self.selected_die
+                if self.selected_die is not None
+                else next(i for i in range(len(dice)) if i not in self._used_dice())
             )
             value = dice[index]
         self.pieces.append(index)
@@ -331,11 +333,13 @@ class Session:
         rounds = []
         for number, turn in enumerate((t for t in self.game.history if not t.is_setup), start=1):
             assert isinstance(turn.choice, Move)
-            rounds.append(
-                text("lessons.review.round", number=number, dice=str(turn.roll), move=move_text(turn.choice))
-            )
-        view: dict[str, Any] = {"title": text("lessons.review.title"), "rounds": rounds, "advice": [],
-                                "reviewed": self.advice_review is not None}
+            rounds.append(text("lessons.review.round", number=number, dice=str(turn.roll), move=move_text(turn.choice)))
+        view: dict[str, Any] = {
+            "title": text("lessons.review.title"),
+            "rounds": rounds,
+            "advice": [],
+            "reviewed": self.advice_review is not None,
+        }
         if self.advice_review is not None:
             view["advice"] = self.advice_review["summary"] or [text("lessons.review.unavailable")]
             view["rounds"] = self.advice_review["rounds"] or rounds

@@ -67,9 +67,7 @@ def test_intermediate_two_empty_boxes_match_brute_force(layout: tuple[int, ...],
 def test_intermediate_three_empty_boxes_match_brute_force(seed: int) -> None:
     layout = LAYOUTS[0]
     state = random_subgame("intermediate", layout, 3, seed)
-    assert solve_layout("intermediate", layout).value(state) == pytest.approx(
-        float(brute_force(state)), abs=1e-9
-    )
+    assert solve_layout("intermediate", layout).value(state) == pytest.approx(float(brute_force(state)), abs=1e-9)
 
 
 def test_beginner_four_empty_boxes_in_one_caterpillar_match_brute_force() -> None:

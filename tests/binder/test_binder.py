@@ -16,7 +16,6 @@ import os
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -27,22 +26,29 @@ from pathlib import Path
 
 import pytest
 
+from tests.browser.conftest import free_port
+
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
 LESSON = "01-beginner.ipynb"
 #: What a clone has and a checkout may have besides: left out of the copy.
-NOT_IN_A_CLONE = (".venv", ".git", "build", "dist", "*.egg-info", "artifacts", "__pycache__",
-                  ".pytest_cache", ".mypy_cache", ".ruff_cache", ".hypothesis", ".ipynb_checkpoints")
+NOT_IN_A_CLONE = (
+    ".venv",
+    ".git",
+    "build",
+    "dist",
+    "*.egg-info",
+    "artifacts",
+    "__pycache__",
+    ".pytest_cache",
+    ".mypy_cache",
+    ".ruff_cache",
+    ".hypothesis",
+    ".ipynb_checkpoints",
+)
 INSTALL_TIMEOUT = 240
 START_TIMEOUT = 60
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 def _get(url: str, timeout: float = 60) -> tuple[int, str, str]:
@@ -79,8 +85,11 @@ def binder_env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path,
     shutil.copytree(ROOT, repo, ignore=shutil.ignore_patterns(*NOT_IN_A_CLONE))
     venv = base / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
-    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH", "JUPYTER_PATH",
-                                                             "JUPYTER_CONFIG_DIR", "JUPYTER_DATA_DIR")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("VIRTUAL_ENV", "PYTHONPATH", "JUPYTER_PATH", "JUPYTER_CONFIG_DIR", "JUPYTER_DATA_DIR")
+    }
     env["PATH"] = os.pathsep.join([str(venv / "bin"), env.get("PATH", "")])
     env["VIRTUAL_ENV"] = str(venv)
     # A private config/data dir, so nothing the machine's user configured leaks in.
@@ -96,13 +105,24 @@ def binder_env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path,
 def binder_server(binder_env: tuple[Path, dict[str, str]], tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """``jupyter server`` in the copy, as a Binder session runs it (plus root and no token for CI)."""
     repo, env = binder_env
-    port = _free_port()
+    port = free_port()
     log = (tmp_path_factory.mktemp("binder-log") / "server.log").open("w")
     server = subprocess.Popen(
-        [str(Path(env["VIRTUAL_ENV"]) / "bin" / "jupyter"), "server", "--no-browser", "--allow-root",
-         "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
-         "--IdentityProvider.token="],
-        cwd=repo, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+        [
+            str(Path(env["VIRTUAL_ENV"]) / "bin" / "jupyter"),
+            "server",
+            "--no-browser",
+            "--allow-root",
+            "--ServerApp.ip=127.0.0.1",
+            f"--ServerApp.port={port}",
+            "--ServerApp.port_retries=0",
+            "--IdentityProvider.token=",
+        ],
+        cwd=repo,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
     )
     url = f"http://127.0.0.1:{port}"
     try:

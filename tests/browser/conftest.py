@@ -122,9 +122,11 @@ def lessons_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]
     log = tmp_path_factory.mktemp("serve") / "serve.log"
     # Another lessons folder (a teacher's, or a draft) may be tried with the same tests.
     other = os.environ.get("CATERPILLAR_LEARN_TEST_LESSONS")
-    server = start_server([*cli_command(), "serve", "--no-browser", "--port", str(port),
-                           *(["--lessons", other] if other else [])],
-                          f"http://localhost:{port}/", log)
+    server = start_server(
+        [*cli_command(), "serve", "--no-browser", "--port", str(port), *(["--lessons", other] if other else [])],
+        f"http://localhost:{port}/",
+        log,
+    )
     try:
         yield server
     finally:

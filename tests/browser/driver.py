@@ -18,6 +18,8 @@ from caterpillar_learn.caterpillars import DEFAULT_LABELS, Game, Move, SetupChoi
 from caterpillar_learn.caterpillars.sheet import describe_slot
 
 CLICK_TIMEOUT = 15_000  # ms: one kernel round trip, with a loaded CI machine's margin
+RENDER_TIMEOUT = 60_000  # ms: first render starts a kernel (and may warm the solver) on a busy CI machine
+LIST_TIMEOUT = 20_000  # ms: the lesson list is drawn by JavaScript from the contents API
 
 
 def box_id(slot: int) -> str:
@@ -121,3 +123,21 @@ class Player:
         while self.game.phase == "play":
             self.play_round()
         return self.game.score().final
+
+
+def open_lesson(list_page: Page, name: str) -> Page:
+    """Open a lesson as a learner does: find its name in the list, open it (a new tab)."""
+    entry = list_page.get_by_text(f"{name}.ipynb", exact=True)
+    try:
+        expect(entry).to_be_visible(timeout=LIST_TIMEOUT)
+    except AssertionError:
+        # Seen once in ~40 openings on a loaded machine: Voila's JavaScript file
+        # browser stayed empty.  A learner would reload; so does the test, once.
+        list_page.reload()
+        expect(entry).to_be_visible(timeout=RENDER_TIMEOUT)
+    with list_page.context.expect_page() as opened:
+        entry.dblclick()
+    lesson = opened.value
+    lesson.set_default_timeout(CLICK_TIMEOUT)
+    expect(lesson).to_have_url(re.compile(rf"/voila/render/{re.escape(name)}\.ipynb"))
+    return lesson

@@ -22,7 +22,7 @@ from caterpillar_learn.lessons import LESSONS, get_lesson
 from caterpillar_learn.ui.session import move_text
 
 from .conftest import ROOT, Server, screenshot
-from .driver import CLICK_TIMEOUT, Player, box_id, choose
+from .driver import CLICK_TIMEOUT, RENDER_TIMEOUT, Player, box_id, choose, open_lesson
 
 pytestmark = pytest.mark.browser
 
@@ -30,8 +30,6 @@ pytestmark = pytest.mark.browser
 NOTEBOOKS = sorted(p.stem for p in (ROOT / "lessons").glob("*.ipynb"))
 #: The Caterpillars lessons with a board: each plays a whole game.
 GAME_LESSONS = [name for name, lesson in LESSONS.items() if "board" in lesson.widgets]
-RENDER_TIMEOUT = 60_000  # ms: first render starts a kernel (and may warm the solver) on a busy CI machine
-LIST_TIMEOUT = 20_000  # ms: the lesson list is drawn by JavaScript from the contents API
 KEYBOARD_PRESSES = 80  # Tab presses allowed to reach a control
 
 
@@ -43,24 +41,6 @@ def test_every_caterpillars_lesson_has_a_notebook() -> None:
 def lesson_list(page: Page, lessons_server: Server) -> Page:
     page.goto(lessons_server.url)
     return page
-
-
-def open_lesson(list_page: Page, name: str) -> Page:
-    """Open a lesson as a learner does: find its name in the list, open it (a new tab)."""
-    entry = list_page.get_by_text(f"{name}.ipynb", exact=True)
-    try:
-        expect(entry).to_be_visible(timeout=LIST_TIMEOUT)
-    except AssertionError:
-        # Seen once in ~40 openings on a loaded machine: Voila's JavaScript file
-        # browser stayed empty.  A learner would reload; so does the test, once.
-        list_page.reload()
-        expect(entry).to_be_visible(timeout=RENDER_TIMEOUT)
-    with list_page.context.expect_page() as opened:
-        entry.dblclick()
-    lesson = opened.value
-    lesson.set_default_timeout(CLICK_TIMEOUT)
-    expect(lesson).to_have_url(re.compile(rf"/voila/render/{re.escape(name)}\.ipynb"))
-    return lesson
 
 
 def expect_no_error(page: Page) -> None:
@@ -94,13 +74,13 @@ def test_lesson_plays_a_whole_seeded_game(lesson_list: Page, name: str) -> None:
     try:
         expect(page.get_by_test_id("sheet")).to_be_visible(timeout=RENDER_TIMEOUT)
         expect_no_error(page)
-        player = Player(page, lesson.level, lesson.seed, auto_setup=lesson.auto_setup,
-                        variation=lesson.variation)
+        player = Player(page, lesson.level, lesson.seed, auto_setup=lesson.auto_setup, variation=lesson.variation)
         final = player.play_to_the_end()
         if Level.parse(lesson.level).rules.bonus_boxes:  # a bonus choice puts several moves in one box
             assert player.menus > 0, "no round needed the per-box menu"
         expect(page.get_by_test_id("final-score")).to_contain_text(
-            re.compile(rf"(?<!\d){final}(?!\d)"), timeout=CLICK_TIMEOUT)
+            re.compile(rf"(?<!\d){final}(?!\d)"), timeout=CLICK_TIMEOUT
+        )
         expect(page.get_by_test_id("legal-move")).to_have_count(0)
         walk_the_steps(page, name)
         expect_no_error(page)

@@ -30,9 +30,17 @@ ROUNDS = 3
 def panel_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     port = free_port()
     panel = Path(sys.executable).with_name("panel")
-    cmd = [str(panel) if panel.exists() else sys.executable, *([] if panel.exists() else ["-m", "panel"]),
-           "serve", str(ROOT / "caterpillar_learn" / "ui" / "panel_app.py"),
-           "--address", "127.0.0.1", "--port", str(port), f"--allow-websocket-origin=127.0.0.1:{port}"]
+    cmd = [
+        str(panel) if panel.exists() else sys.executable,
+        *([] if panel.exists() else ["-m", "panel"]),
+        "serve",
+        str(ROOT / "caterpillar_learn" / "ui" / "panel_app.py"),
+        "--address",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        f"--allow-websocket-origin=127.0.0.1:{port}",
+    ]
     log = tmp_path_factory.mktemp("panel") / "panel.log"
     server = start_server(cmd, f"http://127.0.0.1:{port}/panel_app", log)
     try:

@@ -22,27 +22,12 @@ from caterpillar_learn.raupe import State, legal_plays
 from caterpillar_learn.ui.raupe_table import replay_record
 
 from .conftest import Server, screenshot
+from .driver import CLICK_TIMEOUT, RENDER_TIMEOUT, open_lesson
 
 pytestmark = pytest.mark.browser
 
 LESSON = "10-raupe-shape"
-RENDER_TIMEOUT = 60_000  # ms: the first render starts a kernel
-CLICK_TIMEOUT = 15_000
 TAB_PRESSES = 80
-
-
-def open_lesson(page: Page, server: Server, name: str) -> Page:
-    """Find the lesson's name in the list and open it, as a learner does (a new tab)."""
-    page.goto(server.url)
-    entry = page.get_by_text(f"{name}.ipynb", exact=True)
-    expect(entry).to_be_visible(timeout=RENDER_TIMEOUT)
-    with page.context.expect_page() as opened:
-        entry.dblclick()
-    lesson = opened.value
-    lesson.set_default_timeout(CLICK_TIMEOUT)
-    expect(lesson).to_have_url(re.compile(rf"/voila/render/{re.escape(name)}\.ipynb"))
-    expect(lesson.get_by_test_id("raupe-start")).to_be_visible(timeout=RENDER_TIMEOUT)
-    return lesson
 
 
 def record(page: Page) -> dict[str, object]:
@@ -88,7 +73,9 @@ def choose(page: Page) -> tuple[int, int, list[str]]:
 
 
 def test_a_round_by_clicks_and_a_round_by_keyboard(page: Page, lessons_server: Server) -> None:
-    lesson = open_lesson(page, lessons_server, LESSON)
+    page.goto(lessons_server.url)
+    lesson = open_lesson(page, LESSON)
+    expect(lesson.get_by_test_id("raupe-start")).to_be_visible(timeout=RENDER_TIMEOUT)
     expect(lesson.get_by_test_id("raupe-mode")).to_have_text("Shape")
     expect(lesson.get_by_test_id("raupe-winner")).to_have_count(0)
     expect_sizes_match(lesson)

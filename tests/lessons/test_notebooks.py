@@ -38,8 +38,10 @@ def run(name: str) -> nbformat.NotebookNode:
 def printed(notebook: nbformat.NotebookNode) -> str:
     return "".join(
         output.get("text", "")
-        for cell in notebook.cells if cell.cell_type == "code"
-        for output in cell.outputs if output.output_type == "stream"
+        for cell in notebook.cells
+        if cell.cell_type == "code"
+        for output in cell.outputs
+        if output.output_type == "stream"
     )
 
 

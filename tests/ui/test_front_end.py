@@ -53,8 +53,10 @@ class Harness:
 
     def __init__(self, page: Page, board: CaterpillarsBoard) -> None:
         self.page, self.board = page, board
-        page.set_content(f'<!doctype html><html><head><style>{caterpillars_css()}</style></head>'
-                         '<body><div id="host"></div></body></html>')
+        page.set_content(
+            f"<!doctype html><html><head><style>{caterpillars_css()}</style></head>"
+            '<body><div id="host"></div></body></html>'
+        )
         page.evaluate("async () => {" + HARNESS % (json.dumps(self.traits()), json.dumps(caterpillars_esm())) + "}")
         page.get_by_test_id("sheet").wait_for()
 

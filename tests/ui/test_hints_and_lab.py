@@ -70,23 +70,30 @@ def test_a_broken_advice_package_falls_back_too(monkeypatch: pytest.MonkeyPatch)
 def test_a_fake_advice_package_is_read_through_its_documented_api(monkeypatch: pytest.MonkeyPatch) -> None:
     moves = list(legal_moves(STATE, ROLL))
     options = tuple(types.SimpleNamespace(move=m, expected_final=10.0 - i) for i, m in enumerate(moves))
-    found = types.SimpleNamespace(move=moves[0], expected_final=10.0, exact=True, options=options,
-                                  explanation=("Because.",))
+    found = types.SimpleNamespace(
+        move=moves[0], expected_final=10.0, exact=True, options=options, explanation=("Because.",)
+    )
     choice = types.SimpleNamespace(chosen_value=8.0, best_value=10.0, loss=2.0, reasons=("x", "Why:", "Reason."))
     review = types.SimpleNamespace(
         to_json=lambda: {"summary": ["Well played."], "entries": [{"round": 3, "text": "Round 3 cost 2."}]}
     )
-    fake = types.SimpleNamespace(hint=lambda s, r: found, explain_choice=lambda s, r, m: choice,
-                                 review=lambda g: review)
+    fake = types.SimpleNamespace(
+        hint=lambda s, r: found, explain_choice=lambda s, r, m: choice, review=lambda g: review
+    )
     monkeypatch.setattr(advice_bridge, "advice_module", lambda: fake)
     view = advice_bridge.hint_view(STATE, ROLL, moves)
     assert view["status"] == "ready" and view["lines"] == ["Because."]
     assert [o["value"] for o in view["options"]] == [10.0, 9.0, 8.0]
     assert view["title"].startswith("Best move: Alex, box 2: score 5")
     assert advice_bridge.loss_lines(STATE, ROLL, moves[2]) == [
-        text("lessons.hint.loss", chosen=8.0, best=10.0, loss=2.0), "Why:", "Reason."]
+        text("lessons.hint.loss", chosen=8.0, best=10.0, loss=2.0),
+        "Why:",
+        "Reason.",
+    ]
     assert advice_bridge.review_view(None) == {  # type: ignore[arg-type]
-        "summary": ["Well played."], "rounds": ["Round 3 cost 2."]}
+        "summary": ["Well played."],
+        "rounds": ["Round 3 cost 2."],
+    }
 
 
 def test_the_review_comes_on_request_at_the_end() -> None:
@@ -109,8 +116,9 @@ def test_the_review_comes_on_request_at_the_end() -> None:
 def test_the_lab_draws_one_row_of_bars_per_strategy(monkeypatch: pytest.MonkeyPatch) -> None:
     calls = []
 
-    def simulate(level: str, strategy: str, games: int, seed: int, labels: object = None,
-                 progress: bool = False) -> types.SimpleNamespace:
+    def simulate(
+        level: str, strategy: str, games: int, seed: int, labels: object = None, progress: bool = False
+    ) -> types.SimpleNamespace:
         calls.append((level, strategy, games, seed, progress))
         return types.SimpleNamespace(finals=[seed + len(strategy) + i % 3 for i in range(games)])
 

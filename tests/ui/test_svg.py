@@ -49,8 +49,11 @@ def test_pattern_ids_differ_between_two_pictures_on_one_page() -> None:
 
 
 @settings(max_examples=25, deadline=None)
-@given(level=st.sampled_from(["beginner", "intermediate", "advanced", "expert"]), seed=st.integers(0, 10_000),
-       rounds=st.integers(0, 12))
+@given(
+    level=st.sampled_from(["beginner", "intermediate", "advanced", "expert"]),
+    seed=st.integers(0, 10_000),
+    rounds=st.integers(0, 12),
+)
 def test_any_reachable_sheet_draws_as_well_formed_svg(level: str, seed: int, rounds: int) -> None:
     game = Game(level, seed=seed)
     while game.phase == "setup":
