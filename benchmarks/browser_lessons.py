@@ -33,8 +33,9 @@ from playwright.sync_api import Page, expect, sync_playwright  # noqa: E402
 
 from caterpillar_learn.caterpillars import Move  # noqa: E402
 from caterpillar_learn.lessons import get_lesson  # noqa: E402
-from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, cli_command, free_port, start_server  # noqa: E402
+from tests.browser.conftest import cli_command, free_port, start_server  # noqa: E402
 from tests.browser.driver import Player, box_id  # noqa: E402
+from tests.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 
 BASELINE = "baseline-empty"
 
