@@ -192,7 +192,7 @@ def _handle(args: argparse.Namespace) -> int:
     lessons = find_lessons(args.lessons)
     port = pick_port(args.port)
     names = ", ".join(p.stem for p in lesson_notebooks(lessons))
-    print(f"Caterpillars lessons ({names}) at {lessons_url(port)}", flush=True)
+    print(f"Lessons ({names}) at {lessons_url(port)}", flush=True)
     print("Press Ctrl+C to stop.", flush=True)
     try:
         return serve(lessons, port, open_browser=not args.no_browser)
