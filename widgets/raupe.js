@@ -4,7 +4,9 @@
 // not reach Python on Panel).  No rules here: Python judges every card.
 
 const TICK_MS = 250;
-const KEYS = { s: ["shout", "shape"], c: ["shout", "colour"], a: ["shout", "aphid"], m: ["mistake", null] };
+const KEYS = {
+  s: ["shout", "shape"], c: ["shout", "colour"], a: ["shout", "aphid"], m: ["mistake", null], p: ["pause", null],
+};
 
 function h(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -39,8 +41,12 @@ function render({ model, el }) {
 
   const modeText = h("span", { class: "rr-mode", "data-testid": "raupe-mode" });
   const start = h("button", { class: "rr-button rr-start", "data-testid": "raupe-start", onclick: () => send("start") });
+  // A toggle button: its name stays "Pause" and aria-pressed says whether the game is paused.
+  const pause = h("button", { class: "rr-button rr-pause", "data-testid": "raupe-pause", "aria-pressed": "false",
+    onclick: () => send("pause") });
   const controls = h("div", { class: "rr-controls" });
-  const bar = h("div", { class: "rr-bar" }, h("div", { class: "rr-banner", role: "status" }, modeText), start, controls);
+  const bar = h("div", { class: "rr-bar" }, h("div", { class: "rr-banner", role: "status" }, modeText), start, pause,
+    controls);
   const opponents = h("ul", { class: "rr-opponents", "data-testid": "raupe-opponents" });
   const pile = h("div", { class: "rr-pile", "data-testid": "raupe-pile", role: "img" });
   const message = h("p", { class: "rr-message", "data-testid": "raupe-message", "aria-live": "polite" });
@@ -111,6 +117,10 @@ function render({ model, el }) {
     modeText.textContent = t.mode_text;
     modeText.dataset.mode = t.mode;
     start.textContent = t.started ? str("new_game") : str("start");
+    pause.textContent = str("pause");
+    pause.setAttribute("aria-pressed", String(Boolean(t.paused)));
+    pause.disabled = !t.running;
+    root.classList.toggle("rr-paused", Boolean(t.paused));
     drawControls(t);
     if (changed("opponents", t.opponents)) {
       opponents.replaceChildren(h("li", { class: "rr-heading" }, str("opponents")),
@@ -141,7 +151,7 @@ function render({ model, el }) {
     keys.textContent = t.referee ? "" : str("keys");
     recordBox.firstChild.textContent = str("record");
     record.textContent = JSON.stringify(t.record);
-    running = Boolean(t.running);
+    running = Boolean(t.running) && !t.paused;
   }
 
   // The clock: while a game runs, tell Python how much real time has passed.

@@ -22,7 +22,7 @@ from statistics import fmean
 
 from caterpillar_learn.caterpillars.svg import BODY_COLOURS
 from caterpillar_learn.i18n import text
-from caterpillar_learn.ui.advice_bridge import advice_module
+from caterpillar_learn.ui.advice_bridge import ADVICE_LOCK, advice_module
 
 STRATEGIES = ("random", "greedy", "median", "hint")
 #: One colour and one fill pattern per strategy, so bars differ without colour too.
@@ -133,7 +133,8 @@ def run_lab(
     finals: dict[str, list[int]] = {}
     for name in strategies:
         try:
-            result = simulate(level, name, games, seed, progress=False)
+            with ADVICE_LOCK:  # the hint strategy solves layouts: never beside a lesson's background solve
+                result = simulate(level, name, games, seed, progress=False)
         except Exception as error:  # the lab must keep running for the other strategies
             return LabReport(level, {}, seed, notice=text("lessons.lab.failed", strategy=name, error=error))
         finals[name] = [int(v) for v in result.finals]

@@ -1,13 +1,15 @@
-"""One Räuber Raupe table behind a widget: events in, JSON views out.
+"""One Räuber Raupe table behind a widget: events in, a game and its story out.
 
 :class:`RaupeTable` holds one game (the engine's
 :class:`~caterpillar_learn.raupe.Game`) and what the screen shows around it
 (which side of each hand card faces up, the shouts armed for the next card,
 what just happened, the learner's tally); it knows nothing about anywidget.
-:class:`~caterpillar_learn.ui.raupe_widget.RaupeWidget` copies its views into
-traits and hands it the front end's events, so a test drives the very same
-logic without a browser.  Each lesson's table is a :class:`TableSetup` in
-:data:`SETUPS`.
+:class:`~caterpillar_learn.ui.raupe_widget.RaupeWidget` copies its JSON views
+(:mod:`~caterpillar_learn.ui.raupe_views`) into traits and hands it the front
+end's events, so a test drives the very same logic without a browser.  Each lesson's table is a
+:class:`~caterpillar_learn.ui.raupe_setups.TableSetup` in
+:data:`~caterpillar_learn.ui.raupe_setups.SETUPS` (both importable from here
+too, with :data:`SLOPPY` and :func:`replay_record`).
 
 Time.  The engine stamps every event with seconds.  The table's clock only
 moves when told: the front end sends a ``tick`` with the real seconds since
@@ -15,7 +17,9 @@ its last tick (about four a second while a game runs), the table multiplies
 them by the bots' speed factor and applies every bot event that has come due
 (:func:`~caterpillar_learn.raupe.next_table_event`).  A learner's action is
 stamped with the current clock.  So Voila needs no background task, and a
-test advances the clock explicitly with ``tick`` events.
+test advances the clock explicitly with ``tick`` events.  A ``pause`` event
+stops the clock until the next one: ticks are ignored, so the bots wait too,
+and the learner's cards, shouts and calls are refused with one line.
 
 >>> table = RaupeTable(SETUPS["10-raupe-shape"], seed=4)
 >>> table.handle({"type": "start"})
@@ -29,25 +33,19 @@ True
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from typing import Any
 
 from caterpillar_learn.errors import CaterpillarLearnError, describe
 from caterpillar_learn.i18n import text
 from caterpillar_learn.raupe import (
-    LEVELS,
     BotLevel,
     Call,
-    Card,
     Close,
     Event,
     Game,
     IllegalEventError,
     Mode,
     Play,
-    State,
-    deal,
-    event_from_json,
     event_to_json,
     explain_mistake,
     get_level,
@@ -55,17 +53,14 @@ from caterpillar_learn.raupe import (
     next_table_event,
     outcome,
     parse_mode,
-    replay,
-    standard_deck,
-    strategy_hint,
     winner_text,
 )
 from caterpillar_learn.raupe.hints import describe_side, penalty_text
-from caterpillar_learn.raupe.svg import card_svg
+from caterpillar_learn.ui.raupe_setups import SETUPS, SLOPPY, TableSetup, replay_record
 
 __all__ = ["EVENT_TYPES", "SETUPS", "SLOPPY", "BadRaupeEventError", "RaupeTable", "TableSetup", "replay_record"]
 
-EVENT_TYPES = ("start", "tick", "play", "flip", "shout", "mistake", "speed", "level")
+EVENT_TYPES = ("start", "tick", "play", "flip", "shout", "mistake", "speed", "level", "pause")
 #: Longest stretch of real time one tick may add (a hidden browser tab pauses the game).
 MAX_TICK = 1.0
 SPEEDS = (0.25, 2.5)
@@ -73,56 +68,9 @@ LOG_LINES = 5
 #: Bot events applied at most per tick, so a long tick cannot run a whole game at once.
 MAX_EVENTS_PER_TICK = 20
 
-#: The bots of "spot the mistake": slow, careless, and they leave every call to the learner.
-SLOPPY = BotLevel("sloppy", 1.8, 0.05, 0.3, error_rate=0.35, notice_chance=0.0, false_call_rate=0.0)
-
 
 class BadRaupeEventError(CaterpillarLearnError):
     """An event from the front end that does not fit the table."""
-
-
-@dataclass(frozen=True)
-class TableSetup:
-    """One lesson's table: who sits there, how fast the bots are, what the screen helps with."""
-
-    players: int = 2
-    mode: str = "shape"
-    level: str = "beginner"
-    speed: float = 0.6
-    #: Caterpillar cards taken from the standard deck (a short deck keeps hands small); 0 = all.
-    caterpillar_cards: int = 25
-    referee: bool = False  # the learner judges bots instead of playing
-    show_fits: bool = True  # mark the cards whose visible side fits
-    hints: bool = True
-    controls: bool = False  # speed slider and bot level
-
-    def deck(self) -> tuple[Card, ...]:
-        """The cards dealt at this table (the first caterpillar cards, every change card and butterfly).
-
-        >>> len(TableSetup().deck()), len(TableSetup(caterpillar_cards=0).deck())
-        (33, 81)
-        """
-        cards = standard_deck()
-        if not self.caterpillar_cards:
-            return cards
-        plain = [card for card in cards if card.sides and not card.is_change][: self.caterpillar_cards]
-        return (*plain, *(card for card in cards if card.is_change or card.is_butterfly))
-
-    def bot_level(self, name: str) -> BotLevel:
-        """The bots' level: ``name`` from the engine's levels, or :data:`SLOPPY` (always for a referee)."""
-        return SLOPPY if self.referee or name == SLOPPY.name else get_level(name)
-
-
-SETUPS: dict[str, TableSetup] = {
-    "10-raupe-shape": TableSetup(mode="shape"),
-    "11-raupe-colour": TableSetup(mode="colour"),
-    "12-raupe-change-card": TableSetup(mode="shape", speed=0.7),
-    "13-raupe-butterflies-and-aphids": TableSetup(mode="colour", speed=0.7),
-    "14-raupe-spot-the-mistake": TableSetup(players=3, referee=True, speed=0.8, show_fits=False),
-    "15-raupe-race": TableSetup(
-        players=4, caterpillar_cards=0, level="advanced", speed=1.0, show_fits=False, hints=False, controls=True
-    ),
-}
 
 
 def _whole(value: object, field: str, size: int) -> int:
@@ -165,6 +113,7 @@ class RaupeTable:
         self.bot_rng = random.Random(seed * 1_000_003 + 17)  # bots draw apart from the deal and cuts
         self.now = 0.0
         self.started = False
+        self.paused = False
         self.faces = [0] * len(self.game.state.hands[0])
         self.armed_aphid = False
         self.armed_mode: Mode | None = None
@@ -207,8 +156,12 @@ class RaupeTable:
         elif kind == "level":
             self.level = get_level(str(event.get("value"))).name
             self.plan()
+        elif kind == "pause":
+            self.toggle_pause()
         elif self.game.state.finished:
             raise BadRaupeEventError(text("raupe_lessons.msg.over"))
+        elif self.paused:
+            raise BadRaupeEventError(text("raupe_lessons.msg.is_paused"))
         elif kind == "mistake":
             self.advance(0.0)
             self.referee_call() if self.human is None else self.call()
@@ -230,9 +183,21 @@ class RaupeTable:
         self.started = True
         self.say(text("raupe_lessons.msg.started", mode=mode_name(self.game.state.mode)))
 
+    def toggle_pause(self) -> None:
+        """Stop the clock, or start it again (only while a game runs)."""
+        if not self.running:
+            raise BadRaupeEventError(text("raupe_lessons.msg.nothing_to_pause"))
+        self.paused = not self.paused
+        self.say(text("raupe_lessons.msg.paused" if self.paused else "raupe_lessons.msg.resumed"))
+
+    @property
+    def running(self) -> bool:
+        """Whether a game has started and is not over (paused or not)."""
+        return self.started and not self.game.state.finished
+
     def advance(self, seconds: float) -> None:
         """Move the clock by ``seconds`` of real time and apply the bot events now due."""
-        if not self.started or self.game.state.finished:
+        if not self.running or self.paused:
             return
         self.now = round(self.now + min(seconds, MAX_TICK) * self.speed, 3)
         for _ in range(MAX_EVENTS_PER_TICK):
@@ -359,88 +324,6 @@ class RaupeTable:
             faces.append(old.pop(match)[1] if match is not None else 0)
         self.faces = faces
 
-    # -- views -------------------------------------------------------------------
-    def hand_view(self) -> list[dict[str, Any]]:
-        if self.human is None:
-            return []
-        state = self.game.state
-        fitting = {(o.card, o.side) for o in self.game.legal_plays(self.human)}
-        cards = []
-        for index, card in enumerate(state.hands[self.human]):
-            side = self.faces[index]
-            if card.is_butterfly:
-                words, kind = text("raupe_lessons.card.butterfly"), "butterfly"
-            else:
-                words, kind = describe_side(card.sides[side]), "change" if card.is_change else "caterpillar"
-            fits = (index, side) in fitting
-            item: dict[str, Any] = {
-                "index": index,
-                "side": side,
-                "kind": kind,
-                "svg": card_svg(card, side, uid=f"h{index}"),
-            }
-            if self.setup.show_fits:
-                item["fits"] = fits
-                item["other_fits"] = bool(card.sides) and (index, 1 - side) in fitting
-            label = text("raupe_lessons.aria.card", number=index + 1, count=len(self.faces), words=words)
-            if self.setup.show_fits and fits:
-                label += text("raupe_lessons.aria.fits")
-            item["label"] = label
-            cards.append(item)
-        return cards
-
-    def hint(self) -> str:
-        state = self.game.state
-        if not self.setup.hints or self.human is None or state.finished:
-            return ""
-        lines = [text("raupe_lessons.hint.aphid")] if state.aphid_owed and state.follow_up is None else []
-        top = state.top
-        if state.follow_up == self.human:
-            lines.append(strategy_hint(state.hands[self.human], top, state.mode, after_butterfly=True))  # type: ignore[arg-type]
-        elif top is not None:
-            lines.append(strategy_hint(state.hands[self.human], top, state.mode))
-        return " ".join(lines)
-
-    def table_view(self) -> dict[str, Any]:
-        state = self.game.state
-        top = state.pile[-1]
-        words = text("raupe_lessons.card.butterfly") if top.face is None else describe_side(top.face)
-        result = outcome(state)
-        opponents = [
-            {"seat": seat, "name": text("raupe_lessons.ui.bot", player=seat + 1), "cards": len(hand)}
-            for seat, hand in enumerate(state.hands)
-            if seat != self.human
-        ]
-        tally = self.tally
-        score = (
-            text("raupe_lessons.ui.referee_tally", **tally)
-            if self.human is None
-            else text("raupe_lessons.ui.player_tally", **tally)
-        )
-        return {
-            "mode": state.mode.word,
-            "mode_text": mode_name(state.mode),
-            "pile": {
-                "svg": card_svg(top.card, top.side, uid="pile"),
-                "size": len(state.pile),
-                "label": text("raupe_lessons.aria.pile", words=words, size=len(state.pile)),
-            },
-            "opponents": opponents,
-            "referee": self.human is None,
-            "armed": {"aphid": self.armed_aphid, "mode": None if self.armed_mode is None else self.armed_mode.word},
-            "can_call": state.last is not None and state.last.player != self.human and not state.finished,
-            "follow_up": self.human is not None and state.follow_up == self.human,
-            "started": self.started,
-            "running": self.started and not state.finished,
-            "finished": state.finished,
-            "winner": "" if result is None else winner_text(result.winners, stalemate=result.stalemate),
-            "you_won": result is not None and self.human in result.winners,
-            "hint": self.hint(),
-            "score": score,
-            "controls": {"show": self.setup.controls, "speed": self.speed, "level": self.level, "levels": list(LEVELS)},
-            "record": self.record(),
-        }
-
     def record(self) -> dict[str, Any]:
         """Seed, table and event log: enough to replay the game with the engine."""
         return {
@@ -450,11 +333,3 @@ class RaupeTable:
             "caterpillar_cards": self.setup.caterpillar_cards,
             "events": [event_to_json(event) for event in self.game.events],
         }
-
-
-def replay_record(record: dict[str, Any]) -> State:
-    """The engine's state after the game in ``record`` (see :meth:`RaupeTable.record`)."""
-    setup = TableSetup(players=int(record["players"]), caterpillar_cards=int(record["caterpillar_cards"]))
-    mode = parse_mode(str(record["mode"]))
-    initial = deal(setup.players, random.Random(int(record["seed"])), setup.deck(), mode)
-    return replay(initial, [event_from_json(item) for item in record["events"]])

@@ -3,10 +3,11 @@
 The front end (``widgets/raupe.js`` and ``widgets/raupe.css``) only draws the
 JSON in the traits below and writes the learner's actions, and the clock's
 ticks, to the ``event`` trait (``model.set`` + ``model.save_changes``); every
-rule lives in Python (:class:`~caterpillar_learn.ui.raupe_table.RaupeTable`).
+rule lives in Python (:class:`~caterpillar_learn.ui.raupe_table.RaupeTable`,
+drawn by :mod:`~caterpillar_learn.ui.raupe_views`).
 
 Traits, Python → front end: ``table`` (mode, pile, opponents, armed calls,
-hint, tally, winner, controls, game record), ``hand`` (the learner's cards:
+hint, tally, whether the game runs and is paused, winner, controls, game record), ``hand`` (the learner's cards:
 index, side up, picture, words, whether it fits), ``log`` (what just
 happened, newest first), ``message`` (the newest line or why an event was
 refused), ``strings`` (labels).  Front end → Python: ``event``, one object
@@ -19,6 +20,7 @@ refused), ``strings`` (labels).  Front end → Python: ``event``, one object
 * ``{"type": "shout", "word": "shape" | "colour" | "aphid"}``: arm (or disarm)
   a shout for the next card;
 * ``{"type": "mistake"}``: call "Mistake!" on the newest card;
+* ``{"type": "pause"}``: stop the clock, or start it again (``table["paused"]``);
 * ``{"type": "speed", "value": x}``, ``{"type": "level", "value": name}``.
 
 >>> widget = RaupeWidget("10-raupe-shape", seed=4)
@@ -41,7 +43,9 @@ import traitlets
 from caterpillar_learn.errors import describe
 from caterpillar_learn.i18n import text
 from caterpillar_learn.ui.assets import widget_file
-from caterpillar_learn.ui.raupe_table import EVENT_TYPES, SETUPS, RaupeTable, TableSetup, replay_record
+from caterpillar_learn.ui.raupe_setups import SETUPS, TableSetup, replay_record
+from caterpillar_learn.ui.raupe_table import EVENT_TYPES, RaupeTable
+from caterpillar_learn.ui.raupe_views import hand_view, table_view
 
 __all__ = ["EVENT_TYPES", "SETUPS", "RaupeTable", "RaupeWidget", "TableSetup", "front_end_strings", "replay_record"]
 
@@ -54,6 +58,7 @@ def front_end_strings() -> dict[str, str]:
     keys = (
         "start",
         "new_game",
+        "pause",
         "shape",
         "colour",
         "aphid",
@@ -100,8 +105,8 @@ class RaupeWidget(anywidget.AnyWidget):
     def refresh(self) -> None:
         """Copy the table's views into the traits (one sync message)."""
         with self.hold_sync():
-            self.table = self.session.table_view()
-            self.hand = self.session.hand_view()
+            self.table = table_view(self.session)
+            self.hand = hand_view(self.session)
             self.log = list(self.session.log)
             self.message = self.session.message
 

@@ -9,6 +9,11 @@ logic serves Jupyter, Voila, Panel and the tests.  Every rule question goes
 to the engine; an event that makes no sense leaves the game as it was and
 sets a one-line :attr:`Session.message`.
 
+As soon as a game's labels are all known (at the start, or when the setup
+is done) the session starts the exact solve its hints will read in a
+background thread (:func:`~caterpillar_learn.ui.advice_bridge.prepare`);
+a hint waits for that solve if it is still running, and a new game drops it.
+
 >>> session = Session("beginner", seed=3, auto_setup=True)
 >>> session.handle({"type": "roll"})
 >>> first = session.legal[0]
@@ -87,6 +92,8 @@ class Session:
     roll_count: int = field(init=False, default=0)
     #: The helper's review of the finished game, once asked for (it takes seconds at Expert).
     advice_review: dict[str, list[str]] | None = field(init=False, default=None)
+    #: The background solve of this game's layout, once its labels are known.
+    warmup: advice_bridge.Warmup | None = field(init=False, default=None, repr=False)
 
     def __post_init__(self) -> None:
         self.start(self.seed)
@@ -104,10 +111,19 @@ class Session:
         self.explanation = ""
         self.hint = {}
         self.advice_review = None
+        if self.warmup is not None:
+            self.warmup.cancel()  # only drops it if it has not started; a running solve just ends unread
+            self.warmup = None
         if self.auto_setup:
             while self.game.phase == "setup":
                 choices = self.game.legal_moves()
                 self.game.play(choices[0])
+        self._layout_known()
+
+    def _layout_known(self) -> None:
+        """Start solving the layout in the background, once no label is blank."""
+        if self.game.phase != "setup" and self.warmup is None:
+            self.warmup = advice_bridge.prepare(self.level, self.game.state.labels)
 
     # -- events -------------------------------------------------------------
     def handle(self, event: object) -> None:
@@ -219,7 +235,10 @@ class Session:
         if self.game.phase != "play":
             raise BadEventError(text("lessons.msg.hint_play_only"))
         self.progress.hints += 1
-        self.hint = advice_bridge.hint_view(self.game.state, self.game.roll(), list(self.legal_moves()))
+        state = self.game.state
+        if self.warmup is not None and self.warmup.is_for(state):
+            self.warmup.wait()  # the widget already shows "Thinking…"
+        self.hint = advice_bridge.hint_view(state, self.game.roll(), list(self.legal_moves()))
 
     # -- setup ----------------------------------------------------------------
     def _used_dice(self) -> list[int]:
@@ -257,6 +276,7 @@ class Session:
             if self.game.phase == "play":
                 self.progress.setup_done = True
                 self.explanation += " " + text("lessons.setup.done")
+                self._layout_known()
 
     # -- views --------------------------------------------------------------
     def legal_moves(self) -> list[Move]:

@@ -18,6 +18,7 @@ from collections.abc import Callable
 import pytest
 from playwright.sync_api import Page, expect
 
+from caterpillar_learn.i18n import text
 from caterpillar_learn.raupe import State, legal_plays
 from caterpillar_learn.ui.raupe_table import replay_record
 
@@ -124,6 +125,22 @@ def test_a_round_by_clicks_and_a_round_by_keyboard(page: Page, lessons_server: S
     _wait_for(lambda: my_plays(lesson) == before + 1)
     state = expect_sizes_match(lesson)
     assert state.plays >= 2
+
+    # -- pause by the p key, a refused card, resume by the button's Enter ----------------
+    pause = lesson.get_by_test_id("raupe-pause")
+    expect(pause).to_have_attribute("aria-pressed", "false")
+    lesson.keyboard.press("p")
+    expect(pause).to_have_attribute("aria-pressed", "true")
+    expect(lesson.get_by_test_id("raupe-message")).to_have_text(text("raupe_lessons.msg.paused"))
+    paused_at = record(lesson)
+    lesson.get_by_test_id("raupe-card").first.click()
+    expect(lesson.get_by_test_id("raupe-message")).to_have_text(text("raupe_lessons.msg.is_paused"))
+    screenshot(lesson, "raupe-paused")
+    time.sleep(1.0)
+    assert record(lesson) == paused_at  # neither the card nor a bot got through
+    pause.focus()
+    lesson.keyboard.press("Enter")
+    expect(pause).to_have_attribute("aria-pressed", "false")
     screenshot(lesson, "raupe-shape")
 
 

@@ -15,6 +15,7 @@ EVENTS = st.one_of(
     st.builds(lambda w: {"type": "shout", "word": w}, st.sampled_from(["shape", "colour", "aphid", "oops"])),
     st.just({"type": "mistake"}),
     st.just({"type": "start"}),
+    st.just({"type": "pause"}),
     st.builds(lambda v: {"type": "speed", "value": v}, st.floats(0, 3, allow_nan=False)),
 )
 
@@ -25,8 +26,11 @@ def test_random_events_keep_the_table_whole(lesson: str, seed: int, events: list
     widget = RaupeWidget(lesson, seed=seed)
     total = len(widget.session.setup.deck())
     for number, event in enumerate(events):
+        paused, before = widget.session.paused, widget.session.game.state
         widget.event = {**event, "seq": number + 1}
         state = widget.session.game.state
+        if paused and event["type"] not in ("start", "pause"):
+            assert state is before  # a paused game does not move
         assert sum(map(len, state.hands)) + len(state.pile) + len(state.out) == total
         assert widget.table["pile"]["size"] == len(state.pile)
         assert [o["cards"] for o in widget.table["opponents"]] == [

@@ -1,0 +1,19 @@
+"""Every Caterpillars board starts the exact solve of its layout in a daemon
+thread: a test waits for the solves it started before the next one begins,
+and fails if one is still running (a leaked thread would slow the rest of
+the suite down and could touch the solver's cache behind a later test)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from caterpillar_learn.ui import advice_bridge
+
+
+@pytest.fixture(autouse=True)
+def no_background_solve_left_behind() -> Iterator[None]:
+    yield
+    left = advice_bridge.join_background_solves(timeout=60.0)
+    assert not left, f"background solves still running after the test: {left}"
