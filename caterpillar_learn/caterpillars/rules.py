@@ -140,13 +140,13 @@ class Move:
         """The move in a learner's words (boxes counted from 1).
 
         >>> Move.of("Bobby", 2, 7, bonus=("C", 6)).describe()
-        'Bobby, box 3: 7 (bonus box C: 6)'
+        'Bobby, box 3: score 7 (and 6 into bonus box C)'
         """
         name, box = describe_slot(self.slot)
         key = "caterpillars.move.zero" if self.zero else "caterpillars.move.place"
         out = text(key, caterpillar=name, number=box + 1, score=self.score)
         if self.bonus is not None:
-            out += " " + text("caterpillars.move.bonus", box=BONUS_BOXES[self.bonus[0]], value=self.bonus[1])
+            out += text("caterpillars.move.bonus", box=BONUS_BOXES[self.bonus[0]], value=self.bonus[1])
         return out
 
     def __repr__(self) -> str:

@@ -147,18 +147,12 @@ def join_background_solves(timeout: float = WAIT_SECONDS) -> list[threading.Thre
     return background_solves()
 
 
-def _move_text(move: Move) -> str:
-    from caterpillar_learn.ui.session import move_text  # the session module imports this one
-
-    return move_text(move)
-
-
 def _fallback(moves: list[Move]) -> dict[str, Any]:
     return {
         "status": "unavailable",
         "title": text("lessons.hint.unavailable"),
         "lines": [],
-        "options": [{"text": _move_text(m), "how": m.how, "value": None, "best": False} for m in moves],
+        "options": [{"text": m.describe(), "how": m.how, "value": None, "best": False} for m in moves],
     }
 
 
@@ -177,7 +171,7 @@ def hint_view(state: State, roll: Roll, moves: list[Move]) -> dict[str, Any]:
         value = float(option.expected_final)
         options.append(
             {
-                "text": _move_text(option.move),
+                "text": option.move.describe(),
                 "how": list(getattr(option.move, "how", [])),
                 "value": round(value, 2),
                 "value_text": text("lessons.hint.value", value=value),
@@ -187,7 +181,7 @@ def hint_view(state: State, roll: Roll, moves: list[Move]) -> dict[str, Any]:
     key = "lessons.hint.best_exact" if found.exact else "lessons.hint.best_estimate"
     return {
         "status": "ready",
-        "title": text(key, move=_move_text(found.move), value=float(found.expected_final)),
+        "title": text(key, move=found.move.describe(), value=float(found.expected_final)),
         "lines": [str(line) for line in found.explanation],
         "options": options,
     }

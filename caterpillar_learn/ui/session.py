@@ -41,7 +41,7 @@ from caterpillar_learn.caterpillars import (
     state_to_json,
     why_not,
 )
-from caterpillar_learn.caterpillars.sheet import BONUS_BOXES, describe_slot, slot_of
+from caterpillar_learn.caterpillars.sheet import describe_slot, slot_of
 from caterpillar_learn.errors import CaterpillarLearnError, describe
 from caterpillar_learn.i18n import text
 from caterpillar_learn.lessons.model import Progress
@@ -52,20 +52,6 @@ EVENT_TYPES = ("roll", "box", "option", "close", "die", "hint", "review", "new_g
 
 class BadEventError(CaterpillarLearnError):
     """An event from the front end that does not fit the game."""
-
-
-def move_text(move: Move) -> str:
-    """A move in a learner's words.
-
-    >>> move_text(Move.of("Bobby", 2, 5, bonus=("A", 4)))
-    'Bobby, box 3: score 5 (and 4 into bonus box A)'
-    """
-    key = "lessons.move.zero" if move.zero else "lessons.move.place"
-    out = text(key, caterpillar=move.caterpillar, number=move.box + 1, score=move.score)
-    if move.bonus is not None:
-        box, value = move.bonus
-        out += text("lessons.move.bonus", value=value, box=BONUS_BOXES[box])
-    return out
 
 
 @dataclass
@@ -211,7 +197,7 @@ class Session:
         self.progress.moves += 1
         self.menu_slot = None
         self.revealed = False
-        lines = [text("lessons.explain.played", move=move_text(move))]
+        lines = [text("lessons.explain.played", move=move.describe())]
         lines += move.how[:1]
         if self.hint.get("status") == "ready":
             lines += advice_bridge.loss_lines(before, roll, move)
@@ -296,7 +282,7 @@ class Session:
         legal: list[dict[str, Any]] = []
         if phase == "play":
             for index, move in enumerate(self.legal_moves()):
-                legal.append({**move_to_json(move), "index": index, "text": move_text(move)})
+                legal.append({**move_to_json(move), "index": index, "text": move.describe()})
         elif phase == "setup" and self.revealed:
             taken = [s for s, _ in self.pending]
             for slot in state.blank_label_slots():
@@ -353,7 +339,7 @@ class Session:
         rounds = []
         for number, turn in enumerate((t for t in self.game.history if not t.is_setup), start=1):
             assert isinstance(turn.choice, Move)
-            rounds.append(text("lessons.review.round", number=number, dice=str(turn.roll), move=move_text(turn.choice)))
+            rounds.append(text("lessons.review.round", number=number, dice=str(turn.roll), move=turn.choice.describe()))
         view: dict[str, Any] = {
             "title": text("lessons.review.title"),
             "rounds": rounds,
@@ -372,4 +358,4 @@ def _whole(value: object, name: str) -> int:
     return value
 
 
-__all__ = ["BadEventError", "Session", "move_text"]
+__all__ = ["BadEventError", "Session"]

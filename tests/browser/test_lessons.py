@@ -19,7 +19,6 @@ from playwright.sync_api import Page, expect
 from caterpillar_learn.caterpillars import Level, Move, why_not
 from caterpillar_learn.i18n import text
 from caterpillar_learn.lessons import LESSONS, get_lesson
-from caterpillar_learn.ui.session import move_text
 
 from .conftest import ROOT, Server, screenshot
 from .driver import CLICK_TIMEOUT, RENDER_TIMEOUT, Player, box_id, choose, open_lesson
@@ -135,7 +134,7 @@ def test_a_hint_is_shown(beginner: tuple[Page, Player]) -> None:
     expect(hint).to_be_visible(timeout=RENDER_TIMEOUT)
     expect(hint).not_to_contain_text(text("lessons.ui.thinking"), timeout=RENDER_TIMEOUT)
     for move in moves:
-        expect(hint).to_contain_text(move_text(move))
+        expect(hint).to_contain_text(move.describe())
 
 
 def focused_test_id(page: Page) -> str | None:

@@ -253,3 +253,9 @@ def test_why_not_explains_an_illegal_box() -> None:
     assert why_not(state, Roll((3, 5)), slot_of("Alex", 1)) == (
         "This box is labelled 2, but with 3 and 5 you can only reach boxes labelled 3 or 5."
     )
+
+
+def test_a_move_in_a_learners_words_counts_boxes_from_one() -> None:
+    assert Move.of("Alex", 0, 0, zero=True).describe() == "Alex, box 1: cross out with 0"
+    assert Move.of("Charlie", 3, 9).describe() == "Charlie, box 4: score 9"
+    assert Move.of("Bobby", 1, 4, bonus=("A", 5)).describe() == "Bobby, box 2: score 4 (and 5 into bonus box A)"

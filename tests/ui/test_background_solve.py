@@ -83,7 +83,7 @@ def direct_hint(board: CaterpillarsBoard) -> list[tuple[str, float]]:
 
 def shown_hint(board: CaterpillarsBoard) -> list[tuple[str, float]]:
     found = advice.hint(board.session.game.state, board.session.game.roll())
-    by_text = {advice_bridge._move_text(o.move): str(o.move) for o in found.options}
+    by_text = {o.move.describe(): str(o.move) for o in found.options}
     return [(by_text[o["text"]], o["value"]) for o in board.hint["options"]]
 
 

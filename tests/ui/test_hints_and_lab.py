@@ -7,7 +7,7 @@ import types
 
 import pytest
 
-from caterpillar_learn.caterpillars import Move, Roll, State, legal_moves
+from caterpillar_learn.caterpillars import Roll, State, legal_moves
 from caterpillar_learn.i18n import text
 from caterpillar_learn.ui import advice_bridge, lab
 from caterpillar_learn.ui.widgets import CaterpillarsBoard
@@ -128,9 +128,3 @@ def test_the_lab_draws_one_row_of_bars_per_strategy(monkeypatch: pytest.MonkeyPa
     html = report._repr_html_()
     assert html.count("<title>random:") == 3 and html.count("<title>greedy:") == 3
     assert "random: mean 9.0 over 6 games" in report.summary()
-
-
-def test_move_text_covers_zero_and_bonus() -> None:
-    from caterpillar_learn.ui.session import move_text
-
-    assert move_text(Move.of("Alex", 0, 0, zero=True)) == "Alex, box 1: cross out with 0"
