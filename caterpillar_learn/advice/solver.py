@@ -11,10 +11,15 @@ every final score, so
 and only the two differences need a table.  A caterpillar with ``k`` filled
 boxes has a total from 0 to ``k * max_score``, which bounds both differences.
 Layers are solved from the full sheet (``W`` = median of ``0, d1, d2``)
-backwards; each layer's tables are computed with NumPy, one gather, one
-``maximum.reduceat`` and one matrix product per set of empty boxes.  All
-tables live in one flat ``float64`` array (10.4 million numbers, 83 MB, at
-Intermediate for a layout with twelve different labels), kept for hints.
+backwards, with array operations over many sets of empty boxes at once: a
+layer's options (fill one box with the best score a roll offers for its label,
+or a forced zero) are listed for all its sets together, and the sets sharing a
+table shape are solved in batches of one strided gather (each option reads a
+window of its successor's table), one elementwise maximum per rank of option
+and one sum per set.  While solving, every table's rows are padded to the
+widest table's length so that all windows have the same strides.  The solution
+keeps the tables unpadded in one flat ``float64`` array (10.4 million numbers,
+83 MB, at Intermediate for a layout with twelve different labels) for hints.
 
 >>> solution = solve_layout("beginner", (1, 3, 6, 4, 6, 2, 3, 5, 5, 4, 2, 1))
 >>> round(solution.start_value, 4)
@@ -32,7 +37,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from itertools import product
+from itertools import pairwise, product
 from typing import Any
 
 import numpy as np
@@ -181,7 +186,6 @@ class Solution:
 
 # -- solving ----------------------------------------------------------------------
 
-Present = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 Offer = tuple[tuple[int, int], ...]  # (label, score) pairs a roll offers among present labels
 
 
@@ -210,56 +214,204 @@ def _offers(level: Level, present: frozenset[int]) -> tuple[tuple[Offer, float],
 
 
 @dataclass(frozen=True)
-class _Plan:
-    """How one set of empty labels meets every roll: options grouped by offer.
+class _LayoutOffers:
+    """A level's offers restricted to one layout's labels, as arrays over label positions.
 
-    Offers are sorted by their number of options so that each group's
-    maximum is one NumPy reduction over a ``(offers, options, cells)`` block.
+    Row ``len(probs)`` of ``label`` and ``score`` is the forced zero: every label, score 0.
     """
 
-    cl: tuple[tuple[int, int], ...]  # (caterpillar, label) boxes that can be filled
-    opt_cl: Ints  # per option: index into cl
-    narrow: Ints  # per option: 1 if it fills Bobby (the successor table keeps its width)
-    step: Ints  # per option: its shift in the successor table is step * width + fixed
-    fixed: Ints
-    points: Floats  # per option: points added to Alex's total (the reference)
-    groups: tuple[tuple[int, int, int, Floats], ...]  # (first option, offers, options each, probs)
+    probs: Floats  # per offer
+    code: Ints  # (offers, labels): (score + 1) * base ** position per offered label, else 0
+    span: int  # base ** labels: more than any sum of codes
+    label: Ints  # (offers + 1, pairs): label position per pair, padded with the number of labels
+    score: Ints  # (offers + 1, pairs)
 
 
 @cache
-def _plan(level: Level, present: Present) -> _Plan:
-    cl = tuple((c, lab) for c in range(3) for lab in present[c])
-    index = {pair: i for i, pair in enumerate(cl)}
-    owners: dict[int, list[int]] = {}
-    for c, lab in cl:
-        owners.setdefault(lab, []).append(c)
-    zero = [(c, lab, 0) for c, lab in cl]
-    by_count: dict[int, list[tuple[list[tuple[int, int, int]], float]]] = {}
-    for offer, p in _offers(level, frozenset(owners)):
-        opts = [(c, lab, s) for lab, s in offer for c in owners[lab]] or zero
-        by_count.setdefault(len(opts), []).append((opts, p))
-    flat: list[tuple[int, int, int]] = []
-    groups = []
-    for count in sorted(by_count):
-        entries = by_count[count]
-        groups.append((len(flat), len(entries), count, np.array([p for _, p in entries])))
-        for opts, _ in entries:
-            flat.extend(opts)
-    cats = np.array([cat for cat, _, _ in flat], dtype=np.int64)
-    scores = np.array([score for _, _, score in flat], dtype=np.int64)
-    mx = EXACT_MAX_SCORE[level]
-    # Successor table coordinates (see the module docstring): filling Alex
-    # lowers both differences by s and widens both axes by mx; Bobby shifts
-    # rows, Charlie shifts columns of a wider table.
-    return _Plan(
-        cl,
-        np.array([index[(c, lab)] for c, lab, _ in flat], dtype=np.int64),
-        np.asarray(cats == 1, dtype=np.int64),
-        np.where(cats == 1, scores, np.where(cats == 0, mx - scores, 0)),
-        np.where(cats == 2, scores, np.where(cats == 0, (mx - scores) * (mx + 1), 0)),
-        np.asarray(np.where(cats == 0, scores, 0), dtype=np.float64),
-        tuple(groups),
+def _layout_offers(level: Level, distinct: tuple[int, ...]) -> _LayoutOffers:
+    found = _offers(level, frozenset(distinct))
+    where = {lab: i for i, lab in enumerate(distinct)}
+    base = EXACT_MAX_SCORE[level] + 2
+    pairs = max(len(distinct), *(len(offer) for offer, _ in found))
+    code = np.zeros((len(found), len(distinct)), dtype=np.int64)
+    label = np.full((len(found) + 1, pairs), len(distinct), dtype=np.int64)
+    score = np.zeros((len(found) + 1, pairs), dtype=np.int64)
+    for o, (offer, _) in enumerate(found):
+        for j, (lab, s) in enumerate(offer):
+            code[o, where[lab]] = (s + 1) * base ** where[lab]
+            label[o, j], score[o, j] = where[lab], s
+    label[len(found), : len(distinct)] = np.arange(len(distinct))
+    return _LayoutOffers(np.array([p for _, p in found]), code, base ** len(distinct), label, score)
+
+
+@dataclass(frozen=True)
+class _Sheet:
+    """One layout's sets of empty boxes as arrays; per-set arrays are indexed by combined id.
+
+    While solving, every table's rows are ``row`` apart (the widest table's width), so that
+    the window an option reads has the same strides whichever caterpillar it fills.
+    """
+
+    max_score: int
+    offers: _LayoutOffers
+    part_id: Ints  # (3, sets): each caterpillar's part index
+    has: npt.NDArray[np.bool_]  # (3, part index, label position + 1): a box with the label is empty
+    succ: Ints  # (3, part index, label position + 1): part index after filling one such box
+    stride: Ints  # per caterpillar: step of the combined id per step of its part index
+    height: Ints
+    width: Ints
+    base: Ints
+    offset: Ints  # start of each table in the solution (rows ``width`` apart)
+    padded: Ints  # start of each table while solving (rows ``row`` apart)
+    row: int
+    order: Ints  # combined ids by layer (filled boxes), then by table shape
+    layer: Ints  # start of each layer in ``order``
+
+    @classmethod
+    def of(cls, level: Level, parts: tuple[Part, Part, Part]) -> _Sheet:
+        mx = EXACT_MAX_SCORE[level]
+        distinct = tuple(sorted({lab for part in parts for lab in part.labels}))
+        where = {lab: i for i, lab in enumerate(distinct)}
+        sizes = [len(part.remaining) for part in parts]
+        has = np.zeros((3, max(sizes), len(distinct) + 1), dtype=np.bool_)
+        succ = np.zeros((3, max(sizes), len(distinct) + 1), dtype=np.int64)
+        filled = np.zeros((3, max(sizes)), dtype=np.int64)
+        for c, part in enumerate(parts):
+            filled[c, : sizes[c]] = part.filled
+            for i, nxt in enumerate(part.succ):
+                for lab, j in nxt.items():
+                    has[c, i, where[lab]], succ[c, i, where[lab]] = True, j
+        part_id = np.indices(sizes, dtype=np.int64).reshape(3, -1)
+        k = filled[np.arange(3)[:, None], part_id]
+        height, width = mx * (k[0] + k[1]) + 1, mx * (k[0] + k[2]) + 1
+        row = 2 * BOXES * mx + 1
+        # Sets of one layer with one table shape get adjacent tables: a batch of them is one slice.
+        order = np.lexsort((k[1], k[0], k.sum(axis=0)))
+        offset, padded = np.empty_like(order), np.empty_like(order)
+        offset[order] = np.cumsum(height[order] * width[order]) - height[order] * width[order]
+        padded[order] = np.cumsum(height[order] * row) - height[order] * row
+        stride = np.array([sizes[1] * sizes[2], sizes[2], 1], dtype=np.int64)
+        layer = np.searchsorted(k.sum(axis=0)[order], np.arange(SLOTS + 2))
+        offers = _layout_offers(level, distinct)
+        return cls(mx, offers, part_id, has, succ, stride, height, width, mx * k[0], offset, padded, row, order, layer)
+
+    def runs(self, sets: Ints) -> list[tuple[int, int]]:
+        """Ranges of ``sets`` (a slice of ``order``) with one table shape."""
+        height, width = self.height[sets], self.width[sets]
+        cuts = [0, *(np.flatnonzero((np.diff(height) != 0) | (np.diff(width) != 0)) + 1), len(sets)]
+        return list(pairwise(int(cut) for cut in cuts))
+
+
+@dataclass(frozen=True)
+class _Options:
+    """One layer's options, ordered by set, then by offer group (offers merged per set)."""
+
+    start: Ints  # per option: where its window starts in the successor's table
+    points: Floats  # per option: points added to Alex's total (the reference)
+    group_option: Ints  # per group, plus one: its first option
+    prob: Floats  # per group
+    set_group: Ints  # per set of the layer, plus one: its first group
+
+
+def _options(sheet: _Sheet, sets: Ints) -> _Options:
+    mx, offers, row = sheet.max_score, sheet.offers, sheet.row
+    part_id = sheet.part_id[:, sets]
+    has = sheet.has[np.arange(3), part_id.T]  # (sets, 3, labels + 1)
+    # Offers leaving a set the same (label, score) pairs are one group (probabilities added);
+    # offers leaving none (key 0) force a zero in any empty box, the extra row of offers.label.
+    # The key packs the set's position and its pairs into one int64: at most 924 sets per
+    # layer times base ** 12 <= 14 ** 12 stays far below 2 ** 63.
+    key = has[:, :, :-1].any(axis=1).astype(np.int64) @ offers.code.T
+    key += np.arange(len(sets), dtype=np.int64)[:, None] * offers.span
+    groups, first, inverse = np.unique(key.ravel(), return_index=True, return_inverse=True)
+    prob = np.asarray(np.bincount(inverse, weights=np.tile(offers.probs, len(sets))), dtype=np.float64)
+    group_set = groups // offers.span
+    group_offer = np.where(groups % offers.span == 0, len(offers.probs), first % len(offers.probs))
+    labels = offers.label[group_offer]
+    fits = has[group_set[:, None, None], np.arange(3)[None, :, None], labels[:, None, :]]
+    group, cat, pair = np.nonzero(fits)
+    lab, score, at = labels[group, pair], offers.score[group_offer[group], pair], group_set[group]
+    own = part_id[cat, at]
+    succ_id = sets[at] + (sheet.succ[cat, own, lab] - own) * sheet.stride[cat]
+    # Successor table coordinates (see the module docstring): filling Alex lowers both
+    # differences by the score (and the successor's base is mx higher); Bobby's score
+    # shifts rows, Charlie's shifts columns.
+    shift = np.where(cat == 0, (mx - score) * (row + 1), np.where(cat == 1, score * row, score))
+    counts = np.bincount(group, minlength=len(groups))
+    return _Options(
+        sheet.padded[succ_id] + shift,
+        np.where(cat == 0, score, 0).astype(np.float64),
+        np.concatenate(([0], np.cumsum(counts))),
+        prob,
+        np.searchsorted(group_set, np.arange(len(sets) + 1)),
     )
+
+
+#: Gathered table cells per batch: small enough to stay in cache and be reused by the allocator.
+_BATCH_CELLS = 1 << 18
+
+
+class _Scratch:
+    """A buffer reused from batch to batch: a fresh large array costs a page fault per 4 kB."""
+
+    def __init__(self) -> None:
+        self._buffer = np.empty(0)
+
+    def take(self, size: int) -> Floats:
+        if self._buffer.size < size:
+            self._buffer = np.empty(size)
+        return self._buffer[:size]
+
+
+def _solve_layer(sheet: _Sheet, work: Floats, sets: Ints, scratch: _Scratch) -> None:
+    """Tables of one layer's ``sets`` (ordered by shape) from the next layer's tables."""
+    options = _options(sheet, sets)
+    set_option = options.group_option[options.set_group]
+    for a, b in sheet.runs(sets):
+        rows, cols = int(sheet.height[sets[a]]), int(sheet.width[sets[a]])
+        # Split the sets of one shape into batches that gather about _BATCH_CELLS cells.
+        batch = (set_option[a:b] - set_option[a]) // max(1, _BATCH_CELLS // (rows * cols))
+        cuts = [a, *(a + np.flatnonzero(np.diff(batch)) + 1), b]
+        for lo, hi in pairwise(int(cut) for cut in cuts):
+            at = int(sheet.padded[sets[lo]])
+            out = work[at : at + (hi - lo) * rows * sheet.row].reshape(hi - lo, rows, sheet.row)[:, :, :cols]
+            _solve_batch(work, options, set_option, (lo, hi), out, sheet.row, scratch)
+
+
+def _solve_batch(
+    work: Floats, options: _Options, set_option: Ints, sets: tuple[int, int], out: Floats, row: int, scratch: _Scratch
+) -> None:
+    """Tables of the layer's sets ``lo:hi`` (one shape) into ``out``."""
+    lo, hi = sets
+    rows, cols = out.shape[1:]
+    first = int(set_option[lo])
+    g0, g1 = int(options.set_group[lo]), int(options.set_group[hi])
+    group_first = options.group_option[g0 : g1 + 1] - first
+    count = np.diff(group_first)
+    # Groups with the most options first, options rank by rank: the groups with an r-th
+    # option are a prefix, so each rank is one elementwise maximum on contiguous rows.
+    by_count = np.argsort(-count, kind="stable")
+    ranked = count[by_count]
+    prefix = [int(np.count_nonzero(ranked > r)) for r in range(int(ranked[0]))]
+    order = np.concatenate([group_first[by_count[:n]] + r for r, n in enumerate(prefix)]) + first
+    # Each option reads a (rows, cols) window of its successor's table: a strided view of
+    # the work array, so the gather copies whole rows.
+    step = work.strides[0]
+    shape = (work.size - (rows - 1) * row - cols + 1, rows, cols)
+    windows = np.lib.stride_tricks.as_strided(work, shape, (step, row * step, step), writeable=False)
+    table = windows[options.start[order]]
+    table += options.points[order][:, None, None]
+    flat = table.reshape(order.size, rows * cols)
+    best = flat[: prefix[0]]
+    done = prefix[0]
+    for n in prefix[1:]:
+        np.maximum(best[:n], flat[done : done + n], out=best[:n])
+        done += n
+    back = np.empty_like(by_count)
+    back[by_count] = np.arange(by_count.size)
+    weighted = np.take(best, back, axis=0, out=scratch.take(best.size).reshape(best.shape))
+    weighted *= options.prob[g0:g1, None]
+    np.add.reduceat(weighted.reshape(-1, rows, cols), options.set_group[lo:hi] - g0, axis=0, out=out)
 
 
 def _median_table(size: int, max_score: int) -> Floats:
@@ -272,70 +424,29 @@ def _solve(level: Level, labels: tuple[int, ...], progress: bool) -> Solution:
     started = time.perf_counter()
     mx = EXACT_MAX_SCORE[level]
     parts = (Part.of(labels[0:4]), Part.of(labels[4:8]), Part.of(labels[8:12]))
-    n0, n1, n2 = (len(p.remaining) for p in parts)
-    count = n0 * n1 * n2
-    offset = np.zeros(count, dtype=np.int64)
-    height = np.zeros(count, dtype=np.int64)
-    width = np.zeros(count, dtype=np.int64)
-    base = np.zeros(count, dtype=np.int64)
-    layers: list[list[tuple[int, int, int, int]]] = [[] for _ in range(SLOTS + 1)]
-    position = 0
-    for i0, i1, i2 in product(range(n0), range(n1), range(n2)):
-        k0, k1, k2 = parts[0].filled[i0], parts[1].filled[i1], parts[2].filled[i2]
-        mask = (i0 * n1 + i1) * n2 + i2
-        rows, cols = mx * (k0 + k1) + 1, mx * (k0 + k2) + 1
-        offset[mask], height[mask], width[mask], base[mask] = position, rows, cols, mx * k0
-        position += rows * cols
-        layers[k0 + k1 + k2].append((mask, i0, i1, i2))
-    values = np.empty(position, dtype=np.float64)
-    full = layers[SLOTS][0][0]
-    size = (8 * mx + 1) ** 2
-    values[offset[full] : offset[full] + size] = _median_table(8 * mx + 1, mx)
-    bar = _progress_bar(count - 1, level) if progress else None
-    index_cache: dict[tuple[int, int], Ints] = {}
+    sheet = _Sheet.of(level, parts)
+    full = int(sheet.order[-1])
+    work = np.empty(int(sheet.padded[full]) + sheet.row * sheet.row)
+    work[sheet.padded[full] :] = _median_table(sheet.row, mx)
+    bar = _progress_bar(len(sheet.order) - 1, level) if progress else None
+    scratch = _Scratch()
     for filled in range(SLOTS - 1, -1, -1):
-        for mask, i0, i1, i2 in layers[filled]:
-            idx = (i0, i1, i2)
-            present: Present = (
-                tuple(parts[0].succ[i0]),
-                tuple(parts[1].succ[i1]),
-                tuple(parts[2].succ[i2]),
-            )
-            plan = _plan(level, present)
-            succ_off = np.array(
-                [offset[_combine_succ(idx, c, lab, parts, n1, n2)] for c, lab in plan.cl],
-                dtype=np.int64,
-            )
-            rows, cols = int(height[mask]), int(width[mask])
-            key = (rows, cols)
-            if key not in index_cache:
-                r = np.arange(rows, dtype=np.int64)[:, None]
-                q = np.arange(cols, dtype=np.int64)[None, :]
-                index_cache[key] = np.stack([(r * (cols + mx) + q).ravel(), (r * cols + q).ravel()])
-            gather = index_cache[key][plan.narrow]
-            gather += (succ_off[plan.opt_cl] + plan.step * cols + plan.fixed)[:, None]
-            table = np.take(values, gather)
-            table += plan.points[:, None]
-            out = np.zeros(rows * cols)
-            for first, offers, options, probs in plan.groups:
-                block = table[first : first + offers * options]
-                if options > 1:
-                    block = block.reshape(offers, options, -1).max(axis=1)
-                out += probs @ block
-            values[offset[mask] : offset[mask] + rows * cols] = out
-            if bar is not None:
-                bar.update(1)
+        sets = sheet.order[sheet.layer[filled] : sheet.layer[filled + 1]]
+        _solve_layer(sheet, work, sets, scratch)
+        if bar is not None:
+            bar.update(len(sets))
     if bar is not None:
         bar.close()
-    return Solution(level, labels, mx, parts, values, offset, height, width, base, time.perf_counter() - started)
-
-
-def _combine_succ(
-    idx: tuple[int, int, int], c: int, label: int, parts: tuple[Part, Part, Part], n1: int, n2: int
-) -> int:
-    new = list(idx)
-    new[c] = parts[c].succ[idx[c]][label]
-    return (new[0] * n1 + new[1]) * n2 + new[2]
+    # The solution keeps the tables without padding (rows ``width`` apart).
+    values = np.empty(int(sheet.offset[full]) + sheet.row * sheet.row)
+    for a, b in sheet.runs(sheet.order):
+        rows, cols, at, to = (int(x[sheet.order[a]]) for x in (sheet.height, sheet.width, sheet.padded, sheet.offset))
+        values[to : to + (b - a) * rows * cols].reshape(b - a, rows, cols)[...] = work[
+            at : at + (b - a) * rows * sheet.row
+        ].reshape(b - a, rows, sheet.row)[:, :, :cols]
+    del work
+    seconds = time.perf_counter() - started
+    return Solution(level, labels, mx, parts, values, sheet.offset, sheet.height, sheet.width, sheet.base, seconds)
 
 
 def _progress_bar(total: int, level: Level) -> Any:

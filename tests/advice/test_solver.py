@@ -77,6 +77,23 @@ def test_beginner_four_empty_boxes_in_one_caterpillar_match_brute_force() -> Non
     assert solve_layout("beginner", layout).value(state) == pytest.approx(float(brute_force(state)), abs=1e-9)
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_beginner_labels_no_roll_offers_match_brute_force(seed: int) -> None:
+    # Labels 7 to 12 never match a Beginner die: only forced zeros can fill those boxes.
+    layout = LAYOUTS[2]
+    state = random_subgame("beginner", layout, 3, seed)
+    assert solve_layout("beginner", layout).value(state) == pytest.approx(float(brute_force(state)), abs=1e-9)
+
+
+def test_beginner_labels_shared_by_caterpillars_match_brute_force() -> None:
+    # Four empty boxes, two labelled 6 (Alex, Bobby) and two labelled 5 (Bobby, Charlie): a roll's
+    # offer can be placed in either caterpillar, and the sets met on the way have different table shapes.
+    layout = LAYOUTS[0]
+    scores = (3, 1, None, 2, None, 4, 2, None, None, 6, 4, 5)
+    state = State("beginner", layout, scores)
+    assert solve_layout("beginner", layout).value(state) == pytest.approx(float(brute_force(state)), abs=1e-9)
+
+
 def test_full_sheet_is_worth_its_median() -> None:
     layout = LAYOUTS[0]
     state = State("intermediate", layout, (12,) * 4 + (0,) * 4 + (5, 5, 5, 4))
