@@ -70,13 +70,6 @@ def caterpillar_index(caterpillar: str | int) -> int:
     raise InvalidStateError(describe("caterpillar", caterpillar, "'Alex', 'Bobby' or 'Charlie'"))
 
 
-def bonus_index(box: str) -> int:
-    """0, 1 or 2 for bonus box A, B or C."""
-    if box in BONUS_BOXES:
-        return BONUS_BOXES.index(box)
-    raise InvalidStateError(describe("bonus box", box, "'A', 'B' or 'C'"))
-
-
 def describe_slot(slot: int) -> tuple[str, int]:
     """``(caterpillar name, box)`` of a flat slot.
 
