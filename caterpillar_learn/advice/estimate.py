@@ -28,7 +28,8 @@ from functools import cache, lru_cache
 
 import numpy as np
 
-from caterpillar_learn.advice.solver import Solution, solve_layout
+from caterpillar_learn.advice.solver import solve_layout
+from caterpillar_learn.advice.tables import Solution
 from caterpillar_learn.caterpillars.dice import chance_outcomes
 from caterpillar_learn.caterpillars.levels import Level
 from caterpillar_learn.caterpillars.rules import legal_moves

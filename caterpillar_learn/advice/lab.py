@@ -26,7 +26,8 @@ from typing import Any
 from caterpillar_learn.advice.errors import AdviceError
 from caterpillar_learn.advice.estimate import BOX_MEAN
 from caterpillar_learn.advice.playout import optimal_finals
-from caterpillar_learn.advice.solver import EXACT_MAX_SCORE, solve_layout
+from caterpillar_learn.advice.solver import solve_layout
+from caterpillar_learn.advice.tables import EXACT_MAX_SCORE
 from caterpillar_learn.advice.values import best_move
 from caterpillar_learn.caterpillars.dice import Roll, roll_dice
 from caterpillar_learn.caterpillars.levels import Level

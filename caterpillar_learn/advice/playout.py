@@ -24,7 +24,7 @@ from functools import lru_cache
 import numpy as np
 import numpy.typing as npt
 
-from caterpillar_learn.advice.solver import Solution
+from caterpillar_learn.advice.tables import Solution
 from caterpillar_learn.caterpillars.dice import chance_outcomes
 from caterpillar_learn.caterpillars.rules import legal_moves
 from caterpillar_learn.caterpillars.sheet import BOXES, SLOTS, State

@@ -37,151 +37,28 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from itertools import pairwise, product
+from itertools import pairwise
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from caterpillar_learn.advice.errors import AdviceError
-from caterpillar_learn.caterpillars.dice import chance_outcomes
+from caterpillar_learn.advice.tables import (
+    EXACT_MAX_SCORE,
+    Floats,
+    Ints,
+    Part,
+    Solution,
+    exact_level,
+    roll_table,
+)
 from caterpillar_learn.caterpillars.levels import Level
-from caterpillar_learn.caterpillars.rules import legal_moves
-from caterpillar_learn.caterpillars.sheet import BOXES, SLOTS, State
+from caterpillar_learn.caterpillars.sheet import BOXES, SLOTS
 from caterpillar_learn.errors import describe
 
-#: Levels solved exactly, with the highest score one box can receive.
-EXACT_MAX_SCORE = {Level.BEGINNER: 6, Level.INTERMEDIATE: 12}
 #: Solved layouts kept in memory (an Intermediate table is about 83 MB).
 CACHE_SIZE = 4
-
-Floats = npt.NDArray[np.float64]
-Ints = npt.NDArray[np.int64]
-
-
-# -- what the dice offer: (score, label) pairs per roll, grouped ------------------
-
-
-@dataclass(frozen=True)
-class RollTable:
-    """The distinct sets of ``(score, label)`` pairs a level's rolls offer."""
-
-    pairs: tuple[frozenset[tuple[int, int]], ...]
-    probs: tuple[float, ...]
-
-
-@cache
-def roll_table(level: Level | str) -> RollTable:
-    """Rolls of an exact level grouped by the (score, label) pairs they offer.
-
-    >>> table = roll_table("beginner")
-    >>> len(table.pairs), round(sum(table.probs), 12)
-    (21, 1.0)
-    >>> sorted(roll_table("intermediate").pairs[0])
-    [(1, 2), (2, 1)]
-    """
-    level = _exact_level(level)
-    # A sheet with every label from 1 to 12 shows every pair a roll offers.
-    probe = State.new(level, range(1, SLOTS + 1))
-    grouped: dict[frozenset[tuple[int, int]], float] = {}
-    for roll, p in chance_outcomes(level):
-        pairs = frozenset((m.score, m.slot + 1) for m in legal_moves(probe, roll) if not m.zero)
-        grouped[pairs] = grouped.get(pairs, 0.0) + float(p)
-    return RollTable(tuple(grouped), tuple(grouped.values()))
-
-
-def _exact_level(level: Level | str) -> Level:
-    level = Level.parse(level)
-    if level not in EXACT_MAX_SCORE:
-        raise AdviceError(describe("level", level.value, "beginner or intermediate for an exact solve"))
-    return level
-
-
-# -- one caterpillar: its possible sets of empty boxes ---------------------------
-
-
-@dataclass(frozen=True)
-class Part:
-    """One caterpillar's sub-multisets of empty labels, indexed 0..n-1."""
-
-    labels: tuple[int, ...]  # distinct labels, sorted
-    remaining: tuple[tuple[int, ...], ...]  # per index: empty boxes per distinct label
-    filled: tuple[int, ...]  # per index: filled boxes
-    succ: tuple[dict[int, int], ...]  # per index: label -> index after filling one box
-    index: dict[tuple[int, ...], int]
-
-    @classmethod
-    def of(cls, labels: Sequence[int]) -> Part:
-        distinct = tuple(sorted(set(labels)))
-        counts = [list(labels).count(v) for v in distinct]
-        remaining = tuple(product(*(range(c + 1) for c in counts)))
-        index = {r: i for i, r in enumerate(remaining)}
-        succ = tuple(
-            {v: index[r[:j] + (r[j] - 1,) + r[j + 1 :]] for j, v in enumerate(distinct) if r[j]} for r in remaining
-        )
-        filled = tuple(len(labels) - sum(r) for r in remaining)
-        return cls(distinct, remaining, filled, succ, index)
-
-    def index_of(self, labels: Sequence[int], scores: Sequence[int | None]) -> int:
-        """Index of the empty boxes of one caterpillar's labels and scores."""
-        empty = [lab for lab, s in zip(labels, scores) if s is None]
-        return self.index[tuple(empty.count(v) for v in self.labels)]
-
-
-# -- the solution: every table, in one flat array ---------------------------------
-
-
-@dataclass(frozen=True, eq=False)
-class Solution:
-    """Exact values of every state of one label layout at one level."""
-
-    level: Level
-    labels: tuple[int, ...]
-    max_score: int
-    parts: tuple[Part, Part, Part]
-    values: Floats  # all W tables, flattened
-    offset: Ints  # per combined id: start of its W table
-    height: Ints  # per combined id: number of rows (d1 values)
-    width: Ints  # per combined id: row length (number of d2 values)
-    base: Ints  # per combined id: max_score * filled boxes of Alex (index of d = 0)
-    seconds: float
-
-    def mask_id(self, state: State) -> int:
-        """Combined id of the empty boxes of ``state``."""
-        i = [
-            part.index_of(self.labels[BOXES * c : BOXES * c + BOXES], state.scores[BOXES * c : BOXES * c + BOXES])
-            for c, part in enumerate(self.parts)
-        ]
-        return self.combine(i[0], i[1], i[2])
-
-    def combine(self, i0: int, i1: int, i2: int) -> int:
-        n1, n2 = len(self.parts[1].remaining), len(self.parts[2].remaining)
-        return (i0 * n1 + i1) * n2 + i2
-
-    def lookup(self, mask: int, totals: tuple[int, int, int]) -> float:
-        """Value of the empty boxes ``mask`` with these totals, before the next roll."""
-        t0, t1, t2 = totals
-        base = int(self.base[mask])
-        index = int(self.offset[mask]) + (t1 - t0 + base) * int(self.width[mask]) + t2 - t0 + base
-        return t0 + float(self.values[index])
-
-    def value(self, state: State) -> float:
-        """Expected final score of ``state`` before its next roll, under optimal play."""
-        if tuple(state.labels) != self.labels or state.level != self.level:
-            raise AdviceError(describe("state", list(state.labels), f"the layout {list(self.labels)}"))
-        return self.lookup(self.mask_id(state), state.totals)
-
-    @property
-    def start_value(self) -> float:
-        """Expected final score of a fresh sheet."""
-        return self.lookup(self._start_mask(), (0, 0, 0))
-
-    def _start_mask(self) -> int:
-        return self.combine(*(len(p.remaining) - 1 for p in self.parts))
-
-    @property
-    def nbytes(self) -> int:
-        return sum(int(a.nbytes) for a in (self.values, self.offset, self.height, self.width, self.base))
 
 
 # -- solving ----------------------------------------------------------------------
@@ -469,7 +346,7 @@ def solve_layout(level: Level | str, labels: Sequence[int | None], *, progress: 
     caterpillar_learn.advice.errors.AdviceError: level: got 'advanced', \
 expected beginner or intermediate for an exact solve
     """
-    level = _exact_level(level)
+    level = exact_level(level)
     if len(labels) != SLOTS or any(not isinstance(v, int) or not 1 <= v <= 12 for v in labels):
         raise AdviceError(describe("labels", list(labels), "12 labels from 1 to 12 (finish the setup first)"))
     key = (level, tuple(int(v) for v in labels if v is not None))
@@ -488,4 +365,4 @@ def clear_cache() -> None:
     _CACHE.clear()
 
 
-__all__ = ["EXACT_MAX_SCORE", "Part", "RollTable", "Solution", "clear_cache", "roll_table", "solve_layout"]
+__all__ = ["CACHE_SIZE", "clear_cache", "solve_layout"]

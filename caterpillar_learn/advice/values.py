@@ -19,7 +19,8 @@ from typing import Any
 
 from caterpillar_learn.advice import estimate
 from caterpillar_learn.advice.errors import AdviceError
-from caterpillar_learn.advice.solver import EXACT_MAX_SCORE, solve_layout
+from caterpillar_learn.advice.solver import solve_layout
+from caterpillar_learn.advice.tables import EXACT_MAX_SCORE
 from caterpillar_learn.caterpillars.dice import Roll
 from caterpillar_learn.caterpillars.notation import move_to_json
 from caterpillar_learn.caterpillars.rules import Move, apply, legal_moves
