@@ -16,6 +16,18 @@ import caterpillar_learn
 _CHECKOUT = Path(caterpillar_learn.__file__).resolve().parent.parent / "widgets"
 
 
+THEME_FILE = "theme.css"
+
+
+def widget_styles(name: str) -> str:
+    """The shared theme followed by the stylesheet ``widgets/<name>``, as one text.
+
+    >>> ".cl-root" in widget_styles("caterpillars.css") and "--learn-bg" in widget_styles("raupe.css")
+    True
+    """
+    return "\n".join(widget_file(n).read_text(encoding="utf-8") for n in (THEME_FILE, name))
+
+
 def widget_file(name: str) -> Path:
     """The path of ``widgets/<name>`` (an ES module, CSS or SVG file).
 

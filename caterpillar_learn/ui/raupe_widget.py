@@ -42,7 +42,7 @@ import traitlets
 
 from caterpillar_learn.errors import describe
 from caterpillar_learn.i18n import text
-from caterpillar_learn.ui.assets import widget_file
+from caterpillar_learn.ui.assets import widget_file, widget_styles
 from caterpillar_learn.ui.raupe_setups import SETUPS, TableSetup, replay_record
 from caterpillar_learn.ui.raupe_table import EVENT_TYPES, RaupeTable
 from caterpillar_learn.ui.raupe_views import hand_view, table_view
@@ -83,7 +83,7 @@ class RaupeWidget(anywidget.AnyWidget):
     """The table of one Räuber Raupe lesson (see :data:`SETUPS`)."""
 
     _esm = traitlets.Unicode(widget_file(ESM_FILE).read_text(encoding="utf-8")).tag(sync=True)
-    _css = traitlets.Unicode(widget_file(CSS_FILE).read_text(encoding="utf-8")).tag(sync=True)
+    _css = traitlets.Unicode(widget_styles(CSS_FILE)).tag(sync=True)
 
     table = traitlets.Dict().tag(sync=True)
     hand = traitlets.List(trait=traitlets.Dict()).tag(sync=True)

@@ -30,7 +30,7 @@ import traitlets
 from caterpillar_learn.caterpillars import ACTION_FACES, DEFAULT_LABELS
 from caterpillar_learn.i18n import text
 from caterpillar_learn.lessons.model import CHECKS, Lesson, get_lesson
-from caterpillar_learn.ui.assets import widget_file
+from caterpillar_learn.ui.assets import widget_file, widget_styles
 from caterpillar_learn.ui.session import Session
 
 #: The ES module is written in parts (one concern each) and joined here, in order;
@@ -46,7 +46,7 @@ def caterpillars_esm() -> str:
 
 
 def caterpillars_css() -> str:
-    return widget_file(CSS_FILE).read_text(encoding="utf-8")
+    return widget_styles(CSS_FILE)
 
 
 def template(key: str) -> str:

@@ -25,7 +25,7 @@ def with_(**changes: Any) -> dict[str, Any]:
     return {**STATE, **changes}
 
 
-def run(args: list[str], stdin: str = "", monkeypatch: pytest.MonkeyPatch | None = None) -> tuple[int, str, str]:
+def run(args: list[str], stdin: str = "") -> tuple[int, str, str]:
     """Run the real entry point in a subprocess (stdin, stdout, stderr, exit status)."""
     done = subprocess.run(
         [sys.executable, "-m", "caterpillar_learn.cli", *args],
