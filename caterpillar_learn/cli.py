@@ -21,7 +21,7 @@ from caterpillar_learn.errors import CaterpillarLearnError
 COMMAND_MODULES = (
     "caterpillar_learn.caterpillars.cli",
     "caterpillar_learn.advice.cli",
-    "caterpillar_learn.ui.serve",
+    "caterpillar_learn.ui.hosting.serve",
     "caterpillar_learn.raupe.cli",
 )
 

@@ -1,14 +1,66 @@
 """The one base error of the package; each game subclasses it.
 
 Every message names the field, the bad value and what was expected, so that
-the command line and the widgets can show it as a single line.
+the command line and the widgets can show it as a single line.  The value is
+shown as :func:`repr` shows it, cut short when it is long, deep or huge: a
+message about hostile input stays one short line.
 """
 
 from __future__ import annotations
 
+import reprlib
+
+#: Longest rendering of a bad value inside a message.
+MAX_VALUE_CHARS = 120
+#: Whole numbers with more bits than this are shown by their size only.
+MAX_INT_BITS = 128
+
 
 class CaterpillarLearnError(ValueError):
     """Base class of every error raised on purpose by caterpillar-learn."""
+
+
+class _Brief(reprlib.Repr):
+    """``repr`` with limits, and huge whole numbers shown by their size."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.maxlevel = 4
+        self.maxtuple = self.maxlist = self.maxset = self.maxfrozenset = self.maxdeque = 16
+        self.maxdict = 8
+        self.maxstring = 100
+        self.maxother = 100
+
+    def repr_int(self, x: int, level: int) -> str:
+        # repr() refuses ints of more than 4300 digits, and long ones say nothing anyway.
+        if x.bit_length() > MAX_INT_BITS:
+            return f"<a whole number of {x.bit_length()} bits>"
+        return super().repr_int(x, level)
+
+
+_BRIEF = _Brief()
+
+
+def brief(value: object) -> str:
+    """``repr(value)``, cut to at most :data:`MAX_VALUE_CHARS` characters on one line.
+
+    >>> brief([7, 2])
+    '[7, 2]'
+    >>> brief(10**5000)
+    '<a whole number of 16610 bits>'
+    >>> deep: list[object] = []
+    >>> for _ in range(100_000):
+    ...     deep = [deep]
+    >>> brief(deep)
+    '[[[[...]]]]'
+    """
+    try:
+        text = _BRIEF.repr(value)
+    except (ValueError, RecursionError):  # a custom __repr__ that fails or recurses
+        text = f"<{type(value).__name__}>"
+    if len(text) > MAX_VALUE_CHARS:
+        text = text[: MAX_VALUE_CHARS - 3] + "..."
+    return text
 
 
 def describe(field: str, value: object, expected: str) -> str:
@@ -16,5 +68,7 @@ def describe(field: str, value: object, expected: str) -> str:
 
     >>> describe("dice", [7, 2], "values from 1 to 6")
     'dice: got [7, 2], expected values from 1 to 6'
+    >>> len(describe("seed", "x" * 10_000, "a whole number")) < 150
+    True
     """
-    return f"{field}: got {value!r}, expected {expected}"
+    return f"{field}: got {brief(value)}, expected {expected}"

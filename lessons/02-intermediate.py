@@ -5,6 +5,8 @@
 #     text_representation:
 #       extension: .py
 #       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.6
 #   kernelspec:
 #     display_name: Python 3 (ipykernel)
 #     language: python
@@ -49,7 +51,7 @@
 SEED = 2
 
 # %%
-from caterpillar_learn.ui.widgets import CaterpillarsLesson
+from caterpillar_learn.ui.caterpillars import CaterpillarsLesson
 
 lesson = CaterpillarsLesson("02-intermediate", seed=SEED)
 lesson

@@ -5,6 +5,8 @@
 #     text_representation:
 #       extension: .py
 #       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.6
 #   kernelspec:
 #     display_name: Python 3 (ipykernel)
 #     language: python
@@ -43,7 +45,7 @@ GAMES = 200
 LEVEL = "beginner"
 
 # %%
-from caterpillar_learn.ui.lab import run_lab
+from caterpillar_learn.ui.caterpillars.lab import run_lab
 
 report = run_lab(LEVEL, ("random", "greedy", "median"), games=GAMES, seed=SEED)
 report

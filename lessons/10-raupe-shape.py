@@ -5,6 +5,8 @@
 #     text_representation:
 #       extension: .py
 #       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.6
 #   kernelspec:
 #     display_name: Python 3 (ipykernel)
 #     language: python
@@ -40,7 +42,7 @@
 SEED = 10
 
 # %%
-from caterpillar_learn.ui.raupe_widget import RaupeWidget
+from caterpillar_learn.ui.raupe import RaupeWidget
 
 table = RaupeWidget("10-raupe-shape", seed=SEED)
 table

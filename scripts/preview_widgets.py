@@ -16,7 +16,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from caterpillar_learn.ui.widgets import CaterpillarsBoard, CaterpillarsLesson, caterpillars_css, caterpillars_esm
+from caterpillar_learn.ui.caterpillars import CaterpillarsBoard, CaterpillarsLesson
 
 CHROMIUM = "/usr/bin/chromium"
 
@@ -30,11 +30,9 @@ const model = {{ get: (n) => traits[n], set: () => {{}}, save_changes: () => {{}
 widget.render({{ model, el: document.getElementById("host") }});
 </script></body></html>"""
 
-TRAITS = ("sheet", "dice", "legal", "menu", "hint", "explanation", "message", "final", "review", "strings", "lesson")
-
 
 def traits_of(board: CaterpillarsBoard) -> dict[str, Any]:
-    return {name: getattr(board, name) for name in TRAITS}
+    return {name: getattr(board, name) for name in [*board.view_names, "view_names"]}
 
 
 def stages() -> dict[str, dict[str, Any]]:
@@ -109,10 +107,12 @@ def main() -> None:
     args = parser.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    esm = caterpillars_esm().replace("export default { render };", "const widget = { render };")
+    esm = CaterpillarsBoard.esm().replace("export default { render };", "const widget = { render };")
     background = "#1b1b1f" if args.dark else "#ffffff"
     for name, traits in stages().items():
-        html = PAGE.format(css=caterpillars_css(), background=background, esm_inline=esm, traits=json.dumps(traits))
+        html = PAGE.format(
+            css=CaterpillarsBoard.css(), background=background, esm_inline=esm, traits=json.dumps(traits)
+        )
         png = out / f"{name}{'-dark' if args.dark else ''}.png"
         shoot(html, png, args.dark)
         print(png)

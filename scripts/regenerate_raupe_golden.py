@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from caterpillar_learn.raupe.bots import get_level
-from caterpillar_learn.raupe.game import event_to_json
+from caterpillar_learn.raupe.notation import event_to_json
 from caterpillar_learn.raupe.simulate import play_bot_game
 
 GOLDEN = Path(__file__).resolve().parent.parent / "tests" / "golden" / "raupe" / "games.json"

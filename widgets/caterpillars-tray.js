@@ -1,6 +1,8 @@
-// Caterpillars front end, part 2 of 4: the dice tray and the roll button.
-// Dice are drawn as SVG pips; a short tumble plays when a new roll arrives
-// (none when the learner asks for reduced motion, see caterpillars.css).
+// Caterpillars: the dice tray and the roll button.  Dice are drawn as SVG
+// pips; a short tumble plays when a new roll arrives (none when the learner
+// asks for reduced motion, see caterpillars.css).
+
+import { fill, h, s } from "./shared.js";
 
 const PIPS = {
   1: [[2, 2]], 2: [[1, 1], [3, 3]], 3: [[1, 1], [2, 2], [3, 3]],
@@ -11,93 +13,66 @@ const FACE_SYMBOLS = { A: "A", B: "B", C: "C", "2x": "2×", "10": "10" };
 
 // Drawn, not an emoji: classroom machines often lack colour-emoji fonts.
 function butterfly() {
-  return svg("g", { class: "cl-butterfly" }, [
-    svg("ellipse", { cx: 22, cy: 26, rx: 10, ry: 13, transform: "rotate(-25 22 26)" }),
-    svg("ellipse", { cx: 42, cy: 26, rx: 10, ry: 13, transform: "rotate(25 42 26)" }),
-    svg("ellipse", { cx: 24, cy: 43, rx: 7, ry: 9, transform: "rotate(25 24 43)" }),
-    svg("ellipse", { cx: 40, cy: 43, rx: 7, ry: 9, transform: "rotate(-25 40 43)" }),
-    svg("rect", { x: 30, y: 18, width: 4, height: 32, rx: 2, class: "cl-butterfly-body" }),
-  ]);
+  return s("g", { class: "cl-butterfly" },
+    s("ellipse", { cx: 22, cy: 26, rx: 10, ry: 13, transform: "rotate(-25 22 26)" }),
+    s("ellipse", { cx: 42, cy: 26, rx: 10, ry: 13, transform: "rotate(25 42 26)" }),
+    s("ellipse", { cx: 24, cy: 43, rx: 7, ry: 9, transform: "rotate(25 24 43)" }),
+    s("ellipse", { cx: 40, cy: 43, rx: 7, ry: 9, transform: "rotate(-25 40 43)" }),
+    s("rect", { x: 30, y: 18, width: 4, height: 32, rx: 2, class: "cl-butterfly-body" }));
 }
 
-function html(tag, attrs = {}, children = []) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value === null || value === undefined || value === false) continue;
-    if (key === "text") node.textContent = String(value);
-    else node.setAttribute(key, value === true ? "" : String(value));
-  }
-  for (const child of children) if (child) node.appendChild(child);
-  return node;
+function face(bodyClass, ...inside) {
+  return s("svg", { viewBox: "0 0 64 64", class: "cl-die-face", "aria-hidden": "true" },
+    s("rect", { x: 3, y: 3, width: 58, height: 58, rx: 12, class: bodyClass }), ...inside);
 }
 
 function dieFace(value) {
-  const face = svg("svg", { viewBox: "0 0 64 64", class: "cl-die-face", "aria-hidden": "true" });
-  face.appendChild(svg("rect", { x: 3, y: 3, width: 58, height: 58, rx: 12, class: "cl-die-body" }));
-  for (const [col, row] of PIPS[value] || []) {
-    face.appendChild(svg("circle", { cx: 16 * col, cy: 16 * row, r: 6, class: "cl-pip" }));
-  }
-  return face;
+  return face("cl-die-body", (PIPS[value] || []).map(([col, row]) => s("circle", { cx: 16 * col, cy: 16 * row, r: 6, class: "cl-pip" })));
 }
 
-function actionFace(face) {
-  const node = svg("svg", { viewBox: "0 0 64 64", class: "cl-die-face", "aria-hidden": "true" });
-  node.appendChild(svg("rect", { x: 3, y: 3, width: 58, height: 58, rx: 12, class: "cl-die-body cl-action-body" }));
-  if (face === "butterfly") node.appendChild(butterfly());
-  else node.appendChild(label(32, 34, FACE_SYMBOLS[face] || face, 26, "cl-on-paper cl-bold"));
-  return node;
+function actionFace(name) {
+  const symbol = s("text", { x: 32, y: 34, "font-size": 26, "text-anchor": "middle", "dominant-baseline": "central",
+    class: "cl-on-paper cl-bold", text: FACE_SYMBOLS[name] || name });
+  return face("cl-die-body cl-action-body", name === "butterfly" ? butterfly() : symbol);
 }
 
-// `animate` is true only for the render that first shows a new roll.
-function drawTray(view, animate, send) {
+/** @param {import("./caterpillars.js").BoardView} view  `animate` is true only for the render that first shows a new roll. */
+export function drawTray(view, animate, send) {
   const { dice, strings, sheet } = view;
-  const tray = html("div", { class: "cl-tray", "data-testid": "dice", role: "group", "aria-label": strings.dice });
   const setup = dice.kind === "setup";
   const over = dice.kind === "over";
-  tray.appendChild(html("div", {
-    class: "cl-round",
-    text: setup ? strings.setup_dice : fill(strings, strings.round, { round: sheet.round }),
-  }));
-  const row = html("div", { class: "cl-dice-row" });
+  const tumble = (node) => {
+    if (animate) node.classList.add("cl-rolling");
+    return node;
+  };
+  const row = h("div", { class: "cl-dice-row" });
+  let faceText = null;
   if (dice.rolled && dice.values) {
     dice.values.forEach((value, index) => {
       const used = (dice.used || []).includes(index);
-      const name = fill(strings, strings.die, { value });
-      let die;
-      if (setup) {
-        die = html("button", {
+      const die = setup
+        ? h("button", {
           class: "cl-die cl-pick" + (dice.selected === index ? " cl-selected" : ""), type: "button",
-          "data-testid": `die-${index}`, "aria-pressed": dice.selected === index ? "true" : "false",
-          "aria-label": fill(strings, strings.pick_die, { value }), disabled: used,
-        }, [dieFace(value)]);
-        die.addEventListener("click", () => send({ type: "die", index }));
-      } else {
-        die = html("div", { class: "cl-die", role: "img", "aria-label": name, "data-testid": `die-${index}` }, [dieFace(value)]);
-      }
-      if (animate) die.classList.add("cl-rolling");
-      row.appendChild(die);
+          "data-testid": `die-${index}`, "aria-pressed": String(dice.selected === index),
+          "aria-label": fill(strings.pick_die, { value }), disabled: used, onclick: () => send("die", { index }),
+        }, dieFace(value))
+        : h("div", { class: "cl-die", role: "img", "aria-label": fill(strings.die, { value }), "data-testid": `die-${index}` }, dieFace(value));
+      row.append(tumble(die));
     });
     if (dice.action) {
-      const die = html("div", {
-        class: "cl-die cl-action", role: "img", "data-testid": "action-die",
-        "aria-label": fill(strings, strings.action, { face: strings["face_" + dice.action] || dice.action }),
-      }, [actionFace(dice.action)]);
-      if (animate) die.classList.add("cl-rolling");
-      row.appendChild(die);
-      tray.appendChild(row);
-      tray.appendChild(html("div", { class: "cl-face-text", text: strings["face_" + dice.action] || dice.action }));
-    } else {
-      tray.appendChild(row);
+      const words = strings["face_" + dice.action] || dice.action;
+      row.append(tumble(h("div", { class: "cl-die cl-action", role: "img", "data-testid": "action-die",
+        "aria-label": fill(strings.action, { face: words }) }, actionFace(dice.action))));
+      faceText = h("div", { class: "cl-face-text", text: words });
     }
   } else {
-    row.appendChild(html("div", { class: "cl-no-dice", text: over ? "" : strings.no_dice }));
-    tray.appendChild(row);
+    row.append(h("div", { class: "cl-no-dice", text: over ? "" : strings.no_dice }));
   }
-  const roll = html("button", {
+  const roll = h("button", {
     class: "cl-button cl-primary", type: "button", "data-testid": "roll-button",
-    disabled: dice.rolled || over, "aria-keyshortcuts": "r", text: strings.roll,
+    disabled: dice.rolled || over, "aria-keyshortcuts": "r", text: strings.roll, onclick: () => send("roll"),
   });
-  roll.addEventListener("click", () => send({ type: "roll" }));
-  tray.appendChild(roll);
-  return tray;
+  return h("div", { class: "cl-tray", "data-testid": "dice", role: "group", "aria-label": strings.dice },
+    h("div", { class: "cl-round", text: setup ? strings.setup_dice : fill(strings.round, { round: sheet.round }) }),
+    row, faceText, roll);
 }

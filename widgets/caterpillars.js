@@ -1,13 +1,114 @@
-// Caterpillars front end, part 4 of 4: wiring.  Reads the traits, redraws on
-// change, and turns every learner action into one write of the `event` trait
-// (model.set + model.save_changes; model.send does not reach Python on Panel).
+// Caterpillars front end: a board (and a lesson's stepper around it).  It
+// draws the view traits and turns every learner action into one event; the
+// scoresheet itself is drawn by Python (caterpillar_learn/caterpillars/svg.py)
+// with data attributes that this module wires to clicks and keys.  No rules here.
 
-const TRAITS = ["sheet", "dice", "legal", "menu", "hint", "explanation", "message", "final", "review", "strings", "lesson"];
-let instances = 0;
+import { drawFinal, drawHint, drawMenu, drawStepper, drawTalk } from "./caterpillars-panels.js";
+import { drawTray } from "./caterpillars-tray.js";
+import { h, picture, sender, watch, isShortcut } from "./shared.js";
 
+// The trait payloads, one @typedef each; their Python twins are the TypedDicts
+// of caterpillar_learn/ui/caterpillars/views.py (a test keeps the two alike).
+
+/**
+ * @typedef {Object} SheetView
+ * @property {string} level
+ * @property {Object<string, Array<number|null>>} labels
+ * @property {Object<string, Array<number|null>>} scores
+ * @property {Object<string, number|null>} [bonus]
+ * @property {string} phase  "setup", "play" or "over"
+ * @property {number} round  1 to 12
+ * @property {Object<string, number>} totals
+ * @property {Array<[string, number]>} pending  boxes whose setup label was placed this roll
+ * @property {string} svg  the scoresheet drawn by Python
+ */
+/**
+ * @typedef {Object} DiceView
+ * @property {boolean} rolled
+ * @property {string} kind  the phase
+ * @property {number} count  rolls shown so far (a new one starts the tumble)
+ * @property {number[]} [values]
+ * @property {string|null} [action]
+ * @property {number[]} [used]
+ * @property {number|null} [selected]
+ */
+/**
+ * @typedef {Object} LegalEntry
+ * @property {string} caterpillar
+ * @property {number} box
+ * @property {number} index
+ * @property {number} [score]
+ * @property {boolean} [zero]
+ * @property {string|null} [bonus]
+ * @property {string[]} [how]
+ * @property {string} [text]
+ * @property {boolean} [setup]
+ */
+/**
+ * @typedef {Object} MenuView
+ * @property {string} [caterpillar]
+ * @property {number} [box]
+ * @property {string} [title]
+ * @property {LegalEntry[]} [options]
+ */
+/**
+ * @typedef {Object} HintView
+ * @property {string} [status]  "thinking", "ready" or "unavailable"
+ * @property {string} [title]
+ * @property {string[]} [lines]
+ * @property {Array<{text: string, how: string[], value: number|null, value_text?: string, best: boolean}>} [options]
+ */
+/**
+ * @typedef {Object} FinalView
+ * @property {string} [flying]
+ * @property {number} [final]
+ * @property {string[]} [struck]
+ * @property {string[]} [explanation]
+ * @property {string} [text]
+ */
+/**
+ * @typedef {Object} ReviewView
+ * @property {string} [title]
+ * @property {string[]} [rounds]
+ * @property {string[]} [advice]
+ * @property {boolean} [reviewed]
+ * @property {string} [thinking]
+ */
+/**
+ * @typedef {Object} LessonView
+ * @property {string} [name]
+ * @property {string} [heading]
+ * @property {string} [title]
+ * @property {string} [body]
+ * @property {number} [index]
+ * @property {number} [count]
+ * @property {string} [progress]
+ * @property {boolean} [can_back]
+ * @property {boolean} [can_next]
+ * @property {string} [todo]
+ */
+/**
+ * @typedef {Object} BoardView  every view trait, read at once
+ * @property {SheetView} sheet
+ * @property {DiceView} dice
+ * @property {LegalEntry[]} legal
+ * @property {MenuView} menu
+ * @property {HintView} hint
+ * @property {string} explanation
+ * @property {string} message
+ * @property {FinalView} final
+ * @property {ReviewView} review
+ * @property {LessonView} lesson
+ * @property {Object<string, string>} strings
+ * @property {string} lang
+ */
+
+const NAMES = ["Alex", "Bobby", "Charlie"];
+
+/** @returns {BoardView} */
 function readView(model) {
   const view = {};
-  for (const name of TRAITS) view[name] = model.get(name);
+  for (const name of model.get("view_names") || []) view[name] = model.get(name);
   view.legal = view.legal || [];
   view.strings = view.strings || {};
   return view;
@@ -16,8 +117,7 @@ function readView(model) {
 // Arrow keys move between boxes like a grid: left/right along a caterpillar,
 // up/down between caterpillars.
 function moveFocus(root, from, key) {
-  const name = from.getAttribute("data-caterpillar");
-  let row = NAMES.indexOf(name);
+  let row = NAMES.indexOf(from.getAttribute("data-caterpillar"));
   let box = Number(from.getAttribute("data-box"));
   if (key === "ArrowLeft") box = Math.max(0, box - 1);
   else if (key === "ArrowRight") box = Math.min(3, box + 1);
@@ -27,53 +127,34 @@ function moveFocus(root, from, key) {
   if (target) target.focus();
 }
 
+function boxOf(node) {
+  const box = node && node.closest ? node.closest(".cl-box[data-caterpillar]") : null;
+  return box ? { caterpillar: box.getAttribute("data-caterpillar"), box: Number(box.getAttribute("data-box")) } : null;
+}
+
 function render({ model, el }) {
-  instances += 1;
-  const uid = `cl${instances}-${Math.random().toString(36).slice(2, 7)}`;
-  const root = document.createElement("div");
-  root.className = "cl-root";
+  const root = h("div", { class: "cl-root" });
   el.appendChild(root);
-  let seq = 0;
+  const send = sender(model);
   let lastCount = null;
   let lastMenu = "";
   let lastStep = null;
-  let scheduled = false;
-
-  function send(event) {
-    seq += 1;
-    model.set("event", { ...event, seq: Date.now() * 1000 + seq });
-    model.save_changes();
-  }
-
-  function activate(caterpillar, box) {
-    send({ type: "box", caterpillar, box });
-  }
 
   function draw() {
-    scheduled = false;
     const view = readView(model);
-    if (!view.sheet || !view.sheet.labels) return;
+    if (!view.sheet || !view.sheet.svg) return;
+    root.setAttribute("lang", view.lang || "en");
     const active = root.querySelector(":focus");
     const focusId = active ? active.getAttribute("data-testid") : null;
     const animate = lastCount !== null && view.dice.count !== lastCount && view.dice.rolled;
     lastCount = view.dice.count;
-    root.replaceChildren();
-    const stepper = drawStepper(view, send);
-    if (stepper) root.appendChild(stepper);
-    const main = html("div", { class: "cl-main" });
-    const board = html("div", { class: "cl-board" });
-    board.appendChild(drawSheet(view, uid, activate));
-    const menu = drawMenu(view, send);
-    if (menu) board.appendChild(menu);
-    main.appendChild(board);
-    const side = html("div", { class: "cl-side" });
-    side.appendChild(drawTray(view, animate, send));
-    side.appendChild(drawTalk(view));
-    if (view.dice.kind === "play") side.appendChild(drawHint(view, send));
-    const final = drawFinal(view, send);
-    if (final) side.appendChild(final);
-    main.appendChild(side);
-    root.appendChild(main);
+    root.replaceChildren(
+      drawStepper(view, send),
+      h("div", { class: "cl-main" },
+        h("div", { class: "cl-board" }, picture(view.sheet.svg, "cl-sheet-host", false), drawMenu(view, send)),
+        h("div", { class: "cl-side" },
+          drawTray(view, animate, send), drawTalk(view),
+          view.dice.kind === "play" ? drawHint(view, send) : null, drawFinal(view, send))));
     // Keep the learner's place: refocus what had focus, or the menu's first option.
     const menuKey = view.menu && view.menu.options ? view.menu.title : "";
     const stepKey = view.lesson && view.lesson.title ? view.lesson.title : null;
@@ -88,30 +169,29 @@ function render({ model, el }) {
     lastStep = stepKey;
   }
 
-  function schedule() {
-    if (scheduled) return;
-    scheduled = true;
-    queueMicrotask(draw);
-  }
-
+  root.addEventListener("click", (event) => {
+    const box = boxOf(event.target);
+    if (box) send("box", box);
+  });
   root.addEventListener("keydown", (event) => {
-    const target = event.target;
-    if (target && target.classList && target.classList.contains("cl-box") && event.key.startsWith("Arrow")) {
+    const box = boxOf(event.target);
+    if (box && event.target.classList.contains("cl-box") && event.key.startsWith("Arrow")) {
       event.preventDefault();
-      moveFocus(root, target, event.key);
-    } else if ((event.key === "r" || event.key === "R") && !event.ctrlKey && !event.metaKey && !event.altKey) {
+      moveFocus(root, event.target, event.key);
+    } else if (box && (event.key === "Enter" || event.key === " ")) {
+      event.preventDefault();
+      send("box", box);
+    } else if ((event.key === "r" || event.key === "R") && isShortcut(event)) {
       const roll = root.querySelector('[data-testid="roll-button"]');
       if (roll && !roll.disabled) {
         event.preventDefault();
-        send({ type: "roll" });
+        send("roll");
       }
     }
   });
-  for (const name of TRAITS) model.on(`change:${name}`, schedule);
+  const stop = watch(model, draw);
   draw();
-  return () => {
-    for (const name of TRAITS) model.off(`change:${name}`, schedule);
-  };
+  return stop;
 }
 
 export default { render };

@@ -1,42 +1,57 @@
-// Räuber Raupe front end.  Draws the JSON of the traits `table`, `hand`, `log`,
-// `message` and `strings`; every learner action (and every clock tick) is one
-// write of the `event` trait (model.set + model.save_changes: model.send does
-// not reach Python on Panel).  No rules here: Python judges every card.
+// Räuber Raupe front end.  Draws the view traits (`table`, `hand`, `log`,
+// `message`, `strings`, `lang`); every learner action (and every clock tick)
+// is one event.  No rules here: Python judges every card and draws it
+// (caterpillar_learn/raupe/svg.py).
+
+import { h, isShortcut, picture, sender, watch } from "./shared.js";
+
+// The trait payloads, one @typedef each; their Python twins are the TypedDicts
+// of caterpillar_learn/ui/raupe/views.py (a test keeps the two alike).
+
+/**
+ * @typedef {Object} TableView
+ * @property {string} mode
+ * @property {string} mode_text
+ * @property {{svg: string, size: number, label: string}} pile
+ * @property {Array<{seat: number, name: string, cards: number}>} opponents
+ * @property {boolean} referee
+ * @property {{aphid: boolean, mode: string|null}} armed
+ * @property {boolean} can_call
+ * @property {boolean} follow_up
+ * @property {boolean} started
+ * @property {boolean} running
+ * @property {boolean} paused
+ * @property {boolean} finished
+ * @property {string} winner
+ * @property {boolean} you_won
+ * @property {string} hint
+ * @property {string} score
+ * @property {{show: boolean, speed: number, level: string, levels: string[]}} controls
+ * @property {Object} record  the game as the engine saves it
+ */
+/**
+ * @typedef {Object} HandCard
+ * @property {number} index
+ * @property {number} side
+ * @property {string} kind  "caterpillar", "change" or "butterfly"
+ * @property {string} svg
+ * @property {boolean} [fits]
+ * @property {boolean} [other_fits]
+ * @property {string} label
+ */
 
 const TICK_MS = 250;
 const KEYS = {
   s: ["shout", "shape"], c: ["shout", "colour"], a: ["shout", "aphid"], m: ["mistake", null], p: ["pause", null],
 };
 
-function h(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attrs)) {
-    if (value === null || value === undefined || value === false) continue;
-    if (name.startsWith("on")) node.addEventListener(name.slice(2), value);
-    else node.setAttribute(name, value === true ? "" : String(value));
-  }
-  for (const child of children) if (child !== null && child !== undefined) node.append(child);
-  return node;
-}
-
-function svgNode(markup) {
-  const holder = document.createElement("span");
-  holder.className = "rr-art";
-  holder.setAttribute("aria-hidden", "true");
-  holder.innerHTML = markup; // SVG text built by caterpillar_learn/raupe/svg.py (escaped there)
-  return holder;
-}
+const art = (markup) => picture(markup, "rr-art");
 
 function render({ model, el }) {
   const root = h("div", { class: "rr-root" });
   el.appendChild(root);
-  let seq = 0;
   const drawn = {};
-  const send = (type, fields = {}) => {
-    seq += 1;
-    model.set("event", { type, ...fields, seq: Date.now() * 1000 + seq });
-    model.save_changes();
-  };
+  const send = sender(model);
   const str = (key) => (model.get("strings") || {})[key] || key;
 
   const modeText = h("span", { class: "rr-mode", "data-testid": "raupe-mode" });
@@ -98,7 +113,7 @@ function render({ model, el }) {
       const badge = card.fits ? "✓" : card.other_fits ? "↻" : null;
       const button = h("button", { class: `rr-card rr-${card.kind}${card.fits ? " rr-fits" : ""}`, "data-testid": "raupe-card",
         "data-index": card.index, "data-side": card.side, "aria-label": card.label,
-        onclick: () => send("play", { index: card.index }) }, svgNode(card.svg),
+        onclick: () => send("play", { index: card.index }) }, art(card.svg),
         badge ? h("span", { class: "rr-badge", "aria-hidden": "true" }, badge) : null);
       const flip = h("button", { class: "rr-flip", "data-testid": "raupe-flip", "data-index": card.index, tabindex: -1,
         disabled: card.kind === "butterfly", "aria-label": `${str("flip")} ${card.index + 1}`,
@@ -112,8 +127,10 @@ function render({ model, el }) {
   }
 
   function draw() {
+    /** @type {TableView} */
     const t = model.get("table") || {};
     if (!t.pile) return;
+    root.setAttribute("lang", model.get("lang") || "en");
     modeText.textContent = t.mode_text;
     modeText.dataset.mode = t.mode;
     start.textContent = t.started ? str("new_game") : str("start");
@@ -128,7 +145,7 @@ function render({ model, el }) {
           h("b", { "data-testid": "raupe-opponent", "data-seat": o.seat }, String(o.cards)))));
     }
     if (changed("pile", t.pile)) {
-      pile.replaceChildren(svgNode(t.pile.svg), h("span", { class: "rr-pile-size" }, str("pile_size").replace("{size}", t.pile.size)));
+      pile.replaceChildren(art(t.pile.svg), h("span", { class: "rr-pile-size" }, str("pile_size").replace("{size}", t.pile.size)));
       pile.setAttribute("aria-label", t.pile.label);
       pile.dataset.size = t.pile.size;
     }
@@ -165,9 +182,8 @@ function render({ model, el }) {
   }, TICK_MS);
 
   root.addEventListener("keydown", (event) => {
-    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    if (!isShortcut(event)) return;
     const target = event.target;
-    if (target && /^(INPUT|SELECT|TEXTAREA)$/.test(target.tagName)) return;
     const key = event.key.toLowerCase();
     if (key === "f" && target.classList.contains("rr-card")) {
       event.preventDefault();
@@ -183,12 +199,11 @@ function render({ model, el }) {
       if (card) card.focus();
     }
   });
-  const names = ["table", "hand", "log", "message", "strings"];
-  for (const name of names) model.on(`change:${name}`, draw);
+  const stop = watch(model, draw);
   draw();
   return () => {
     clearInterval(timer);
-    for (const name of names) model.off(`change:${name}`, draw);
+    stop();
   };
 }
 

@@ -16,6 +16,7 @@ from caterpillar_learn.advice.errors import AdviceError
 from caterpillar_learn.advice.explain import ChoiceExplanation, explain_choice
 from caterpillar_learn.advice.hints import Hint, hint
 from caterpillar_learn.advice.lab import LAB_LABELS, STRATEGIES, LabResult, simulate
+from caterpillar_learn.advice.levels import LEVEL_ADVICE, LevelAdvice, level_advice, solved_level
 from caterpillar_learn.advice.review import Review, ReviewEntry, review
 from caterpillar_learn.advice.setup import SetupHint, SetupOption, setup_hint
 from caterpillar_learn.advice.solver import clear_cache, solve_layout
@@ -24,11 +25,13 @@ from caterpillar_learn.advice.values import Option, Valuation, best_move, rank_o
 
 __all__ = [
     "LAB_LABELS",
+    "LEVEL_ADVICE",
     "STRATEGIES",
     "AdviceError",
     "ChoiceExplanation",
     "Hint",
     "LabResult",
+    "LevelAdvice",
     "Option",
     "Review",
     "ReviewEntry",
@@ -40,11 +43,13 @@ __all__ = [
     "clear_cache",
     "explain_choice",
     "hint",
+    "level_advice",
     "rank_options",
     "review",
     "setup_hint",
     "simulate",
     "solve",
     "solve_layout",
+    "solved_level",
     "state_value",
 ]

@@ -5,14 +5,15 @@ Three tiers, from exact to estimated:
 * a full sheet is worth its final score (exact);
 * a sheet with one empty box is worth the exact expectation over the last
   roll of the best last move (exact);
-* otherwise the value is **estimated**: the exact Intermediate value of the
-  same boxes and totals (the game without bonus boxes, solved once per
-  layout; at Expert the totals are clipped into its tables), plus the
-  bonus boxes weighted by the chance that their caterpillar flies.  That
-  chance comes from a normal model of each caterpillar's final total
-  (current total plus :data:`BOX_MEAN` per empty box, variance
-  :data:`BOX_VARIANCE` per empty box); an empty bonus box counts what it
-  will probably still receive (:data:`FILL_VALUE`).
+* otherwise the value is **estimated**: the exact value of the same boxes
+  and totals in the level's solved level (Intermediate: the game without
+  bonus boxes, solved once per layout; at Expert the totals are first
+  shrunk to its scale), plus the bonus boxes weighted by the chance that
+  their caterpillar flies.  That chance comes from a normal model of each
+  caterpillar's final total (current total plus the level's box mean per
+  empty box, its box variance per empty box); an empty bonus box counts
+  what it will probably still receive (:data:`FILL_VALUE`).  The per-level
+  figures are in :data:`~caterpillar_learn.advice.levels.LEVEL_ADVICE`.
 
 >>> from caterpillar_learn.caterpillars import State
 >>> labels = (1, 3, 6, 4, 6, 2, 3, 5, 5, 4, 2, 1)
@@ -28,18 +29,15 @@ from functools import cache, lru_cache
 
 import numpy as np
 
+from caterpillar_learn.advice.levels import LEVEL_ADVICE, level_advice
 from caterpillar_learn.advice.solver import solve_layout
 from caterpillar_learn.advice.tables import Solution
 from caterpillar_learn.caterpillars.dice import chance_outcomes
 from caterpillar_learn.caterpillars.levels import Level
-from caterpillar_learn.caterpillars.rules import legal_moves
+from caterpillar_learn.caterpillars.rules import offers
 from caterpillar_learn.caterpillars.scoring import flying_caterpillar
 from caterpillar_learn.caterpillars.sheet import BOXES, SLOTS, State
 
-#: Mean points written into one box with good play (rounded from simulated games).
-BOX_MEAN = {Level.BEGINNER: 3.2, Level.INTERMEDIATE: 6.8, Level.ADVANCED: 6.0, Level.EXPERT: 10.0}
-#: Variance of the points written into one box.
-BOX_VARIANCE = {Level.BEGINNER: 4.6, Level.INTERMEDIATE: 9.9, Level.ADVANCED: 9.7, Level.EXPERT: 21.0}
 #: What an empty bonus box is expected to receive, by rounds still to play after this move.
 FILL_VALUE = (0.0, 2.0, 3.0, 3.5, 4.0)
 
@@ -47,9 +45,9 @@ _GRID = np.linspace(-4.0, 4.0, 41)
 
 
 def no_bonus_solution(state: State, *, progress: bool = False) -> Solution:
-    """The exact Intermediate solution of ``state``'s layout (the estimate's backbone)."""
+    """The exact solution of ``state``'s layout at its solved level (the estimate's backbone)."""
     labels = tuple(v for v in state.labels if v is not None)
-    return solve_layout(Level.INTERMEDIATE, labels, progress=progress)
+    return solve_layout(LEVEL_ADVICE[state.level].solved_level, labels, progress=progress)
 
 
 def value(state: State) -> tuple[float, bool]:
@@ -72,11 +70,16 @@ def _final(totals: tuple[int, int, int], bonus: tuple[int | None, ...]) -> int:
 def _last_moves(
     level: Level, label: int, bonus: tuple[int | None, int | None, int | None]
 ) -> tuple[tuple[float, tuple[tuple[int, tuple[int, int] | None], ...]], ...]:
-    # Per roll, the (score, bonus entry) moves into a lone empty box with this label.
-    probe = State(level, (label,) * SLOTS, (0,) * (SLOTS - 1) + (None,), bonus)
+    # Per roll, the (score, bonus entry) moves into a lone empty box with this label:
+    # each bonus choice writes its scores for the label, or a 0 if it has none (rule 4).
     out = []
     for roll, p in chance_outcomes(level):
-        moves = {(m.score, m.bonus) for m in legal_moves(probe, roll)}
+        moves: set[tuple[int, tuple[int, int] | None]] = set()
+        for offer in offers(level, roll, bonus=bonus):
+            if offer.can_fill((label,)):
+                moves.update((score, offer.bonus) for score, offered in offer.pairs if offered == label)
+            else:
+                moves.add((0, offer.bonus))
         out.append((float(p), tuple(moves)))
     return tuple(out)
 
@@ -119,8 +122,8 @@ def fly_chances(state: State) -> tuple[float, float, float]:
     >>> [round(p, 2) for p in fly_chances(state)]
     [0.17, 0.24, 0.59]
     """
-    level = Level.parse(state.level)
-    mean, var = BOX_MEAN[level], BOX_VARIANCE[level]
+    advice = level_advice(state.level)
+    mean, var = advice.box_mean, advice.box_variance
     mu, sd = [], []
     for c in range(3):
         empty = sum(s is None for s in state.scores[BOXES * c : BOXES * c + BOXES])
@@ -155,8 +158,9 @@ def estimated_value(state: State) -> float:
 
 def _scaled_lookup(solution: Solution, state: State) -> float:
     # Expert dice write bigger scores than Intermediate ones: shrink the
-    # totals to the Intermediate scale, interpolate, and grow the value back.
-    scale = BOX_MEAN[Level.INTERMEDIATE] / BOX_MEAN[state.level] if state.level is Level.EXPERT else 1.0
+    # totals to the solved level's scale, interpolate, and grow the value back.
+    advice = LEVEL_ADVICE[state.level]
+    scale = LEVEL_ADVICE[advice.solved_level].box_mean / advice.box_mean if advice.rescale_totals else 1.0
     mask = solution.mask_id(state)
     t0, t1, t2 = (scale * t for t in state.totals)
     base = int(solution.base[mask])
@@ -179,4 +183,4 @@ def _scaled_lookup(solution: Solution, state: State) -> float:
     return (t0 + w) / scale
 
 
-__all__ = ["BOX_MEAN", "BOX_VARIANCE", "FILL_VALUE", "fly_chances", "last_round_value", "value"]
+__all__ = ["FILL_VALUE", "fly_chances", "last_round_value", "value"]

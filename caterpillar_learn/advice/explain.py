@@ -22,13 +22,14 @@ from functools import cache
 from typing import Any
 
 from caterpillar_learn.advice.errors import AdviceError
-from caterpillar_learn.advice.estimate import BOX_MEAN, fly_chances
+from caterpillar_learn.advice.estimate import fly_chances
+from caterpillar_learn.advice.levels import LEVEL_ADVICE, level_advice
 from caterpillar_learn.advice.values import Option, rank_options
 from caterpillar_learn.caterpillars.dice import Roll, chance_outcomes
 from caterpillar_learn.caterpillars.levels import Level
 from caterpillar_learn.caterpillars.notation import move_to_json
-from caterpillar_learn.caterpillars.rules import Move, legal_moves
-from caterpillar_learn.caterpillars.sheet import BONUS_BOXES, BOXES, CATERPILLARS, SLOTS, State
+from caterpillar_learn.caterpillars.rules import Move, legal_moves, offers
+from caterpillar_learn.caterpillars.sheet import BONUS_BOXES, BOXES, CATERPILLARS, State
 from caterpillar_learn.errors import describe
 from caterpillar_learn.i18n import text
 
@@ -61,12 +62,20 @@ def move_text(state: State, move: Move) -> str:
 
 @cache
 def label_chance(level: Level | str, label: int) -> Fraction:
-    """Exact chance that one roll offers ``label`` (bonus boxes and action die aside)."""
-    level = Level.parse(level)
-    dice_level = Level.BEGINNER if level is Level.BEGINNER else Level.INTERMEDIATE
-    probe = State.new(dice_level, (label,) * SLOTS)
+    """Exact chance that one roll offers ``label`` (bonus boxes and action die aside).
+
+    The dice are those of the level's :attr:`~caterpillar_learn.advice.levels.LevelAdvice.chance_level`.
+
+    >>> label_chance("expert", 12) == label_chance("intermediate", 12) == Fraction(16, 216)
+    True
+    """
+    dice_level = level_advice(level).chance_level
     return sum(
-        (p for roll, p in chance_outcomes(dice_level) if any(not m.zero for m in legal_moves(probe, roll))),
+        (
+            p
+            for roll, p in chance_outcomes(dice_level)
+            if any(offer.can_fill((label,)) for offer in offers(dice_level, roll))
+        ),
         Fraction(0),
     )
 
@@ -82,9 +91,9 @@ def reasons(state: State, roll: Roll, move: Move) -> tuple[str, ...]:
     assert label is not None
     c = move.slot // BOXES
     chances = fly_chances(state)
+    mean = LEVEL_ADVICE[state.level].box_mean
     projected = [
-        state.totals[i] + BOX_MEAN[state.level] * sum(s is None for s in state.scores[BOXES * i : BOXES * i + BOXES])
-        for i in range(3)
+        state.totals[i] + mean * sum(s is None for s in state.scores[BOXES * i : BOXES * i + BOXES]) for i in range(3)
     ]
     if move.zero:
         out.append(text("advice.reason.zero", caterpillar=move.caterpillar, label=label))
@@ -117,8 +126,8 @@ def reasons(state: State, roll: Roll, move: Move) -> tuple[str, ...]:
 
 
 def exactness(state: State, exact: bool) -> str:
-    """The sentence saying whether the values are exact."""
-    if exact and state.level.rules.bonus_boxes:
+    """The sentence saying whether the values are exact (an estimated level's endgame is)."""
+    if exact and not LEVEL_ADVICE[state.level].exact:
         return text("advice.exact.endgame")
     return text("advice.exact.yes" if exact else "advice.exact.no")
 

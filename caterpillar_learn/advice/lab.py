@@ -24,10 +24,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from caterpillar_learn.advice.errors import AdviceError
-from caterpillar_learn.advice.estimate import BOX_MEAN
+from caterpillar_learn.advice.levels import LEVEL_ADVICE
 from caterpillar_learn.advice.playout import optimal_finals
 from caterpillar_learn.advice.solver import solve_layout
-from caterpillar_learn.advice.tables import EXACT_MAX_SCORE
 from caterpillar_learn.advice.values import best_move
 from caterpillar_learn.caterpillars.dice import Roll, roll_dice
 from caterpillar_learn.caterpillars.levels import Level
@@ -61,7 +60,7 @@ def median_strategy(state: State, roll: Roll, moves: LegalMoves, rng: random.Ran
     A caterpillar's projected total is its total plus the level's mean
     score per empty box; the tie-break prefers more points in all.
     """
-    mean = BOX_MEAN[state.level]
+    mean = LEVEL_ADVICE[state.level].box_mean
 
     def worth(move: Move) -> tuple[float, int]:
         after = apply(state, move)
@@ -165,7 +164,7 @@ def simulate(
     if len(layout) != SLOTS or any(not isinstance(v, int) or not 1 <= v <= 12 for v in layout):
         raise AdviceError(describe("labels", list(layout), "12 labels from 1 to 12"))
     rng = random.Random(seed)
-    if strategy == "hint" and level in EXACT_MAX_SCORE:
+    if strategy == "hint" and LEVEL_ADVICE[level].exact:
         solution = solve_layout(level, layout, progress=progress)
         finals = [int(v) for v in optimal_finals(solution, games, rng)]
         return LabResult(level, strategy, layout, seed, finals)

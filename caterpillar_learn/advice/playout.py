@@ -24,10 +24,9 @@ from functools import lru_cache
 import numpy as np
 import numpy.typing as npt
 
-from caterpillar_learn.advice.tables import Solution
+from caterpillar_learn.advice.tables import Solution, offered_pairs
 from caterpillar_learn.caterpillars.dice import chance_outcomes
-from caterpillar_learn.caterpillars.rules import legal_moves
-from caterpillar_learn.caterpillars.sheet import BOXES, SLOTS, State
+from caterpillar_learn.caterpillars.sheet import BOXES, SLOTS
 
 Ints = npt.NDArray[np.int64]
 
@@ -51,9 +50,8 @@ def _tables(solution: Solution) -> _Tables:
             for c, part in enumerate(solution.parts)
         ]
         mask_id[filled] = solution.combine(parts[0], parts[1], parts[2])
-    probe = State.new(solution.level, range(1, SLOTS + 1))
     rolls = chance_outcomes(solution.level)
-    pairs = [sorted({(m.score, m.slot + 1) for m in legal_moves(probe, roll) if not m.zero}) for roll, _ in rolls]
+    pairs = [sorted(offered_pairs(solution.level, roll)) for roll, _ in rolls]
     width = max(len(p) for p in pairs)
     score = np.full((len(rolls), width), -1, dtype=np.int64)
     label = np.full((len(rolls), width), -1, dtype=np.int64)

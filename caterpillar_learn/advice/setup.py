@@ -1,12 +1,13 @@
 """Setup advice: which blank label should receive which rolled value.
 
 A choice that completes the layout at Beginner is valued exactly (the
-solver's value of the fresh sheet).  Otherwise a layout is **estimated**:
-each box expects the level's mean score times how likely its label gets
-filled (a roll offers label ``l`` with probability ``p(l)``; the ``n`` boxes
-sharing a label share the ``12 p(l)`` offers of twelve rounds), a blank
-label counts the average of the values it may still get, and the layout is
-worth the median of the caterpillars' expected totals.
+solver's value of the fresh sheet; ``LevelAdvice.solve_setup`` in
+:mod:`caterpillar_learn.advice.levels` says at which levels).  Otherwise a
+layout is **estimated**: each box expects the level's mean score times how
+likely its label gets filled (a roll offers label ``l`` with probability
+``p(l)``; the ``n`` boxes sharing a label share the ``12 p(l)`` offers of
+twelve rounds), a blank label counts the average of the values it may still
+get, and the layout is worth the median of the caterpillars' expected totals.
 
 >>> from caterpillar_learn.caterpillars import State
 >>> state = State.new("beginner", (1, 3, 6, None, 6, 2, 3, 5, 5, 4, 2, None))
@@ -22,8 +23,8 @@ from dataclasses import dataclass
 from statistics import fmean
 from typing import Any
 
-from caterpillar_learn.advice.estimate import BOX_MEAN
 from caterpillar_learn.advice.explain import label_chance, money
+from caterpillar_learn.advice.levels import LEVEL_ADVICE
 from caterpillar_learn.advice.solver import solve_layout
 from caterpillar_learn.caterpillars.levels import Level
 from caterpillar_learn.caterpillars.setup import SetupChoice, apply_setup, setup_choices
@@ -66,12 +67,13 @@ def layout_estimate(state: State, variation: bool = False) -> float:
     values = range(1, 13) if variation else range(1, 7)
     blank = fmean(float(label_chance(level, v)) for v in values)
     counts = Counter(v for v in state.labels if v is not None)
+    mean = LEVEL_ADVICE[level].box_mean
     totals = []
     for c in range(3):
         total = 0.0
         for label in state.labels[BOXES * c : BOXES * c + BOXES]:
             share = blank if label is None else float(label_chance(level, label)) / counts[label]
-            total += BOX_MEAN[level] * min(1.0, SLOTS * share)
+            total += mean * min(1.0, SLOTS * share)
         totals.append(total)
     return sorted(totals)[1]
 
@@ -80,7 +82,7 @@ def setup_hint(state: State, dice: tuple[int, ...], variation: bool = False) -> 
     """Advice for one setup roll: exact when it completes a Beginner layout, else estimated."""
     choices = setup_choices(state, tuple(dice), variation)
     after = [apply_setup(state, choice) for choice in choices]
-    exact = state.level is Level.BEGINNER and all(s.is_setup_done for s in after)
+    exact = LEVEL_ADVICE[state.level].solve_setup and all(s.is_setup_done for s in after)
     values = []
     for layout in after:
         if exact:

@@ -45,12 +45,12 @@ import numpy.typing as npt
 
 from caterpillar_learn.advice.errors import AdviceError
 from caterpillar_learn.advice.tables import (
-    EXACT_MAX_SCORE,
     Floats,
     Ints,
     Part,
     Solution,
     exact_level,
+    max_box_score,
     roll_table,
 )
 from caterpillar_learn.caterpillars.levels import Level
@@ -63,15 +63,15 @@ CACHE_SIZE = 4
 
 # -- solving ----------------------------------------------------------------------
 
-Offer = tuple[tuple[int, int], ...]  # (label, score) pairs a roll offers among present labels
+BestScores = tuple[tuple[int, int], ...]  # (label, best score) pairs a roll offers among present labels
 
 
 @cache
-def _best_scores(level: Level) -> tuple[tuple[Offer, float], ...]:
+def _best_scores(level: Level) -> tuple[tuple[BestScores, float], ...]:
     # More points in a caterpillar never lower the value (the median is
     # monotone), so per label only the roll's highest score is worth trying.
     table = roll_table(level)
-    grouped: dict[Offer, float] = {}
+    grouped: dict[BestScores, float] = {}
     for pairs, p in zip(table.pairs, table.probs):
         best: dict[int, int] = {}
         for score, label in pairs:
@@ -82,8 +82,8 @@ def _best_scores(level: Level) -> tuple[tuple[Offer, float], ...]:
 
 
 @cache
-def _offers(level: Level, present: frozenset[int]) -> tuple[tuple[Offer, float], ...]:
-    grouped: dict[Offer, float] = {}
+def _offers(level: Level, present: frozenset[int]) -> tuple[tuple[BestScores, float], ...]:
+    grouped: dict[BestScores, float] = {}
     for best, p in _best_scores(level):
         key = tuple(pair for pair in best if pair[0] in present)
         grouped[key] = grouped.get(key, 0.0) + p
@@ -108,7 +108,7 @@ class _LayoutOffers:
 def _layout_offers(level: Level, distinct: tuple[int, ...]) -> _LayoutOffers:
     found = _offers(level, frozenset(distinct))
     where = {lab: i for i, lab in enumerate(distinct)}
-    base = EXACT_MAX_SCORE[level] + 2
+    base = max_box_score(level) + 2
     pairs = max(len(distinct), *(len(offer) for offer, _ in found))
     code = np.zeros((len(found), len(distinct)), dtype=np.int64)
     label = np.full((len(found) + 1, pairs), len(distinct), dtype=np.int64)
@@ -146,7 +146,7 @@ class _Sheet:
 
     @classmethod
     def of(cls, level: Level, parts: tuple[Part, Part, Part]) -> _Sheet:
-        mx = EXACT_MAX_SCORE[level]
+        mx = max_box_score(level)
         distinct = tuple(sorted({lab for part in parts for lab in part.labels}))
         where = {lab: i for i, lab in enumerate(distinct)}
         sizes = [len(part.remaining) for part in parts]
@@ -299,7 +299,7 @@ def _median_table(size: int, max_score: int) -> Floats:
 
 def _solve(level: Level, labels: tuple[int, ...], progress: bool) -> Solution:
     started = time.perf_counter()
-    mx = EXACT_MAX_SCORE[level]
+    mx = max_box_score(level)
     parts = (Part.of(labels[0:4]), Part.of(labels[4:8]), Part.of(labels[8:12]))
     sheet = _Sheet.of(level, parts)
     full = int(sheet.order[-1])

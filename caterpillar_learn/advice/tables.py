@@ -1,7 +1,8 @@
 """What the exact solver works with, and what it hands back.
 
 * :func:`roll_table`: the rolls of an exact level, grouped by the
-  ``(score, label)`` pairs they offer;
+  ``(score, label)`` pairs they offer (the engine's
+  :func:`~caterpillar_learn.caterpillars.offers`, no sheet needed);
 * :class:`Part`: one caterpillar's possible sets of empty boxes (equal
   labels are interchangeable, so a set is a sub-multiset of its labels);
 * :class:`Solution`: the solved tables of one layout, and the value of any
@@ -21,14 +22,12 @@ import numpy as np
 import numpy.typing as npt
 
 from caterpillar_learn.advice.errors import AdviceError
-from caterpillar_learn.caterpillars.dice import chance_outcomes
+from caterpillar_learn.advice.levels import LEVEL_ADVICE
+from caterpillar_learn.caterpillars.dice import Roll, chance_outcomes
 from caterpillar_learn.caterpillars.levels import Level
-from caterpillar_learn.caterpillars.rules import legal_moves
-from caterpillar_learn.caterpillars.sheet import BOXES, SLOTS, State
+from caterpillar_learn.caterpillars.rules import offers, producible_scores
+from caterpillar_learn.caterpillars.sheet import BOXES, State
 from caterpillar_learn.errors import describe
-
-#: Levels solved exactly, with the highest score one box can receive.
-EXACT_MAX_SCORE = {Level.BEGINNER: 6, Level.INTERMEDIATE: 12}
 
 Floats = npt.NDArray[np.float64]
 Ints = npt.NDArray[np.int64]
@@ -56,20 +55,38 @@ def roll_table(level: Level | str) -> RollTable:
     [(1, 2), (2, 1)]
     """
     level = exact_level(level)
-    # A sheet with every label from 1 to 12 shows every pair a roll offers.
-    probe = State.new(level, range(1, SLOTS + 1))
     grouped: dict[frozenset[tuple[int, int]], float] = {}
     for roll, p in chance_outcomes(level):
-        pairs = frozenset((m.score, m.slot + 1) for m in legal_moves(probe, roll) if not m.zero)
+        pairs = offered_pairs(level, roll)
         grouped[pairs] = grouped.get(pairs, 0.0) + float(p)
     return RollTable(tuple(grouped), tuple(grouped.values()))
 
 
+def offered_pairs(level: Level, roll: Roll) -> frozenset[tuple[int, int]]:
+    """Every ``(score, label)`` pair ``roll`` offers on a fresh sheet, whichever bonus choice makes it.
+
+    >>> sorted(offered_pairs(Level.BEGINNER, Roll((2, 6))))
+    [(2, 6), (6, 2)]
+    """
+    return frozenset(pair for offer in offers(level, roll) for pair in offer.pairs)
+
+
 def exact_level(level: Level | str) -> Level:
+    """``level`` if it is solved exactly, else a one-line error."""
     level = Level.parse(level)
-    if level not in EXACT_MAX_SCORE:
-        raise AdviceError(describe("level", level.value, "beginner or intermediate for an exact solve"))
+    if not LEVEL_ADVICE[level].exact:
+        exact = " or ".join(lv.value for lv, advice in LEVEL_ADVICE.items() if advice.exact)
+        raise AdviceError(describe("level", level.value, f"{exact} for an exact solve"))
     return level
+
+
+def max_box_score(level: Level) -> int:
+    """The highest score one box can receive at ``level`` (it bounds the exact tables).
+
+    >>> max_box_score(Level.BEGINNER), max_box_score(Level.INTERMEDIATE)
+    (6, 12)
+    """
+    return max(producible_scores(level))
 
 
 # -- one caterpillar: its possible sets of empty boxes ---------------------------

@@ -17,10 +17,10 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from caterpillar_learn.advice import estimate
+import caterpillar_learn.advice.estimate as estimate
 from caterpillar_learn.advice.errors import AdviceError
+from caterpillar_learn.advice.levels import LEVEL_ADVICE
 from caterpillar_learn.advice.solver import solve_layout
-from caterpillar_learn.advice.tables import EXACT_MAX_SCORE
 from caterpillar_learn.caterpillars.dice import Roll
 from caterpillar_learn.caterpillars.notation import move_to_json
 from caterpillar_learn.caterpillars.rules import Move, apply, legal_moves
@@ -41,7 +41,7 @@ class Option:
 
 def is_exact_level(state: State) -> bool:
     """Whether ``state``'s level is solved exactly (Beginner and Intermediate)."""
-    return state.level in EXACT_MAX_SCORE
+    return LEVEL_ADVICE[state.level].exact
 
 
 def _check(state: State) -> None:

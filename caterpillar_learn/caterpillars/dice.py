@@ -27,7 +27,7 @@ from math import factorial
 
 from caterpillar_learn.caterpillars.errors import InvalidRollError
 from caterpillar_learn.caterpillars.levels import Level
-from caterpillar_learn.errors import describe
+from caterpillar_learn.errors import brief, describe
 
 FACES = range(1, 7)
 #: The six faces of the action die (Expert).
@@ -100,14 +100,16 @@ def make_roll(level: Level | str, dice: object, action: object = None) -> Roll:
         raise InvalidRollError(describe("roll", dice, "a list of dice"))
     for die in dice:
         if not isinstance(die, int) or isinstance(die, bool) or die not in FACES:
-            raise InvalidRollError(f"roll: got die {die!r}, expected 1 to 6")
+            raise InvalidRollError(f"roll: got die {brief(die)}, expected 1 to 6")
     if len(dice) != rules.dice:
-        raise InvalidRollError(f"roll: got {len(dice)} dice {list(dice)}, expected {rules.dice} at {level.value}")
+        raise InvalidRollError(
+            f"roll: got {len(dice)} dice {brief(list(dice))}, expected {rules.dice} at {level.value}"
+        )
     if rules.action_die:
         if action not in ACTION_FACES:
             raise InvalidRollError(describe("roll action die", action, f"one of {', '.join(ACTION_FACES)}"))
     elif action is not None:
-        raise InvalidRollError(f"roll: got action die {action!r}, expected no action die below expert")
+        raise InvalidRollError(f"roll: got action die {brief(action)}, expected no action die below expert")
     return Roll(tuple(sorted(dice)), action if isinstance(action, str) else None)
 
 
@@ -126,7 +128,7 @@ def parse_roll(text: str, level: Level | str) -> Roll:
     dice: list[int] = []
     for token in tokens:
         if not token.isdigit():
-            raise InvalidRollError(f"roll: got {token!r} in {text!r}, expected dice from 1 to 6")
+            raise InvalidRollError(f"roll: got {brief(token)} in {brief(text)}, expected dice from 1 to 6")
         dice.append(int(token))
     return make_roll(level, dice, action)
 

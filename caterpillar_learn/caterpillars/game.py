@@ -6,8 +6,8 @@ class the same dice) and the choices made.  Undo never re-rolls: the dice of
 a round stay the dice of that round.
 
 >>> game = Game("beginner", labels=[1, 3, 6, 4, 2, 2, 5, 5, 6, 6, 1, 1], seed=3)
->>> game.phase
-'play'
+>>> game.phase, game.is_over
+('play', False)
 >>> roll = game.roll()
 >>> game.play(game.legal_moves().first())
 >>> game.state.filled
@@ -24,24 +24,29 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
-from caterpillar_learn.caterpillars.dice import Roll, make_roll, roll_dice, roll_setup_dice
-from caterpillar_learn.caterpillars.errors import IllegalMoveError, InvalidStateError
+from caterpillar_learn.caterpillars.dice import FACES, Roll, format_roll, make_roll, roll_dice, roll_setup_dice
+from caterpillar_learn.caterpillars.errors import CaterpillarsError, IllegalMoveError, InvalidStateError
 from caterpillar_learn.caterpillars.levels import Level
 from caterpillar_learn.caterpillars.notation import move_from_json, move_to_json
-from caterpillar_learn.caterpillars.rules import LegalMoves, Move, apply, legal_moves
+from caterpillar_learn.caterpillars.rules import LegalMoves, Move, apply, legal_moves, validate
 from caterpillar_learn.caterpillars.scoring import Score, score
 from caterpillar_learn.caterpillars.setup import (
+    SETUP_DICE,
     SetupChoice,
     apply_setup,
     rolls_needed,
     setup_choices,
 )
-from caterpillar_learn.caterpillars.sheet import DEFAULT_LABELS, State
-from caterpillar_learn.errors import CaterpillarLearnError, describe
+from caterpillar_learn.caterpillars.sheet import DEFAULT_LABELS, LABEL_VALUES, ROUNDS, SLOTS, State
+from caterpillar_learn.errors import describe
 
 SAVE_FORMAT = 1
+SAVE_KEYS = ("format", "level", "labels", "variation", "rolls", "choices", "rng")
+#: ``random.Random.getstate()``: version 3, 624 words of Mersenne Twister state and a position.
+RNG_VERSION = 3
+RNG_WORDS = 624
 
 
 @dataclass(frozen=True)
@@ -69,14 +74,22 @@ class Game:
         seed: int | None = None,
         rng: random.Random | None = None,
     ) -> None:
-        self.start = State.new(level, labels)
-        if variation and not self.start.level.rules.setup_variation:
-            raise InvalidStateError(describe("variation", self.start.level.value, "intermediate, advanced or expert"))
+        #: The blank sheet the game started from (labels as printed).
+        self.initial = validate(State.new(level, labels))
+        if not isinstance(variation, bool):
+            raise InvalidStateError(describe("variation", variation, "true or false"))
+        if variation and not self.initial.level.rules.setup_variation:
+            raise InvalidStateError(describe("variation", self.initial.level.value, "intermediate, advanced or expert"))
         self.variation = variation
         self.rng = rng if rng is not None else random.Random(seed)
-        self.state = self.start
+        self.state = self.initial
         self.history: list[Turn] = []
         self.rolls: list[Roll] = []  # every roll drawn so far, kept across undo
+
+    @property
+    def start(self) -> State:
+        """The old name of :attr:`initial`."""
+        return self.initial
 
     @property
     def level(self) -> Level:
@@ -89,9 +102,19 @@ class Game:
             return "setup"
         return "over" if self.state.is_complete else "play"
 
+    @property
+    def is_over(self) -> bool:
+        """Whether every box is filled (``phase == "over"``)."""
+        return self.phase == "over"
+
+    @property
+    def turns(self) -> int:
+        """How many rolls the whole game takes: the setup rolls, then one per round."""
+        return rolls_needed(self.initial, self.variation) + ROUNDS
+
     def roll(self) -> Roll:
         """The dice of the current turn (drawn once, then kept)."""
-        if self.phase == "over":
+        if self.is_over:
             raise IllegalMoveError("roll: the game is over, expected no more rolls")
         turn = len(self.history)
         while len(self.rolls) <= turn:
@@ -103,7 +126,7 @@ class Game:
 
     def _phase_of_turn(self, turn: int) -> str:
         # Setup turns come first; how many depends only on the layout and the setup kind.
-        return "setup" if turn < rolls_needed(self.start, self.variation) else "play"
+        return "setup" if turn < rolls_needed(self.initial, self.variation) else "play"
 
     def legal_moves(self) -> LegalMoves | list[SetupChoice]:
         roll = self.roll()
@@ -123,8 +146,12 @@ class Game:
                 raise IllegalMoveError(describe("choice", choice, "a move (the setup is done)"))
             moves = legal_moves(self.state, roll)
             listed = moves.find(choice)
-            new = apply(self.state, choice, roll)
-            choice = listed if listed is not None else choice
+            if listed is None:
+                apply(self.state, choice)  # a move the sheet itself refuses says why first
+                expected = f"one of the {len(moves)} legal moves for the roll {format_roll(roll)}"
+                raise IllegalMoveError(describe("move", choice, expected))
+            new = apply(self.state, listed)
+            choice = listed
         self.history.append(Turn(self.state, roll, choice))
         self.state = new
 
@@ -141,7 +168,17 @@ class Game:
 
     # -- save and load -----------------------------------------------------
     def to_json(self) -> dict[str, Any]:
-        """Everything needed to continue this game, as plain JSON data."""
+        """Everything needed to continue this game, as plain JSON data.
+
+        The keys: ``format`` (1), ``level``, ``labels`` (the printed layout),
+        ``variation``, ``rolls`` (every roll drawn, kept across undo),
+        ``choices`` (a setup choice as ``[[slot, value], ...]``, a move as
+        :func:`~caterpillar_learn.caterpillars.notation.move_to_json` writes
+        it without ``how``) and ``rng`` (the generator's state).
+
+        >>> sorted(Game("beginner", seed=1).to_json())
+        ['choices', 'format', 'labels', 'level', 'rng', 'rolls', 'variation']
+        """
         version, internal, gauss = self.rng.getstate()
         choices: list[Any] = [
             [list(pair) for pair in t.choice.assignments]
@@ -151,8 +188,8 @@ class Game:
         ]
         return {
             "format": SAVE_FORMAT,
-            "level": self.start.level.value,
-            "labels": list(self.start.labels),
+            "level": self.initial.level.value,
+            "labels": list(self.initial.labels),
             "variation": self.variation,
             "rolls": [{"dice": list(r.dice), "action": r.action} for r in self.rolls],
             "choices": choices,
@@ -160,39 +197,110 @@ class Game:
         }
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Game:
-        """Rebuild a game saved by :meth:`to_json`, checking every choice again."""
-        if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
-            raise InvalidStateError(
-                describe("saved game format", data.get("format") if isinstance(data, dict) else data, str(SAVE_FORMAT))
-            )
-        try:
-            return cls._replay(data)
-        except (KeyError, TypeError, ValueError) as error:
-            if isinstance(error, CaterpillarLearnError):
-                raise
-            raise InvalidStateError(
-                f"saved game: got a malformed save ({error!r}), expected what Game.to_json writes"
-            ) from None
+    def from_json(cls, data: object) -> Game:
+        """Rebuild a game saved by :meth:`to_json`, checking every roll and choice again.
 
-    @classmethod
-    def _replay(cls, data: dict[str, Any]) -> Game:
-        game = cls(data["level"], data["labels"], variation=bool(data.get("variation")))
-        for turn, raw in enumerate(data.get("rolls", [])):
-            if game._phase_of_turn(turn) == "setup":
-                dice = tuple(sorted(raw["dice"]))
-                if len(dice) != 3 or any(d not in range(1, 7) for d in dice):
-                    raise InvalidStateError(describe(f"rolls[{turn}]", raw, "three setup dice"))
-                game.rolls.append(Roll(dice))
-            else:
-                game.rolls.append(make_roll(game.level, raw["dice"], raw.get("action")))
-        for index, raw in enumerate(data.get("choices", [])):
-            if index >= len(game.rolls):
-                raise InvalidStateError(describe(f"choices[{index}]", raw, "a choice for a saved roll"))
-            if isinstance(raw, list):
-                game.play(SetupChoice(tuple(sorted((int(s), int(v)) for s, v in raw))))
-            else:
-                game.play(move_from_json(raw))
-        version, internal, gauss = data["rng"]
-        game.rng.setstate((version, tuple(internal), gauss))
+        Anything else is refused with a one-line :class:`CaterpillarsError`
+        naming the field (an :class:`InvalidStateError` for what cannot be
+        read, an :class:`InvalidRollError` or :class:`IllegalMoveError` for a
+        roll or choice the game does not allow).
+
+        >>> saved = Game("beginner", seed=1).to_json()
+        >>> Game.from_json({**saved, "labels": [99] + saved["labels"][1:]})
+        Traceback (most recent call last):
+        ...
+        caterpillar_learn.caterpillars.errors.InvalidStateError: labels.Alex[0]: got 99, \
+expected a label from 1 to 12 or null
+        """
+        if not isinstance(data, dict):
+            raise InvalidStateError(describe("saved game", data, "a JSON object as Game.to_json writes"))
+        version = data.get("format")
+        if isinstance(version, bool) or version != SAVE_FORMAT:
+            raise InvalidStateError(describe("saved game format", version, str(SAVE_FORMAT)))
+        unknown = [key for key in data if key not in SAVE_KEYS]
+        if unknown:
+            raise InvalidStateError(describe("saved game key", unknown[0], "only " + ", ".join(SAVE_KEYS)))
+        labels = data.get("labels")
+        if not isinstance(labels, list):
+            raise InvalidStateError(describe("labels", labels, f"a list of {SLOTS} labels (1 to 12, or null)"))
+        game = cls(data.get("level"), labels, variation=data.get("variation", False))  # type: ignore[arg-type]  # checked there
+        turns = game.turns
+        rolls = _bounded_list(data.get("rolls"), "rolls", turns, f"{turns} turns of this game")
+        for turn, raw in enumerate(rolls):
+            try:
+                game.rolls.append(game._roll_from_json(turn, raw))
+            except CaterpillarsError as error:
+                raise type(error)(f"rolls[{turn}]: {error}") from None
+        choices = _bounded_list(data.get("choices"), "choices", len(rolls), "one per saved roll")
+        for index, raw in enumerate(choices):
+            try:
+                game.play(_choice_from_json(raw))
+            except CaterpillarsError as error:
+                raise type(error)(f"choices[{index}]: {error}") from None
+        game.rng.setstate(_rng_state(data.get("rng")))
         return game
+
+    def _roll_from_json(self, turn: int, raw: object) -> Roll:
+        if not isinstance(raw, dict) or "dice" not in raw or set(raw) - {"dice", "action"}:
+            raise InvalidStateError(describe("roll", raw, 'an object {"dice": [...], "action": ...}'))
+        if self._phase_of_turn(turn) == "play":
+            return make_roll(self.level, raw["dice"], raw.get("action"))
+        dice = raw["dice"]
+        if (
+            not isinstance(dice, list)
+            or len(dice) != SETUP_DICE
+            or any(isinstance(d, bool) or not isinstance(d, int) or d not in FACES for d in dice)
+            or raw.get("action") is not None
+        ):
+            raise InvalidStateError(describe("setup roll", raw, "three dice from 1 to 6 and no action die"))
+        return Roll(tuple(sorted(dice)))
+
+
+def _bounded_list(value: object, field: str, limit: int, why: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise InvalidStateError(describe(field, value, f"a list of at most {limit} ({why})"))
+    if len(value) > limit:
+        raise InvalidStateError(describe(field, f"{len(value)} items", f"at most {limit} ({why})"))
+    return value
+
+
+def _choice_from_json(raw: object) -> Move | SetupChoice:
+    """A saved choice: a move object, or a setup choice as a list of ``[slot, value]`` pairs."""
+    if not isinstance(raw, list):
+        return move_from_json(raw)
+    expected = f"a setup choice: up to {SETUP_DICE} pairs [slot 0-{SLOTS - 1}, label 1-12]"
+    pairs: list[tuple[int, int]] = []
+    if len(raw) > SETUP_DICE:
+        raise InvalidStateError(describe("setup choice", raw, expected))
+    for pair in raw:
+        if not (isinstance(pair, list) and len(pair) == 2 and all(_is_whole(v) for v in pair)):
+            raise InvalidStateError(describe("setup choice", raw, expected))
+        slot, value = pair
+        if not (0 <= slot < SLOTS and value in LABEL_VALUES):
+            raise InvalidStateError(describe("setup choice", raw, expected))
+        pairs.append((slot, value))
+    return SetupChoice(tuple(sorted(pairs)))
+
+
+def _is_whole(value: object) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _rng_state(data: object) -> tuple[Any, ...]:
+    """The generator state ``to_json`` wrote: ``[version, 625 whole numbers, gauss]``."""
+    expected = f"[{RNG_VERSION}, a list of {RNG_WORDS + 1} whole numbers, null or a number] as Game.to_json writes"
+    if not isinstance(data, list) or len(data) != 3:
+        raise InvalidStateError(describe("rng", data, expected))
+    version, internal, gauss = data
+    if not (
+        _is_whole(version)
+        and version == RNG_VERSION
+        and isinstance(internal, list)
+        and len(internal) == RNG_WORDS + 1
+        and all(_is_whole(word) and 0 <= word < 2**32 for word in internal[:RNG_WORDS])
+        and _is_whole(internal[RNG_WORDS])
+        and 0 <= internal[RNG_WORDS] <= RNG_WORDS
+        and (gauss is None or (isinstance(gauss, float)))
+    ):
+        raise InvalidStateError(describe("rng", data, expected))
+    return (version, tuple(internal), gauss)

@@ -3,7 +3,9 @@
 One registry (:data:`LEVEL_RULES`) says, per level, how many regular dice are
 rolled, whether the bonus boxes and the action die are used and whether the
 setup variation may be chosen; the rest of the engine reads it instead of
-branching on level names.
+branching on level names.  The hint generator keeps its own registry beside
+this one (``LEVEL_ADVICE`` in ``caterpillar_learn.advice.levels``): a new
+level is one entry in each.
 
 >>> Level.parse("expert").rules.action_die
 True

@@ -19,7 +19,7 @@ expected one of 'beginner', 'intermediate', 'advanced', 'expert'
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, TypeGuard
 
 from caterpillar_learn.caterpillars.errors import InvalidStateError
 from caterpillar_learn.caterpillars.levels import Level
@@ -28,6 +28,7 @@ from caterpillar_learn.caterpillars.sheet import BONUS_BOXES, BOXES, CATERPILLAR
 from caterpillar_learn.errors import describe
 
 JsonState = dict[str, Any]
+MOVE_KEYS = ("caterpillar", "box", "score", "zero", "bonus", "how")
 
 
 def _boxes(data: dict[str, Any], field: str) -> list[Any]:
@@ -47,9 +48,9 @@ def state_from_json(data: object) -> State:
     """A validated :class:`State` from its JSON object (``bonus`` optional below Advanced)."""
     if not isinstance(data, dict):
         raise InvalidStateError(describe("state", data, "a JSON object"))
-    unknown = set(data) - {"level", "labels", "scores", "bonus"}
+    unknown = [key for key in data if key not in ("level", "labels", "scores", "bonus")]
     if unknown:
-        raise InvalidStateError(describe("state", sorted(unknown)[0], "only level, labels, scores, bonus"))
+        raise InvalidStateError(describe("state", unknown[0], "only level, labels, scores, bonus"))
     level = Level.parse(data.get("level"))
     labels = _boxes(data, "labels")
     scores = _boxes(data, "scores") if "scores" in data else [None] * 12
@@ -103,22 +104,43 @@ def move_to_json(move: Move) -> dict[str, Any]:
 
 
 def move_from_json(data: object) -> Move:
-    """A move from the object :func:`move_to_json` writes (``how`` is ignored)."""
+    """A move from the object :func:`move_to_json` writes (``how`` is ignored).
+
+    >>> move_from_json({"caterpillar": "Bobby", "box": 2, "score": 7, "zero": "no"})
+    Traceback (most recent call last):
+    ...
+    caterpillar_learn.caterpillars.errors.InvalidStateError: move.zero: got 'no', expected true or false
+    """
     if not isinstance(data, dict):
         raise InvalidStateError(describe("move", data, "a JSON object"))
+    unknown = [key for key in data if key not in MOVE_KEYS]
+    if unknown:
+        raise InvalidStateError(describe("move key", unknown[0], "only " + ", ".join(MOVE_KEYS)))
     bonus = data.get("bonus")
     entry = None
     if bonus is not None:
-        if not isinstance(bonus, dict) or "box" not in bonus or "value" not in bonus:
+        if (
+            not isinstance(bonus, dict)
+            or set(bonus) != {"box", "value"}
+            or not isinstance(bonus["box"], str)
+            or not _is_whole(bonus["value"])
+        ):
             raise InvalidStateError(describe("move.bonus", bonus, 'null or {"box": "A", "value": 5}'))
         entry = (bonus["box"], bonus["value"])
     score = data.get("score")
-    if not isinstance(score, int) or isinstance(score, bool):
+    if not _is_whole(score):
         raise InvalidStateError(describe("move.score", score, "a whole number"))
+    zero = data.get("zero", False)
+    if not isinstance(zero, bool):
+        raise InvalidStateError(describe("move.zero", zero, "true or false"))
     return Move.of(
         data.get("caterpillar"),  # type: ignore[arg-type]  # checked by Move.of
         data.get("box"),  # type: ignore[arg-type]
         score,
-        zero=bool(data.get("zero", False)),
+        zero=zero,
         bonus=entry,
     )
+
+
+def _is_whole(value: object) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool)

@@ -1,4 +1,10 @@
-"""Legal moves for a state and a roll, and the pure ``apply``.
+"""What a roll offers, legal moves for a state and a roll, and the pure ``apply``.
+
+What a roll offers does not depend on the sheet: :func:`offers` lists, per
+bonus choice, the ``(score, label)`` pairs the dice can write (an
+:class:`Offer`), and the hint generator asks it instead of building sheets.
+:func:`legal_moves` reads the same offers and keeps the pairs whose label
+an empty box carries.
 
 A :class:`Move` is an *effect*: which box receives which score, whether it is
 a crossed-out zero, and which bonus box (if any) receives which die.  Every
@@ -20,16 +26,17 @@ LegalMoves[Alex 1 ← 5, Bobby 2 ← 3, Bobby 3 ← 3]
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 
 from caterpillar_learn.caterpillars.dice import BONUS_FACES, TEN, Roll, chance_outcomes
 from caterpillar_learn.caterpillars.errors import IllegalMoveError, InvalidStateError
-from caterpillar_learn.caterpillars.levels import Level
+from caterpillar_learn.caterpillars.levels import LEVEL_RULES, Level
 from caterpillar_learn.caterpillars.sheet import (
     BONUS_BOXES,
     CATERPILLARS,
+    LABEL_VALUES,
     State,
     describe_slot,
     slot_of,
@@ -199,17 +206,105 @@ class LegalMoves:
 
 # -- what a roll offers, independent of the sheet (cached) -------------------
 
+#: Bonus boxes as the offers see them below Advanced: none can take a die.
+_CLOSED = (False, False, False)
 
-@dataclass(frozen=True)
-class _Option:
-    """One bonus choice of a roll with everything the remaining dice can make."""
+
+@dataclass(frozen=True, eq=False)
+class Offer:
+    """What a roll offers for one bonus choice, whatever the sheet.
+
+    ``bonus`` is the die this choice keeps in a bonus box, as ``(box index 0-2,
+    face)``, or ``None``.  The remaining dice, with the action die's effect (a
+    bonus box's value, a doubled die, the 10), make :attr:`pairs`: every
+    ``(score, label)`` this choice can write, a score into a box with that
+    label (labels 1 to 12).  With the butterfly the remaining dice's total may
+    go into any box, so it is paired with every label.  An offer that can fill
+    none of a sheet's empty labels gives a 0 in any empty box instead
+    (rule 4, see :meth:`can_fill`).  Equality ignores the ways.
+    """
 
     bonus: tuple[int, int] | None
-    #: label -> ((score, ways), ...) by score, butterfly placements merged in
-    entries: dict[int, tuple[tuple[int, tuple[Way, ...]], ...]]
-    reach: frozenset[int]  # labels a split of the dice makes
-    butterfly: bool  # the total of the regular dice may go anywhere
-    zero_way: Way
+    butterfly: bool
+    #: label -> ((score, ways), ...) by score, butterfly placements merged in (what legal_moves lists)
+    placements: Mapping[int, tuple[tuple[int, tuple[Way, ...]], ...]] = field(repr=False)
+    #: labels a split of the dice makes, above 12 too (the zero rule and why_not read it)
+    reach: frozenset[int] = field(repr=False)
+    #: how its zero arises: one way, the cross
+    zero_ways: tuple[Way] = field(repr=False)
+
+    @cached_property
+    def pairs(self) -> frozenset[tuple[int, int]]:
+        """Every ``(score, label)`` this offer can write, labels 1 to 12.
+
+        Built on first use: legal moves read :attr:`placements` and never need it.
+        """
+        return frozenset((score, label) for label in LABEL_VALUES for score, _ in self.placements[label])
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Offer):
+            return NotImplemented
+        return (self.bonus, self.butterfly, self.pairs) == (other.bonus, other.butterfly, other.pairs)
+
+    def __hash__(self) -> int:
+        return hash((self.bonus, self.butterfly, self.pairs))
+
+    def can_fill(self, labels: Iterable[int]) -> bool:
+        """Whether this offer writes a score into a box with one of ``labels`` (else: a 0 anywhere).
+
+        >>> offer = offers("beginner", Roll((3, 5)))[0]
+        >>> offer.can_fill([1, 3]), offer.can_fill([1, 2])
+        (True, False)
+        """
+        return self.butterfly or not self.reach.isdisjoint(labels)
+
+    def __repr__(self) -> str:
+        bonus = "" if self.bonus is None else f"bonus {BONUS_BOXES[self.bonus[0]]} ← {self.bonus[1]}: "
+        butterfly = " (butterfly)" if self.butterfly else ""
+        pairs = ", ".join(f"{label} ← {score}" for label, score in sorted((lab, s) for s, lab in self.pairs))
+        return f"Offer[{bonus}{pairs}{butterfly}]"
+
+
+def offers(level: Level | str, roll: Roll, *, bonus: Sequence[int | None] = (None, None, None)) -> tuple[Offer, ...]:
+    """What ``roll`` offers at ``level``, one :class:`Offer` per bonus choice (no bonus first).
+
+    ``bonus`` holds the bonus boxes' values at the start of the round
+    (:attr:`State.bonus <caterpillar_learn.caterpillars.sheet.State.bonus>`,
+    ``None`` for an empty box): which boxes can take a die, and what an A, B
+    or C face brings.  :func:`legal_moves` reads the same offers.
+
+    The seed's Beginner roll, 3 and 5: score 5 into a box labelled 3, or 3
+    into a box labelled 5 (shown as ``label ← score``).
+
+    >>> offers("beginner", Roll((3, 5)))
+    (Offer[3 ← 5, 5 ← 3],)
+    >>> sorted(offers("beginner", Roll((3, 5)))[0].pairs)
+    [(3, 5), (5, 3)]
+
+    At Advanced a die may go into an empty bonus box instead (here B or C):
+
+    >>> found = offers("advanced", Roll((2, 2, 5)), bonus=(4, None, None))
+    >>> [offer.bonus for offer in found]
+    [None, (1, 2), (2, 2), (1, 5), (2, 5)]
+    >>> found[3]
+    Offer[bonus B ← 5: 2 ← 2]
+    """
+    level = Level.parse(level)
+    if len(bonus) != len(BONUS_BOXES):
+        raise InvalidStateError(describe("bonus", bonus, "3 bonus box values (None for an empty box)"))
+    return _offers(level, roll, bonus)
+
+
+def _offers(level: Level, roll: Roll, bonus: Sequence[int | None]) -> tuple[Offer, ...]:
+    """:func:`offers` without the checks a :class:`State` makes anyway (legal_moves asks on every call)."""
+    rules = LEVEL_RULES[level]
+    if len(roll.dice) != rules.dice or (roll.action is not None) != rules.action_die:
+        raise IllegalMoveError(describe("roll", str(roll), f"a roll of the {level.value} level"))
+    # The cache is keyed on what matters only: which bonus boxes are open, and
+    # the value an A/B/C face brings (None when its box is empty: no effect).
+    empty = (bonus[0] is None, bonus[1] is None, bonus[2] is None) if rules.bonus_boxes else _CLOSED
+    stored = bonus[BONUS_FACES.index(roll.action)] if roll.action in BONUS_FACES else None
+    return _options(roll, empty, stored)
 
 
 @cache
@@ -249,17 +344,10 @@ def _pools(dice: tuple[int, ...], action: str | None, stored: int | None) -> lis
     return [regular]
 
 
-def _options_for(roll: Roll, bonus_boxes: bool, bonus: tuple[int | None, ...]) -> tuple[_Option, ...]:
-    """What ``roll`` offers given the bonus boxes at the start of the round."""
-    empty = tuple(v is None for v in bonus) if bonus_boxes else (False, False, False)
-    stored = bonus[BONUS_FACES.index(roll.action)] if roll.action in BONUS_FACES else None
-    return _options(roll, empty, stored)
-
-
 @cache
-def _options(roll: Roll, empty_bonus: tuple[bool, ...], stored: int | None) -> tuple[_Option, ...]:
-    # Keyed on what matters only (which bonus boxes are open, the value an
-    # A/B/C face brings), so the cache stays small: at most 336 x 8 x 8 entries.
+def _options(roll: Roll, empty_bonus: tuple[bool, ...], stored: int | None) -> tuple[Offer, ...]:
+    # What ``roll`` offers with the bonus boxes ``empty_bonus`` open and an A/B/C
+    # face bringing ``stored``: at most 336 x 8 x 8 entries.
     choices: list[tuple[tuple[int, int] | None, tuple[int, ...]]] = [(None, roll.dice)]
     for i, die in enumerate(roll.dice):
         if die in roll.dice[:i]:
@@ -288,7 +376,7 @@ def _options(roll: Roll, empty_bonus: tuple[bool, ...], stored: int | None) -> t
             for label, scores in by_label.items()
         }
         reach = frozenset(label for _, label in placements)
-        options.append(_Option(bonus, entries, reach, butterfly, Way(bonus=bonus, zero=True)))
+        options.append(Offer(bonus, butterfly, entries, reach, (Way(bonus=bonus, zero=True),)))
     return tuple(options)
 
 
@@ -297,28 +385,31 @@ def _options(roll: Roll, empty_bonus: tuple[bool, ...], stored: int | None) -> t
 
 def legal_moves(state: State, roll: Roll) -> LegalMoves:
     """Every distinct legal move of ``state`` for ``roll``, each with its ways."""
-    rules = state.level.rules
-    if len(roll.dice) != rules.dice or (roll.action is not None) != rules.action_die:
-        raise IllegalMoveError(describe("roll", str(roll), f"a roll of the {state.level.value} level"))
+    found = _offers(state.level, roll, state.bonus)
     labels, scores = state.labels, state.scores
     if None in labels:
         raise InvalidStateError(describe("labels", list(labels), "every label set (finish the setup first)"))
     empty = [i for i in range(12) if scores[i] is None]
     empty_labels = {labels[i] for i in empty}
-    # Rule 4, per bonus choice: an option whose dice reach no empty label gives zeros.
+    # Rule 4, per bonus choice: an offer that fills no empty label gives a 0 in any empty box.
     live = [
-        (option, option.entries if option.butterfly or not option.reach.isdisjoint(empty_labels) else None)
-        for option in _options_for(roll, rules.bonus_boxes, state.bonus)
+        (
+            offer.bonus,
+            offer.placements if offer.butterfly or not offer.reach.isdisjoint(empty_labels) else None,
+            offer.zero_ways,
+        )
+        for offer in found
     ]
-    moves = []
+    moves: list[Move] = []
+    add = moves.append
     for slot in empty:
         label = labels[slot]
-        for option, entries in live:
-            if entries is None:
-                moves.append(Move(slot, 0, True, option.bonus, (option.zero_way,)))
+        for bonus, placements, zero_ways in live:
+            if placements is None:
+                add(Move(slot, 0, True, bonus, zero_ways))
             else:
-                for score, ways in entries.get(label, ()):  # type: ignore[arg-type]
-                    moves.append(Move(slot, score, False, option.bonus, ways))
+                for score, ways in placements.get(label, ()):  # type: ignore[arg-type]
+                    add(Move(slot, score, False, bonus, ways))
     return LegalMoves(tuple(moves))
 
 
@@ -439,9 +530,7 @@ def why_not(state: State, roll: Roll, slot: int) -> str:
         return text("caterpillars.why_not.filled", caterpillar=name, score=state.scores[slot])
     if any(move.slot == slot for move in legal_moves(state, roll)):
         return text("caterpillars.why_not.legal")
-    reachable = sorted(
-        {label for option in _options_for(roll, state.level.rules.bonus_boxes, state.bonus) for label in option.reach}
-    )
+    reachable = sorted({label for offer in _offers(state.level, roll, state.bonus) for label in offer.reach})
     dice = text("caterpillars.list_and", items=", ".join(map(str, roll.dice[:-1])), last=roll.dice[-1])
     labels = (
         text("caterpillars.list_or", items=", ".join(map(str, reachable[:-1])), last=reachable[-1])
@@ -455,10 +544,12 @@ __all__ = [
     "CATERPILLARS",
     "LegalMoves",
     "Move",
+    "Offer",
     "Piece",
     "Way",
     "apply",
     "legal_moves",
+    "offers",
     "producible_scores",
     "validate",
     "why_not",

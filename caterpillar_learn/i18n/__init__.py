@@ -17,17 +17,30 @@ caterpillar_learn.i18n.UnknownLanguageError: language: got 'xx', expected one of
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from caterpillar_learn.errors import CaterpillarLearnError, describe
 
-__all__ = ["UnknownLanguageError", "available_languages", "catalogue", "set_language", "text"]
+__all__ = [
+    "UnknownLanguageError",
+    "available_languages",
+    "catalogue",
+    "current_language",
+    "language",
+    "set_language",
+    "text",
+]
 
 _FOLDER = Path(__file__).resolve().parent
 _FALLBACK = "en"
-_current = _FALLBACK
+_default = _FALLBACK
+#: The language of this context (a thread, an asyncio task, a ``with language(...)`` block).
+_chosen: ContextVar[str | None] = ContextVar("caterpillar_learn_language", default=None)
 
 
 class UnknownLanguageError(CaterpillarLearnError):
@@ -57,10 +70,40 @@ def catalogue(language: str) -> dict[str, str]:
 
 
 def set_language(language: str) -> None:
-    """Choose the language of every later :func:`text` call."""
-    global _current
+    """Choose the default language: what :func:`text` uses outside any :func:`language` block."""
+    global _default
     catalogue(language)
-    _current = language
+    _default = language
+
+
+def current_language() -> str:
+    """The language :func:`text` uses here and now.
+
+    >>> current_language()
+    'en'
+    """
+    return _chosen.get() or _default
+
+
+@contextmanager
+def language(name: str) -> Iterator[str]:
+    """Speak ``name`` inside the block (only in this context: other threads and tasks keep theirs).
+
+    >>> with language("en"):
+    ...     text("caterpillars.level.expert")
+    'Expert'
+    >>> with language("xx"):
+    ...     pass
+    Traceback (most recent call last):
+    ...
+    caterpillar_learn.i18n.UnknownLanguageError: language: got 'xx', expected one of ['en']
+    """
+    catalogue(name)
+    token = _chosen.set(name)
+    try:
+        yield name
+    finally:
+        _chosen.reset(token)
 
 
 def text(key: str, /, **values: Any) -> str:
@@ -72,7 +115,7 @@ def text(key: str, /, **values: Any) -> str:
     >>> text("caterpillars.score.final", total=14, bonus=5, final=19)
     'Final score: 14 + bonus 5 = 19.'
     """
-    template = catalogue(_current).get(key)
+    template = catalogue(current_language()).get(key)
     if template is None:
         template = catalogue(_FALLBACK)[key]
     return template.format(**values)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from caterpillar_learn.caterpillars import Game, Move, format_roll
 from caterpillar_learn.i18n import text
-from caterpillar_learn.lessons.model import get_lesson
+from caterpillar_learn.lessons.caterpillars import get_lesson
 
 
 def sample_game(name: str, seed: int | None = None) -> Game:

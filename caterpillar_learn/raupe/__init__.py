@@ -1,13 +1,17 @@
 """Räuber Raupe: the real-time card game of caterpillars on leaves.
 
-A pure engine: cards and notation (:mod:`.cards`), the deck (:mod:`.deck`),
-the event-driven referee (:mod:`.referee`), a mutable game with replay
-(:mod:`.game`), bots (:mod:`.bots`), hints (:mod:`.hints`) and bot-game
-statistics (:mod:`.simulate`).  Nothing here imports a user interface.
+A pure engine: cards and their notation (:mod:`.cards`), the deck
+(:mod:`.deck`), the event-driven referee (:mod:`.referee`), JSON forms of
+events, decks and the table (:mod:`.notation`), a mutable game with replay
+and save/load (:mod:`.game`), bots (:mod:`.bots`), hints (:mod:`.hints`) and
+bot-game statistics (:mod:`.simulate`).  Every error raised on purpose is a
+:class:`RaupeError` (:mod:`.errors`).  Nothing here imports a user interface.
 
 >>> game = Game(players=3, seed=5)
 >>> len(game.state.hands), game.state.pile[-1].card.is_butterfly
 (3, False)
+>>> Game.from_json(game.to_json()).state == game.state
+True
 """
 
 from caterpillar_learn.raupe.bots import LEVELS, BotLevel, choose_start_mode, get_level, propose
@@ -16,8 +20,6 @@ from caterpillar_learn.raupe.cards import (
     Card,
     Colour,
     Mode,
-    NotationError,
-    RaupeError,
     Shape,
     Side,
     format_card,
@@ -27,14 +29,16 @@ from caterpillar_learn.raupe.cards import (
     parse_mode,
     parse_side,
 )
-from caterpillar_learn.raupe.deck import DeckError, load_deck, parse_deck, standard_deck
-from caterpillar_learn.raupe.game import (
-    Game,
-    event_from_json,
-    event_to_json,
-    replay,
-    state_to_json,
+from caterpillar_learn.raupe.deck import load_deck, parse_deck, standard_deck
+from caterpillar_learn.raupe.errors import (
+    DeckError,
+    IllegalEventError,
+    NotationError,
+    RaupeError,
+    SetupError,
+    UnknownLevelError,
 )
+from caterpillar_learn.raupe.game import Game, replay
 from caterpillar_learn.raupe.hints import (
     explain_mistake,
     mode_name,
@@ -42,18 +46,23 @@ from caterpillar_learn.raupe.hints import (
     strategy_hint,
     winner_text,
 )
+from caterpillar_learn.raupe.notation import (
+    deck_from_json,
+    deck_to_json,
+    event_from_json,
+    event_to_json,
+    state_to_json,
+)
 from caterpillar_learn.raupe.referee import (
     Call,
     Close,
     Event,
-    IllegalEventError,
     Mistake,
     Outcome,
     Penalty,
     Placed,
     Play,
     PlayableSide,
-    SetupError,
     State,
     apply,
     deal,
@@ -98,9 +107,12 @@ __all__ = [
     "Side",
     "State",
     "Statistics",
+    "UnknownLevelError",
     "apply",
     "choose_start_mode",
     "deal",
+    "deck_from_json",
+    "deck_to_json",
     "draw_cuts",
     "event_from_json",
     "event_to_json",

@@ -30,18 +30,15 @@ import random
 from dataclasses import dataclass
 
 from caterpillar_learn.errors import describe
-from caterpillar_learn.raupe.cards import Card, Mode, RaupeError, Side
+from caterpillar_learn.raupe.cards import Card, Mode, Side
+from caterpillar_learn.raupe.errors import UnknownLevelError
 from caterpillar_learn.raupe.hints import change_advice
 from caterpillar_learn.raupe.referee import Call, Event, Play, State, legal_plays, playable_sides
 
-__all__ = ["LEVELS", "BotLevel", "UnknownLevelError", "choose_start_mode", "get_level", "propose"]
+__all__ = ["LEVELS", "BotLevel", "choose_start_mode", "get_level", "propose"]
 
 #: Time rounding of every bot event (milliseconds).
 TIME_DECIMALS = 3
-
-
-class UnknownLevelError(RaupeError):
-    """A bot level that does not exist was asked for."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +72,7 @@ def get_level(name: str) -> BotLevel:
     >>> get_level("godlike")
     Traceback (most recent call last):
     ...
-    caterpillar_learn.raupe.bots.UnknownLevelError: bot level: got 'godlike', \
+    caterpillar_learn.raupe.errors.UnknownLevelError: bot level: got 'godlike', \
 expected one of beginner, advanced, expert
     """
     try:

@@ -24,15 +24,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum, IntEnum
 
-from caterpillar_learn.errors import CaterpillarLearnError, describe
+from caterpillar_learn.errors import describe
+from caterpillar_learn.raupe.errors import NotationError
 
 __all__ = [
     "BUTTERFLY",
     "Card",
     "Colour",
     "Mode",
-    "NotationError",
-    "RaupeError",
     "Shape",
     "Side",
     "format_card",
@@ -49,14 +48,6 @@ SHAPE_ALIASES = {"square": "jagged"}
 BUTTERFLY_NAME = "butterfly"
 APHID_MARK = "aphid"
 SKY_MARK = "sky"
-
-
-class RaupeError(CaterpillarLearnError):
-    """Base class of every error raised on purpose by the Räuber Raupe engine."""
-
-
-class NotationError(RaupeError):
-    """A side, card, hand or mode could not be read."""
 
 
 class Shape(Enum):
@@ -162,6 +153,13 @@ class Card:
 BUTTERFLY = Card()
 
 
+def _text(notation: object, field_name: str, expected: str = "a string in card notation") -> str:
+    """``notation`` stripped, if it is a string at all (JSON may hold anything)."""
+    if not isinstance(notation, str):
+        raise NotationError(describe(field_name, notation, expected))
+    return notation.strip()
+
+
 def _parse_trait(enum: type[Shape] | type[Colour], word: str, field_name: str) -> Shape | Colour:
     word = SHAPE_ALIASES.get(word, word) if enum is Shape else word
     try:
@@ -180,10 +178,10 @@ leaf_shape=<Shape.JAGGED: 'jagged'>, leaf_colour=<Colour.GREEN: 'green'>, aphid=
     >>> parse_side("round-blue@jagged-green")
     Traceback (most recent call last):
     ...
-    caterpillar_learn.raupe.cards.NotationError: caterpillar colour: got 'blue', \
+    caterpillar_learn.raupe.errors.NotationError: caterpillar colour: got 'blue', \
 expected green or red or yellow
     """
-    text = notation.strip().lower()
+    text = _text(notation, "side").lower()
     body, *marks = text.split("+")
     for mark in marks:
         if mark not in (APHID_MARK, SKY_MARK) or marks.count(mark) > 1:
@@ -223,10 +221,10 @@ def parse_card(notation: str) -> Card:
     >>> parse_card("round-red@jagged-green")
     Traceback (most recent call last):
     ...
-    caterpillar_learn.raupe.cards.NotationError: card: got 'round-red@jagged-green', \
+    caterpillar_learn.raupe.errors.NotationError: card: got 'round-red@jagged-green', \
 expected SIDE|SIDE or butterfly
     """
-    text = notation.strip().lower()
+    text = _text(notation, "card").lower()
     if text == BUTTERFLY_NAME:
         return BUTTERFLY
     halves = text.split("|")
@@ -253,7 +251,7 @@ def parse_hand(notation: str) -> tuple[Card, ...]:
     2
     """
     cards = []
-    for number, part in enumerate(notation.split(";"), start=1):
+    for number, part in enumerate(_text(notation, "hand").split(";"), start=1):
         if not part.strip():
             continue
         try:
@@ -278,7 +276,7 @@ def parse_mode(word: str) -> Mode:
     >>> parse_mode("Colour")
     <Mode.COLOUR: 1>
     """
-    cleaned = word.strip().lower()
+    cleaned = _text(word, "mode", "shape or colour").lower()
     if cleaned == "shape":
         return Mode.SHAPE
     if cleaned in ("colour", "color"):

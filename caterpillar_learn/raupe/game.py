@@ -1,9 +1,11 @@
-"""A game in progress: seed, event log, replay and JSON save/load.
+"""A game in progress: seed, deck, event log, replay and JSON save/load.
 
 The pure :func:`~caterpillar_learn.raupe.referee.apply` does the judging;
 :class:`Game` is the thin mutable wrapper a widget or a notebook holds.  A
-game is fully described by its seed (which fixes the deal), the starting
-mode and the event log (which carries every later chance outcome: the cuts).
+game is fully described by its players, seed and deck (which fix the deal),
+the starting mode and the event log (which carries every later chance
+outcome: the cuts).  :meth:`Game.to_json` writes exactly that, so a saved
+game is also the record a teacher or a test replays.
 
 >>> game = Game(players=2, seed=11)
 >>> option = game.legal_plays(0)[0]
@@ -13,25 +15,30 @@ mode and the event log (which carries every later chance outcome: the cuts).
 >>> _ = game.call(1, time=2.5)          # a false call: player 1 takes cards
 >>> game.state.penalty.right, len(game.state.penalty.cards)
 (False, 3)
->>> Game.from_json(game.to_json()).state == game.state
+>>> saved = game.to_json()
+>>> sorted(saved), saved["events"][1]
+(['drawn_cuts', 'events', 'format', 'mode', 'players', 'seed'], {'t': 2.5, 'call': 1, 'cuts': [2]})
+>>> Game.from_json(saved).state == game.state
 True
 """
 
 from __future__ import annotations
 
-import json
 import random
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
 from caterpillar_learn.errors import describe
-from caterpillar_learn.raupe.cards import (
-    Card,
-    Mode,
-    NotationError,
-    format_card,
-    parse_card,
-    parse_mode,
+from caterpillar_learn.raupe.cards import Card, Mode, parse_mode
+from caterpillar_learn.raupe.deck import MAX_CARDS, check_deck, standard_deck
+from caterpillar_learn.raupe.errors import IllegalEventError, NotationError, RaupeError, SetupError
+from caterpillar_learn.raupe.notation import (
+    deck_from_json,
+    deck_to_json,
+    event_from_json,
+    event_to_json,
+    whole_number,
 )
 from caterpillar_learn.raupe.referee import (
     Call,
@@ -44,106 +51,24 @@ from caterpillar_learn.raupe.referee import (
     deal,
     draw_cuts,
     legal_plays,
-    outcome,
 )
 
-__all__ = ["Game", "event_from_json", "event_to_json", "replay", "state_to_json"]
+__all__ = ["MAX_EVENTS", "MAX_SEED", "SAVE_FORMAT", "Game", "replay"]
 
-
-def event_to_json(event: Event) -> dict[str, Any]:
-    """A plain JSON object for one event.
-
-    >>> event_to_json(Call(3.25, 1, (4,)))
-    {'t': 3.25, 'call': 1, 'cuts': [4]}
-    """
-    if isinstance(event, Play):
-        data: dict[str, Any] = {
-            "t": event.time,
-            "play": event.player,
-            "card": format_card(event.card),
-            "side": event.side,
-        }
-        if event.aphid:
-            data["aphid"] = True
-        if event.announce is not None:
-            data["announce"] = event.announce.word
-        return data
-    if isinstance(event, Call):
-        return {"t": event.time, "call": event.caller, "cuts": list(event.cuts)}
-    return {"t": event.time, "close": True}
-
-
-def event_from_json(data: dict[str, Any]) -> Event:
-    """Read an event written by :func:`event_to_json`.
-
-    >>> event_from_json({"t": 1.0, "play": 0, "card": "butterfly", "announce": "shape"})
-    Play(time=1.0, player=0, card=Card(sides=()), side=0, aphid=False, announce=<Mode.SHAPE: 0>)
-    """
-    try:
-        time = float(data["t"])
-        if "play" in data:
-            announce = data.get("announce")
-            return Play(
-                time,
-                int(data["play"]),
-                parse_card(str(data["card"])),
-                int(data.get("side", 0)),
-                bool(data.get("aphid", False)),
-                None if announce is None else parse_mode(str(announce)),
-            )
-        if "call" in data:
-            return Call(time, int(data["call"]), tuple(int(d) for d in data["cuts"]))
-        if data.get("close"):
-            return Close(time)
-    except (KeyError, TypeError, ValueError) as error:
-        if isinstance(error, NotationError):
-            raise
-    raise NotationError(describe("event", data, "a play, call or close object with a time 't'"))
-
-
-def state_to_json(state: State) -> dict[str, Any]:
-    """A plain JSON view of the table, for widgets (cards in notation).
-
-    >>> view = state_to_json(deal(2, random.Random(1)))
-    >>> view["mode"], len(view["hands"][0]), view["pile_size"], view["winners"]
-    ('shape', 38, 1, None)
-    """
-    top = state.pile[-1]
-    result = outcome(state)
-    return {
-        "hands": [[format_card(card) for card in hand] for hand in state.hands],
-        "top": {"card": format_card(top.card), "side": top.side},
-        "pile_size": len(state.pile),
-        "out_size": len(state.out),
-        "mode": state.mode.word,
-        "clock": state.clock,
-        "aphid_owed": state.aphid_owed,
-        "follow_up": state.follow_up,
-        "last": None
-        if state.last is None
-        else {
-            "player": state.last.player,
-            "mistakes": [mistake.value for mistake in state.last.mistakes],
-        },
-        "penalty": None
-        if state.penalty is None
-        else {
-            "caller": state.penalty.caller,
-            "accused": state.penalty.accused,
-            "right": state.penalty.right,
-            "giver": state.penalty.giver,
-            "receiver": state.penalty.receiver,
-            "cards": [format_card(card) for card in state.penalty.cards],
-        },
-        "plays": state.plays,
-        "finished": state.finished,
-        "winners": None if result is None else list(result.winners),
-        "stalemate": None if result is None else result.stalemate,
-    }
+SAVE_FORMAT = 1
+MAX_SEED = 2**64 - 1
+#: No game has more events: each play moves a card to the pile for good, and
+#: each call needs a new play before it, so a deck of MAX_CARDS allows fewer.
+MAX_EVENTS = 2 * MAX_CARDS
+SAVE_KEYS = ("format", "players", "seed", "mode", "deck", "events", "drawn_cuts")
 
 
 def replay(initial: State, events: list[Event]) -> State:
-    """The state after applying ``events`` one by one to ``initial``."""
+    """The state after applying ``events`` one by one to ``initial``.
+
+    >>> replay(deal(2, random.Random(1)), []).plays
+    0
+    """
     state = initial
     for event in events:
         state = apply(state, event)
@@ -151,29 +76,59 @@ def replay(initial: State, events: list[Event]) -> State:
 
 
 class Game:
-    """A mutable table: the dealt state, the event log and the current state."""
+    """A mutable table: the dealt state, the event log and the current state.
+
+    ``deck`` is the deck to deal from (``None`` for the standard deck); a
+    call with no cuts gets its cuts drawn from the game's own generator,
+    seeded like the deal, and :attr:`drawn_cuts` lists those calls.
+    """
 
     def __init__(
         self,
         players: int,
         seed: int,
         mode: Mode = Mode.SHAPE,
-        deck: tuple[Card, ...] | None = None,
+        deck: Sequence[Card] | None = None,
     ) -> None:
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise SetupError(describe("players", players, "a whole number from 2 to 4"))
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+            raise SetupError(describe("seed", seed, f"a whole number from 0 to {MAX_SEED}"))
+        if not isinstance(mode, Mode):
+            raise SetupError(describe("mode", mode, "Mode.SHAPE or Mode.COLOUR"))
         self.players = players
         self.seed = seed
-        self.deck = deck
-        # One generator: first the deal, then every cut, so the seed fixes all chance.
+        #: The deck dealt from, or None for the standard deck (which a save leaves out).
+        self.deck = None if deck is None or tuple(deck) == standard_deck() else check_deck(deck)
+        # One generator: first the deal, then every cut drawn here, so the seed fixes all chance.
         self.rng = random.Random(seed)
-        self.initial = deal(players, self.rng, deck, mode)
+        self.initial = deal(players, self.rng, self.deck, mode)
         self.state = self.initial
         self.events: list[Event] = []
+        #: Indices in :attr:`events` of the calls whose cuts this game's generator drew.
+        self.drawn_cuts: list[int] = []
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has been closed (:attr:`state` is finished)."""
+        return self.state.finished
 
     def submit(self, event: Event) -> State:
-        """Apply one event (from a bot or a person) and log it."""
+        """Apply one event (from a bot or a person) and log it; a refused one changes nothing."""
         if isinstance(event, Call) and not event.cuts and self.state.last is not None:
+            before = self.rng.getstate()
             event = replace(event, cuts=draw_cuts(self.state.pile, self.rng))
+            try:
+                return self._record(event, drawn=True)
+            except RaupeError:
+                self.rng.setstate(before)  # as if the call never came: the next cut draws the same
+                raise
+        return self._record(event, drawn=False)
+
+    def _record(self, event: Event, *, drawn: bool) -> State:
         self.state = apply(self.state, event)
+        if drawn:
+            self.drawn_cuts.append(len(self.events))
         self.events.append(event)
         return self.state
 
@@ -202,27 +157,89 @@ class Game:
         """The sides ``seat`` may play now without a mistake."""
         return legal_plays(self.state, seat)
 
-    def to_json(self) -> str:
-        """The seed, starting mode and event log as JSON (standard deck only)."""
-        return json.dumps(
-            {
-                "players": self.players,
-                "seed": self.seed,
-                "mode": self.initial.mode.word,
-                "events": [event_to_json(event) for event in self.events],
-            }
-        )
+    # -- save and load -----------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        """Everything needed to replay and continue this game, as plain JSON data.
+
+        The keys: ``format`` (1), ``players``, ``seed``, ``mode`` (the
+        starting mode), ``deck`` (the cards in card notation, in order; left
+        out for the standard deck), ``events`` (see
+        :func:`~caterpillar_learn.raupe.notation.event_to_json`) and
+        ``drawn_cuts`` (which calls had their cuts drawn by the game).
+
+        >>> Game(players=3, seed=5, mode=Mode.COLOUR).to_json()
+        {'format': 1, 'players': 3, 'seed': 5, 'mode': 'colour', 'events': [], 'drawn_cuts': []}
+        """
+        data: dict[str, Any] = {
+            "format": SAVE_FORMAT,
+            "players": self.players,
+            "seed": self.seed,
+            "mode": self.initial.mode.word,
+        }
+        if self.deck is not None:
+            data["deck"] = deck_to_json(self.deck)
+        data["events"] = [event_to_json(event) for event in self.events]
+        data["drawn_cuts"] = list(self.drawn_cuts)
+        return data
 
     @classmethod
-    def from_json(cls, text: str) -> Game:
-        """Rebuild a game written by :meth:`to_json`, replaying every event."""
-        data = json.loads(text)
-        game = cls(int(data["players"]), int(data["seed"]), parse_mode(str(data["mode"])))
-        for item in data["events"]:
-            event = event_from_json(item)
-            if isinstance(event, Call) and game.state.last is not None:
-                # Keep the generator where the original game had it, so a loaded
-                # game goes on exactly as it would have without saving.
-                draw_cuts(game.state.pile, game.rng)
-            game.submit(event)
+    def from_json(cls, data: object) -> Game:
+        """Rebuild a game written by :meth:`to_json`, replaying and checking every event.
+
+        Anything else is refused with a one-line :class:`RaupeError` naming
+        the field: a :class:`NotationError` for what cannot be read, a
+        :class:`DeckError` or :class:`SetupError` for what cannot be dealt and
+        an :class:`IllegalEventError` for an event the table refuses.
+
+        >>> Game.from_json({"format": 1, "players": 2, "seed": 1, "mode": "shape",
+        ...                 "events": [{"t": 1.0, "close": True}]})
+        Traceback (most recent call last):
+        ...
+        caterpillar_learn.raupe.errors.IllegalEventError: events[0]: close: got 1.0, \
+expected an empty hand or a table where nobody can play
+        """
+        if not isinstance(data, dict):
+            raise NotationError(describe("saved game", data, "a JSON object as Game.to_json writes"))
+        version = data.get("format")
+        if isinstance(version, bool) or version != SAVE_FORMAT:
+            raise NotationError(describe("format", version, str(SAVE_FORMAT)))
+        unknown = [key for key in data if key not in SAVE_KEYS]
+        if unknown:
+            raise NotationError(describe("saved game key", unknown[0], "only " + ", ".join(SAVE_KEYS)))
+        players = whole_number(data.get("players"), "players", "a whole number from 2 to 4")
+        seed = whole_number(data.get("seed"), "seed", f"a whole number from 0 to {MAX_SEED}")
+        mode = parse_mode(data.get("mode"))  # type: ignore[arg-type]  # parse_mode checks the type
+        deck = deck_from_json(data["deck"]) if "deck" in data else None
+        events = data.get("events")
+        if not isinstance(events, list) or len(events) > MAX_EVENTS:
+            shown = f"{len(events)} events" if isinstance(events, list) else events
+            raise NotationError(describe("events", shown, f"a list of at most {MAX_EVENTS} events"))
+        drawn = _drawn_cuts(data.get("drawn_cuts", []), len(events))
+        game = cls(players, seed, mode, deck)
+        for index, item in enumerate(events):
+            try:
+                event = event_from_json(item)
+                if index in drawn:
+                    game._redraw(event)
+                game._record(event, drawn=index in drawn)
+            except RaupeError as error:
+                raise type(error)(f"events[{index}]: {error}") from None
         return game
+
+    def _redraw(self, event: Event) -> None:
+        """Draw the cuts of a loaded call again, so the generator goes on as it did."""
+        if not isinstance(event, Call) or self.state.last is None:
+            raise NotationError(describe("drawn_cuts", len(self.events), "indices of calls on a newly played card"))
+        cuts = draw_cuts(self.state.pile, self.rng)
+        if cuts != event.cuts:
+            raise IllegalEventError(describe("cuts", list(event.cuts), f"the cuts the seed draws, {list(cuts)}"))
+
+
+def _drawn_cuts(data: object, events: int) -> frozenset[int]:
+    expected = f"a list of increasing indices of call events (below {events})"
+    if not isinstance(data, list) or len(data) > events:
+        raise NotationError(describe("drawn_cuts", data, expected))
+    indices = [whole_number(index, "drawn_cuts", expected) for index in data]
+    if indices != sorted(set(indices)) or (indices and not 0 <= indices[0] <= indices[-1] < events):
+        raise NotationError(describe("drawn_cuts", data, expected))
+    return frozenset(indices)

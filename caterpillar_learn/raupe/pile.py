@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from caterpillar_learn.errors import describe
-from caterpillar_learn.raupe.cards import Card, Mode, RaupeError, Side
+from caterpillar_learn.raupe.cards import Card, Mode, Side
+from caterpillar_learn.raupe.errors import IllegalEventError
 
 __all__ = [
-    "IllegalEventError",
     "Placed",
     "PlayableSide",
     "choose_gift",
@@ -28,10 +28,6 @@ __all__ = [
     "draw_cuts",
     "playable_sides",
 ]
-
-
-class IllegalEventError(RaupeError):
-    """An event the table cannot accept at this moment."""
 
 
 class PlayableSide(NamedTuple):

@@ -31,10 +31,10 @@ from dataclasses import dataclass, replace
 from enum import Enum
 
 from caterpillar_learn.errors import describe
-from caterpillar_learn.raupe.cards import Card, Mode, RaupeError, Side, format_card
+from caterpillar_learn.raupe.cards import Card, Mode, Side, format_card
 from caterpillar_learn.raupe.deck import standard_deck
+from caterpillar_learn.raupe.errors import IllegalEventError, SetupError
 from caterpillar_learn.raupe.pile import (
-    IllegalEventError,
     Placed,
     PlayableSide,
     choose_gift,
@@ -50,14 +50,12 @@ __all__ = [
     "Call",
     "Close",
     "Event",
-    "IllegalEventError",
     "Mistake",
     "Outcome",
     "Penalty",
     "Placed",
     "Play",
     "PlayableSide",
-    "SetupError",
     "State",
     "apply",
     "choose_gift",
@@ -74,10 +72,6 @@ __all__ = [
 MIN_PLAYERS = 2
 MAX_PLAYERS = 4
 PENALTY_CARDS = 3
-
-
-class SetupError(RaupeError):
-    """A game cannot be dealt (player count, deck contents)."""
 
 
 class Mistake(Enum):
@@ -198,7 +192,7 @@ def deal(
     >>> deal(5, random.Random(1))
     Traceback (most recent call last):
     ...
-    caterpillar_learn.raupe.referee.SetupError: players: got 5, expected 2 to 4
+    caterpillar_learn.raupe.errors.SetupError: players: got 5, expected 2 to 4
     """
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise SetupError(describe("players", players, f"{MIN_PLAYERS} to {MAX_PLAYERS}"))
@@ -269,13 +263,20 @@ def apply(state: State, event: Event) -> State:
     """The state after ``event``; raises :class:`IllegalEventError` if the table refuses it."""
     if state.finished:
         raise IllegalEventError(describe("event", event, "none: the game is over"))
-    if not math.isfinite(event.time) or event.time < state.clock:
+    if not _is_finite(event.time) or event.time < state.clock:
         raise IllegalEventError(describe("event time", event.time, f"a number of seconds >= {state.clock}"))
     if isinstance(event, Play):
         return _apply_play(state, event)
     if isinstance(event, Call):
         return _apply_call(state, event)
     return _apply_close(state, event)
+
+
+def _is_finite(time: float) -> bool:
+    try:
+        return math.isfinite(time)
+    except (TypeError, OverflowError):  # an event built by hand may carry anything
+        return False
 
 
 def _check_seat(state: State, field: str, seat: int) -> None:

@@ -20,13 +20,13 @@ from typing import Any
 from caterpillar_learn.errors import describe
 from caterpillar_learn.raupe.bots import BotLevel, choose_start_mode, get_level, propose
 from caterpillar_learn.raupe.cards import Card
+from caterpillar_learn.raupe.errors import SetupError
 from caterpillar_learn.raupe.referee import (
     Call,
     Close,
     Event,
     Outcome,
     Play,
-    SetupError,
     State,
     apply,
     deal,

@@ -1,4 +1,4 @@
-"""The Panel app (``panel serve caterpillar_learn/ui/panel_app.py``) in a real browser.
+"""The Panel app (``panel serve caterpillar_learn/ui/hosting/panel_app.py``) in a real browser.
 
 Same ES module as the lessons, run by Panel's AnyWidgetComponent inside a
 shadow root: Playwright's test-id locators pierce it.  A few rounds are played
@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from caterpillar_learn.caterpillars import Move, why_not
-from caterpillar_learn.ui import panel_app
+from caterpillar_learn.ui.hosting import panel_app
 
 from .conftest import ROOT, Server, free_port, screenshot, start_server
 from .driver import CLICK_TIMEOUT, Player, box_id
@@ -34,7 +34,7 @@ def panel_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         str(panel) if panel.exists() else sys.executable,
         *([] if panel.exists() else ["-m", "panel"]),
         "serve",
-        str(ROOT / "caterpillar_learn" / "ui" / "panel_app.py"),
+        str(ROOT / "caterpillar_learn" / "ui" / "hosting" / "panel_app.py"),
         "--address",
         "127.0.0.1",
         "--port",

@@ -4,7 +4,7 @@ The learner's view only: the test opens a Raupe lesson from the lesson list
 by its visible name, plays one card by clicks and one by the keyboard alone,
 and checks that the pile and hand sizes on the page are the engine's.  The
 engine's state comes from the game record the page shows (seed + events,
-replayed by :func:`~caterpillar_learn.ui.raupe_table.replay_record`), so the
+replayed by :meth:`caterpillar_learn.raupe.Game.from_json`), so the
 bots may act in real time while the test plays.
 """
 
@@ -19,8 +19,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from caterpillar_learn.i18n import text
-from caterpillar_learn.raupe import State, legal_plays
-from caterpillar_learn.ui.raupe_table import replay_record
+from caterpillar_learn.raupe import Game, State, legal_plays
 
 from .conftest import Server, screenshot
 from .driver import CLICK_TIMEOUT, RENDER_TIMEOUT, open_lesson
@@ -50,7 +49,7 @@ def settled(page: Page) -> tuple[State, dict[str, object]]:
             "opponents": [int(t) for t in page.get_by_test_id("raupe-opponent").all_text_contents()],
         }
         if record(page) == before:
-            return replay_record(before), shown
+            return Game.from_json(before).state, shown
     raise AssertionError("the table never stood still")
 
 

@@ -13,7 +13,6 @@ from caterpillar_learn.raupe.cards import (
     Card,
     Colour,
     Mode,
-    NotationError,
     Shape,
     Side,
     format_card,
@@ -27,11 +26,11 @@ from caterpillar_learn.raupe.deck import (
     BUTTERFLY_CARDS,
     CATERPILLAR_CARDS,
     CHANGE_CARDS,
-    DeckError,
     load_deck,
     parse_deck,
     standard_deck,
 )
+from caterpillar_learn.raupe.errors import DeckError, NotationError
 
 sides = st.builds(
     Side,

@@ -11,7 +11,8 @@ import pytest
 
 from caterpillar_learn.raupe.bots import get_level
 from caterpillar_learn.raupe.cards import parse_mode
-from caterpillar_learn.raupe.game import Game, event_from_json, event_to_json
+from caterpillar_learn.raupe.game import Game
+from caterpillar_learn.raupe.notation import event_from_json, event_to_json
 from caterpillar_learn.raupe.referee import outcome
 from caterpillar_learn.raupe.simulate import play_bot_game
 

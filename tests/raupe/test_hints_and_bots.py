@@ -11,13 +11,13 @@ import pytest
 
 from caterpillar_learn.raupe.bots import (
     LEVELS,
-    UnknownLevelError,
     choose_start_mode,
     get_level,
     propose,
     reaction_time,
 )
 from caterpillar_learn.raupe.cards import BUTTERFLY, Mode, parse_card, parse_hand, parse_side
+from caterpillar_learn.raupe.errors import UnknownLevelError
 from caterpillar_learn.raupe.hints import (
     aphid_text,
     call_text,

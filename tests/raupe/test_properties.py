@@ -11,13 +11,13 @@ from hypothesis import strategies as st
 from caterpillar_learn.raupe.bots import LEVELS
 from caterpillar_learn.raupe.cards import Card, Mode
 from caterpillar_learn.raupe.deck import standard_deck
+from caterpillar_learn.raupe.errors import IllegalEventError
 from caterpillar_learn.raupe.game import Game, replay
 from caterpillar_learn.raupe.referee import (
     PENALTY_CARDS,
     Call,
     Close,
     Event,
-    IllegalEventError,
     Play,
     State,
     apply,

@@ -7,16 +7,16 @@ import random
 import pytest
 
 from caterpillar_learn.raupe.cards import BUTTERFLY, Card, Mode, parse_card
-from caterpillar_learn.raupe.game import Game, state_to_json
+from caterpillar_learn.raupe.errors import IllegalEventError, SetupError
+from caterpillar_learn.raupe.game import Game
+from caterpillar_learn.raupe.notation import state_to_json
 from caterpillar_learn.raupe.referee import (
     Call,
     Close,
-    IllegalEventError,
     Mistake,
     Placed,
     Play,
     PlayableSide,
-    SetupError,
     State,
     apply,
     cut_pile,

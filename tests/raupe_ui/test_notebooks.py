@@ -8,7 +8,7 @@ from pathlib import Path
 import jupytext
 import pytest
 
-from caterpillar_learn.ui.raupe_table import SETUPS
+from caterpillar_learn.lessons import SETUPS
 
 LESSONS = Path(__file__).resolve().parents[2] / "lessons"
 

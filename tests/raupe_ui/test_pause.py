@@ -11,9 +11,9 @@ from __future__ import annotations
 import pytest
 
 from caterpillar_learn.i18n import text
-from caterpillar_learn.raupe import legal_plays
-from caterpillar_learn.ui.raupe_table import SETUPS, replay_record
-from caterpillar_learn.ui.raupe_widget import RaupeWidget
+from caterpillar_learn.lessons import SETUPS
+from caterpillar_learn.raupe import Game, legal_plays
+from caterpillar_learn.ui.raupe import RaupeWidget
 
 PAUSED = text("raupe_lessons.msg.is_paused")
 
@@ -81,7 +81,7 @@ def test_the_learners_actions_are_refused_while_paused(lesson: str) -> None:
             widget.act("shout", word=before.mode.other.word)
         widget.act("play", index=option.card)
         assert widget.message != PAUSED and table.game.state is not before
-    assert replay_record(widget.table["record"]) == table.game.state
+    assert Game.from_json(widget.table["record"]).state == table.game.state
 
 
 def test_the_referee_cannot_call_while_paused() -> None:

@@ -5,8 +5,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from caterpillar_learn.ui.raupe_table import SETUPS, replay_record
-from caterpillar_learn.ui.raupe_widget import RaupeWidget
+from caterpillar_learn.lessons import SETUPS
+from caterpillar_learn.raupe import Game
+from caterpillar_learn.ui.raupe import RaupeWidget
 
 EVENTS = st.one_of(
     st.builds(lambda dt: {"type": "tick", "dt": dt}, st.floats(0, 2, allow_nan=False)),
@@ -39,4 +40,4 @@ def test_random_events_keep_the_table_whole(lesson: str, seed: int, events: list
         assert len(widget.hand) == (0 if widget.session.human is None else len(state.hands[0]))
         assert "Something went wrong" not in widget.message
     record = widget.table["record"]
-    assert replay_record(record) == widget.session.game.state
+    assert Game.from_json(record).state == widget.session.game.state

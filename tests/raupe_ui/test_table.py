@@ -14,10 +14,11 @@ from dataclasses import replace
 import pytest
 
 from caterpillar_learn.i18n import text
-from caterpillar_learn.raupe import Mistake, Mode, State, legal_plays, outcome, winner_text
+from caterpillar_learn.lessons import SETUPS, TableSetup
+from caterpillar_learn.raupe import Game, Mistake, Mode, State, legal_plays, outcome, winner_text
 from caterpillar_learn.raupe.hints import explain_mistake, penalty_text
-from caterpillar_learn.ui.raupe_table import MAX_TICK, SETUPS, RaupeTable, TableSetup, replay_record
-from caterpillar_learn.ui.raupe_widget import RaupeWidget
+from caterpillar_learn.ui.raupe import RaupeTable, RaupeWidget
+from caterpillar_learn.ui.raupe.controller import MAX_TICK
 
 EXPERT_PAIR = TableSetup(players=2, level="expert", speed=1.0)
 
@@ -249,7 +250,7 @@ def test_a_whole_game_to_the_winner() -> None:
     assert result is not None
     assert widget.table["winner"] == winner_text(result.winners, stalemate=result.stalemate)
     assert widget.table["finished"] and not widget.table["running"]
-    assert replay_record(widget.table["record"]) == state(widget)
+    assert Game.from_json(widget.table["record"]).state == state(widget)
     assert any(event.get("play", 0) != 0 for event in widget.table["record"]["events"])  # the bots played too
     widget.act("play", index=0)
     assert widget.message == text("raupe_lessons.msg.over")
@@ -311,7 +312,7 @@ def test_a_bad_event_gives_one_line_and_keeps_the_game(event: object) -> None:
     views = (dict(widget.table), list(widget.hand))
     widget.event = event if isinstance(event, dict) else {"type": event, "index": "x"}
     if not isinstance(event, dict):
-        widget.session.handle(event)
+        widget.handle(event)
     assert widget.message and "\n" not in widget.message and "expected" in widget.message
     assert state(widget) is before
     assert (widget.table, widget.hand) == views

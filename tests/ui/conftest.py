@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from caterpillar_learn.ui import advice_bridge
+from caterpillar_learn.ui.caterpillars import advice as advice_bridge
 
 
 @pytest.fixture(autouse=True)

@@ -9,6 +9,7 @@ future explicitly.  The solver is watched through its public entry point,
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Iterator
@@ -19,10 +20,11 @@ import pytest
 
 import caterpillar_learn.advice as advice
 from caterpillar_learn.advice import estimate, solver, values
+from caterpillar_learn.advice.levels import solved_level
 from caterpillar_learn.caterpillars.levels import Level
 from caterpillar_learn.i18n import text
-from caterpillar_learn.ui import advice_bridge
-from caterpillar_learn.ui.widgets import CaterpillarsBoard, CaterpillarsLesson
+from caterpillar_learn.ui.caterpillars import CaterpillarsBoard, CaterpillarsLesson
+from caterpillar_learn.ui.caterpillars import advice as advice_bridge
 
 #: Long enough never to fire in a passing test, short enough to end a failing one.
 SAFETY = 30.0
@@ -72,7 +74,7 @@ def watch(monkeypatch: pytest.MonkeyPatch) -> Iterator[Watch]:
 
 def key_of(board: CaterpillarsBoard) -> tuple[Level, tuple[int, ...]]:
     state = board.session.game.state
-    return advice_bridge.SOLVED_LEVEL[state.level], tuple(v for v in state.labels if v is not None)
+    return solved_level(state.level), tuple(v for v in state.labels if v is not None)
 
 
 def direct_hint(board: CaterpillarsBoard) -> list[tuple[str, float]]:
@@ -90,7 +92,7 @@ def shown_hint(board: CaterpillarsBoard) -> list[tuple[str, float]]:
 def test_the_layout_is_solved_in_the_background_before_the_first_hint(watch: Watch) -> None:
     lesson = CaterpillarsLesson("04-expert")
     warmup = lesson.session.warmup
-    assert warmup is not None and warmup.level is Level.INTERMEDIATE
+    assert warmup is not None and solved_level(warmup.level) is Level.INTERMEDIATE
     assert warmup.is_for(lesson.session.game.state)
     assert warmup.wait() is True
     assert [who.startswith("caterpillars-solve") for who, _, _ in watch.calls] == [True]
@@ -207,23 +209,18 @@ def test_the_setup_lesson_starts_the_solve_only_when_the_last_label_is_placed(wa
     assert warmup.wait() is True
 
 
-def test_without_the_advice_package_nothing_is_solved(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(advice_bridge, "advice_module", lambda: None)
-    board = CaterpillarsBoard("expert", seed=2)
-    assert board.session.warmup is not None and board.session.warmup.wait() is False
-    board.act("roll")
-    board.act("hint")
-    assert board.hint["status"] == "unavailable"
-
-
-def test_a_failing_solve_ends_its_thread_and_the_hint_falls_back(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_failing_solve_ends_its_thread_and_the_hint_says_so_in_one_line(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
     def boom(*_: object, **__: object) -> None:
         raise RuntimeError("half-written")
 
-    broken = type("Broken", (), {"solve_layout": staticmethod(boom), "hint": staticmethod(boom)})
-    monkeypatch.setattr(advice_bridge, "advice_module", lambda: broken)
-    board = CaterpillarsBoard("advanced", seed=2)
-    assert board.session.warmup is not None and board.session.warmup.wait() is False
-    board.act("roll")
-    board.act("hint")
-    assert board.hint["status"] == "unavailable" and board.message == ""
+    monkeypatch.setattr(advice, "solve_layout", boom)
+    monkeypatch.setattr(advice, "hint", boom)
+    with caplog.at_level(logging.ERROR, logger="caterpillar_learn.ui"):
+        board = CaterpillarsBoard("advanced", seed=2)
+        assert board.session.warmup is not None and board.session.warmup.wait() is False
+        board.act("roll")
+        board.act("hint")
+    assert board.hint == {} and board.message == text("ui.internal")
+    assert sum("half-written" in (record.exc_text or "") for record in caplog.records) == 2

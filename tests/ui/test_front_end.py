@@ -19,11 +19,9 @@ from playwright.sync_api import Browser, Page, expect
 from caterpillar_learn.caterpillars import Move, score, why_not
 from caterpillar_learn.caterpillars.sheet import describe_slot
 from caterpillar_learn.i18n import text
-from caterpillar_learn.ui.widgets import CaterpillarsBoard, CaterpillarsLesson, caterpillars_css, caterpillars_esm
+from caterpillar_learn.ui.caterpillars import CaterpillarsBoard, CaterpillarsLesson
 
 pytestmark = pytest.mark.browser
-
-TRAITS = ("sheet", "dice", "legal", "menu", "hint", "explanation", "message", "final", "review", "strings", "lesson")
 
 HARNESS = """
 window.events = [];
@@ -54,14 +52,16 @@ class Harness:
     def __init__(self, page: Page, board: CaterpillarsBoard) -> None:
         self.page, self.board = page, board
         page.set_content(
-            f"<!doctype html><html><head><style>{caterpillars_css()}</style></head>"
+            f"<!doctype html><html><head><style>{CaterpillarsBoard.css()}</style></head>"
             '<body><div id="host"></div></body></html>'
         )
-        page.evaluate("async () => {" + HARNESS % (json.dumps(self.traits()), json.dumps(caterpillars_esm())) + "}")
+        page.evaluate(
+            "async () => {" + HARNESS % (json.dumps(self.traits()), json.dumps(CaterpillarsBoard.esm())) + "}"
+        )
         page.get_by_test_id("sheet").wait_for()
 
     def traits(self) -> dict[str, Any]:
-        return {name: getattr(self.board, name) for name in TRAITS}
+        return {name: getattr(self.board, name) for name in [*self.board.view_names, "view_names"]}
 
     def sync(self) -> None:
         """Give the page's events to Python, then Python's traits to the page."""

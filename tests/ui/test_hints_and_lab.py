@@ -1,16 +1,18 @@
 """The hint panel, the loss after a move, the review and the strategy lab, with
-the real advice package, without it (fallback), and with a broken one."""
+the real advice package, a fake one (its documented API) and a broken one."""
 
 from __future__ import annotations
 
+import logging
 import types
 
 import pytest
 
+from caterpillar_learn import advice
 from caterpillar_learn.caterpillars import Roll, State, legal_moves
 from caterpillar_learn.i18n import text
-from caterpillar_learn.ui import advice_bridge, lab
-from caterpillar_learn.ui.widgets import CaterpillarsBoard
+from caterpillar_learn.ui.caterpillars import CaterpillarsBoard, lab
+from caterpillar_learn.ui.caterpillars import advice as advice_bridge
 
 STATE = State.new("beginner", [1, 3, 6, 4, 2, 2, 5, 5, 6, 6, 1, 1])
 ROLL = Roll((3, 5))
@@ -21,8 +23,6 @@ def test_hint_with_the_advice_package() -> None:
     board.act("roll")
     board.act("hint")
     hint = board.hint
-    if advice_bridge.advice_module() is None:
-        pytest.fail("caterpillar_learn.advice is part of the package and should import")
     assert hint["status"] == "ready"
     values = [o["value"] for o in hint["options"]]
     assert values == sorted(values, reverse=True)
@@ -41,47 +41,37 @@ def test_hint_with_the_advice_package() -> None:
         assert "That was the best move" in board.explanation
 
 
-def test_without_the_advice_package_the_hint_lists_the_legal_moves(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(advice_bridge, "advice_module", lambda: None)
-    monkeypatch.setattr(lab, "advice_module", lambda: None)
-    moves = list(legal_moves(STATE, ROLL))
-    view = advice_bridge.hint_view(STATE, ROLL, moves)
-    assert view["status"] == "unavailable"
-    assert view["title"] == text("lessons.hint.unavailable")
-    assert [o["how"] for o in view["options"]] == [m.how for m in moves]
-    assert advice_bridge.loss_lines(STATE, ROLL, moves[0]) == []
-    assert advice_bridge.review_view(None) == {"summary": [], "rounds": []}  # type: ignore[arg-type]
-    report = lab.run_lab("beginner", ("greedy",), games=3, seed=1)
-    assert report.notice == text("lessons.lab.missing")
-    assert report.notice in report._repr_html_()
-
-
-def test_a_broken_advice_package_falls_back_too(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_failing_advice_package_is_logged_and_the_game_goes_on(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
     def boom(*_: object, **__: object) -> None:
         raise RuntimeError("half-written")
 
-    broken = types.SimpleNamespace(hint=boom, explain_choice=boom, review=boom, simulate=boom)
-    monkeypatch.setattr(advice_bridge, "advice_module", lambda: broken)
-    moves = list(legal_moves(STATE, ROLL))
-    assert advice_bridge.hint_view(STATE, ROLL, moves)["status"] == "unavailable"
-    assert advice_bridge.loss_lines(STATE, ROLL, moves[0]) == []
+    board = CaterpillarsBoard("beginner", seed=5)
+    board.act("roll")
+    monkeypatch.setattr(advice, "hint", boom)
+    with caplog.at_level(logging.ERROR, logger="caterpillar_learn.ui"):
+        board.act("hint")
+    assert board.message == text("ui.internal") and "\n" not in board.message
+    assert "half-written" not in board.message and board.hint == {}
+    assert any("half-written" in (record.exc_text or "") for record in caplog.records)
+    before = board.session.game.state
+    board.act("option", index=0)  # the game goes on
+    assert board.session.game.state.filled == before.filled + 1 and board.message == ""
 
 
-def test_a_fake_advice_package_is_read_through_its_documented_api(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_hint_panel_reads_the_documented_api(monkeypatch: pytest.MonkeyPatch) -> None:
     moves = list(legal_moves(STATE, ROLL))
     options = tuple(types.SimpleNamespace(move=m, expected_final=10.0 - i) for i, m in enumerate(moves))
     found = types.SimpleNamespace(
         move=moves[0], expected_final=10.0, exact=True, options=options, explanation=("Because.",)
     )
     choice = types.SimpleNamespace(chosen_value=8.0, best_value=10.0, loss=2.0, reasons=("x", "Why:", "Reason."))
-    review = types.SimpleNamespace(
-        to_json=lambda: {"summary": ["Well played."], "entries": [{"round": 3, "text": "Round 3 cost 2."}]}
-    )
-    fake = types.SimpleNamespace(
-        hint=lambda s, r: found, explain_choice=lambda s, r, m: choice, review=lambda g: review
-    )
-    monkeypatch.setattr(advice_bridge, "advice_module", lambda: fake)
-    view = advice_bridge.hint_view(STATE, ROLL, moves)
+    review = types.SimpleNamespace(summary=("Well played.",), entries=(types.SimpleNamespace(line="Round 3 cost 2."),))
+    monkeypatch.setattr(advice, "hint", lambda s, r: found)
+    monkeypatch.setattr(advice, "explain_choice", lambda s, r, m: choice)
+    monkeypatch.setattr(advice, "review", lambda g: review)
+    view = advice_bridge.hint_view(STATE, ROLL)
     assert view["status"] == "ready" and view["lines"] == ["Because."]
     assert [o["value"] for o in view["options"]] == [10.0, 9.0, 8.0]
     assert view["title"].startswith("Best move: Alex, box 2: score 5")
@@ -122,7 +112,7 @@ def test_the_lab_draws_one_row_of_bars_per_strategy(monkeypatch: pytest.MonkeyPa
         calls.append((level, strategy, games, seed, progress))
         return types.SimpleNamespace(finals=[seed + len(strategy) + i % 3 for i in range(games)])
 
-    monkeypatch.setattr(lab, "advice_module", lambda: types.SimpleNamespace(simulate=simulate))
+    monkeypatch.setattr(lab, "simulate", simulate)
     report = lab.run_lab("beginner", ("random", "greedy"), games=6, seed=2)
     assert calls == [("beginner", "random", 6, 2, False), ("beginner", "greedy", 6, 2, False)]
     html = report._repr_html_()

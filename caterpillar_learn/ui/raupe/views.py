@@ -1,12 +1,15 @@
-"""What the Räuber Raupe front end draws: JSON views of a :class:`RaupeTable`.
+"""What the Räuber Raupe front end draws: JSON views of a table, described once.
 
-:class:`~caterpillar_learn.ui.raupe_widget.RaupeWidget` copies
-:func:`table_view` into its ``table`` trait and :func:`hand_view` into
-``hand``; both read the table and change nothing, so a test can call them at
-any moment.  Every word comes from the message catalogue.
+Each payload is a :class:`~typing.TypedDict` here and a JSDoc ``@typedef`` of
+the same name and fields in ``widgets/raupe.js`` (a test keeps the two
+alike).  :func:`table_view` and :func:`hand_view` read a table (anything
+shaped like :class:`Seat`, in practice :class:`~caterpillar_learn.ui.raupe.RaupeTable`)
+and change nothing, so a test can call them at any moment.  Every word comes
+from the message catalogue; the cards are drawn by :mod:`caterpillar_learn.raupe.svg`.
 
->>> from caterpillar_learn.ui.raupe_setups import SETUPS
->>> table = RaupeTable(SETUPS["11-raupe-colour"], seed=3)
+>>> from caterpillar_learn.lessons import get_table
+>>> from caterpillar_learn.ui.raupe import RaupeTable
+>>> table = RaupeTable(get_table("11-raupe-colour"), seed=3)
 >>> view = table_view(table)
 >>> view["mode_text"], view["running"], view["paused"], len(hand_view(table)) == len(table.faces)
 ('Colour', False, False, True)
@@ -14,18 +17,70 @@ any moment.  Every word comes from the message catalogue.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol, TypedDict
 
 from caterpillar_learn.i18n import text
-from caterpillar_learn.raupe import LEVELS, mode_name, outcome, strategy_hint, winner_text
+from caterpillar_learn.lessons import TableSetup
+from caterpillar_learn.raupe import LEVELS, Game, Mode, mode_name, outcome, strategy_hint, winner_text
 from caterpillar_learn.raupe.hints import describe_side
 from caterpillar_learn.raupe.svg import card_svg
-from caterpillar_learn.ui.raupe_table import RaupeTable
 
-__all__ = ["hand_view", "hint_line", "table_view"]
+__all__ = ["HandCard", "Seat", "TableView", "hand_view", "hint_line", "table_view"]
 
 
-def hand_view(table: RaupeTable) -> list[dict[str, Any]]:
+class Seat(Protocol):
+    """What the views read of a table (:class:`~caterpillar_learn.ui.raupe.RaupeTable`)."""
+
+    setup: TableSetup
+    game: Game
+    human: int | None
+    faces: list[int]
+    armed_aphid: bool
+    armed_mode: Mode | None
+    started: bool
+    paused: bool
+    tally: dict[str, int]
+    speed: float
+    level: str
+
+    @property
+    def running(self) -> bool: ...
+
+    def record(self) -> dict[str, Any]: ...
+
+
+class HandCard(TypedDict, total=False):
+    index: int
+    side: int
+    kind: str
+    svg: str
+    fits: bool
+    other_fits: bool
+    label: str
+
+
+class TableView(TypedDict):
+    mode: str
+    mode_text: str
+    pile: dict[str, Any]
+    opponents: list[dict[str, Any]]
+    referee: bool
+    armed: dict[str, Any]
+    can_call: bool
+    follow_up: bool
+    started: bool
+    running: bool
+    paused: bool
+    finished: bool
+    winner: str
+    you_won: bool
+    hint: str
+    score: str
+    controls: dict[str, Any]
+    record: dict[str, Any]
+
+
+def hand_view(table: Seat) -> list[HandCard]:
     """The learner's cards: index, side up, kind, picture, words, and (if the lesson shows it) whether it fits."""
     if table.human is None:
         return []
@@ -39,7 +94,7 @@ def hand_view(table: RaupeTable) -> list[dict[str, Any]]:
         else:
             words, kind = describe_side(card.sides[side]), "change" if card.is_change else "caterpillar"
         fits = (index, side) in fitting
-        item: dict[str, Any] = {
+        item: HandCard = {
             "index": index,
             "side": side,
             "kind": kind,
@@ -56,7 +111,7 @@ def hand_view(table: RaupeTable) -> list[dict[str, Any]]:
     return cards
 
 
-def hint_line(table: RaupeTable) -> str:
+def hint_line(table: Seat) -> str:
     """The strategy hint under the calls (empty where the lesson gives none)."""
     state = table.game.state
     if not table.setup.hints or table.human is None or state.finished:
@@ -70,7 +125,7 @@ def hint_line(table: RaupeTable) -> str:
     return " ".join(lines)
 
 
-def table_view(table: RaupeTable) -> dict[str, Any]:
+def table_view(table: Seat) -> TableView:
     """Everything on the table but the hand: mode, pile, opponents, calls, clock state, tally, winner, record."""
     state = table.game.state
     top = state.pile[-1]

@@ -3,13 +3,12 @@
 :class:`RaupeTable` holds one game (the engine's
 :class:`~caterpillar_learn.raupe.Game`) and what the screen shows around it
 (which side of each hand card faces up, the shouts armed for the next card,
-what just happened, the learner's tally); it knows nothing about anywidget.
-:class:`~caterpillar_learn.ui.raupe_widget.RaupeWidget` copies its JSON views
-(:mod:`~caterpillar_learn.ui.raupe_views`) into traits and hands it the front
-end's events, so a test drives the very same logic without a browser.  Each lesson's table is a
-:class:`~caterpillar_learn.ui.raupe_setups.TableSetup` in
-:data:`~caterpillar_learn.ui.raupe_setups.SETUPS` (both importable from here
-too, with :data:`SLOPPY` and :func:`replay_record`).
+what just happened, the learner's tally); it knows nothing about anywidget
+(:class:`~caterpillar_learn.ui.base.Controller`).  The widget hands it the
+front end's events and copies its views
+(:mod:`~caterpillar_learn.ui.raupe.views`) into traits, so a test drives the
+very same logic without a browser.  Each lesson's table is a
+:class:`~caterpillar_learn.lessons.TableSetup`.
 
 Time.  The engine stamps every event with seconds.  The table's clock only
 moves when told: the front end sends a ``tick`` with the real seconds since
@@ -21,22 +20,26 @@ test advances the clock explicitly with ``tick`` events.  A ``pause`` event
 stops the clock until the next one: ticks are ignored, so the bots wait too,
 and the learner's cards, shouts and calls are refused with one line.
 
->>> table = RaupeTable(SETUPS["10-raupe-shape"], seed=4)
+>>> from caterpillar_learn.lessons import get_table
+>>> table = RaupeTable(get_table("10-raupe-shape"), seed=4)
 >>> table.handle({"type": "start"})
 >>> table.handle({"type": "play", "index": "x"})
->>> table.message
-"card number: got 'x', expected a whole number from 0 to 13"
->>> replay_record(table.record()) == table.game.state
+Traceback (most recent call last):
+...
+caterpillar_learn.ui.base.BadEventError: card number: got 'x', expected a whole number from 0 to 13
+>>> Game.from_json(table.record()).state == table.game.state
 True
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any
 
-from caterpillar_learn.errors import CaterpillarLearnError, describe
+from caterpillar_learn.errors import describe
 from caterpillar_learn.i18n import text
+from caterpillar_learn.lessons import TableSetup
 from caterpillar_learn.raupe import (
     BotLevel,
     Call,
@@ -46,7 +49,6 @@ from caterpillar_learn.raupe import (
     IllegalEventError,
     Mode,
     Play,
-    event_to_json,
     explain_mistake,
     get_level,
     mode_name,
@@ -56,11 +58,12 @@ from caterpillar_learn.raupe import (
     winner_text,
 )
 from caterpillar_learn.raupe.hints import describe_side, penalty_text
-from caterpillar_learn.ui.raupe_setups import SETUPS, SLOPPY, TableSetup, replay_record
+from caterpillar_learn.ui.base import BadEventError, number, whole
+from caterpillar_learn.ui.raupe.views import hand_view, table_view
 
-__all__ = ["EVENT_TYPES", "SETUPS", "SLOPPY", "BadRaupeEventError", "RaupeTable", "TableSetup", "replay_record"]
+__all__ = ["EVENTS", "RaupeTable"]
 
-EVENT_TYPES = ("start", "tick", "play", "flip", "shout", "mistake", "speed", "level", "pause")
+EVENTS: tuple[str, ...] = ("start", "tick", "play", "flip", "shout", "mistake", "speed", "level", "pause")
 #: Longest stretch of real time one tick may add (a hidden browser tab pauses the game).
 MAX_TICK = 1.0
 SPEEDS = (0.25, 2.5)
@@ -69,30 +72,17 @@ LOG_LINES = 5
 MAX_EVENTS_PER_TICK = 20
 
 
-class BadRaupeEventError(CaterpillarLearnError):
-    """An event from the front end that does not fit the table."""
-
-
-def _whole(value: object, field: str, size: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < size:
-        raise BadRaupeEventError(describe(field, value, f"a whole number from 0 to {size - 1}"))
-    return value
-
-
-def _number(value: object, field: str, low: float, high: float) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
-        raise BadRaupeEventError(describe(field, value, f"a number from {low} to {high}"))
-    return float(value)
-
-
 class RaupeTable:
     """One game at one table, driven by events; a bad event only sets :attr:`message`.
 
-    >>> table = RaupeTable(SETUPS["10-raupe-shape"], seed=2)
+    >>> from caterpillar_learn.lessons import get_table
+    >>> table = RaupeTable(get_table("10-raupe-shape"), seed=2)
     >>> table.handle({"type": "start"}); table.handle({"type": "tick", "dt": 1.0})
     >>> table.now
     0.6
     """
+
+    events: tuple[str, ...] = EVENTS
 
     def __init__(self, setup: TableSetup, seed: int) -> None:
         self.setup = setup
@@ -135,45 +125,40 @@ class RaupeTable:
         self.log = [line, *self.log][:LOG_LINES]
 
     # -- events ------------------------------------------------------------------
-    def handle(self, event: object) -> None:
-        """Apply one front-end event; a bad one leaves the game as it was."""
-        try:
-            self._dispatch(event)
-        except CaterpillarLearnError as error:
-            self.message = str(error)
+    def interim(self, event: Mapping[str, Any]) -> dict[str, Any]:
+        return {}
 
-    def _dispatch(self, event: object) -> None:
-        if not isinstance(event, dict) or event.get("type") not in EVENT_TYPES:
-            kind = event.get("type") if isinstance(event, dict) else event
-            raise BadRaupeEventError(describe("event type", kind, "one of " + ", ".join(EVENT_TYPES)))
+    def handle(self, event: Mapping[str, Any]) -> None:
+        """Apply one front-end event whose type is in :data:`EVENTS`; a bad one raises and changes nothing."""
         kind = event["type"]
         if kind == "start":
             self.start()
         elif kind == "tick":
-            self.advance(_number(event.get("dt"), "tick dt", 0.0, 3600.0))
+            self.advance(number(event.get("dt"), "tick dt", 0.0, 3600.0))
         elif kind == "speed":
-            self.speed = _number(event.get("value"), "speed", *SPEEDS)
+            self.speed = number(event.get("value"), "speed", *SPEEDS)
         elif kind == "level":
-            self.level = get_level(str(event.get("value"))).name
+            value = event.get("value")
+            self.level = get_level(value if isinstance(value, str) and len(value) < 40 else "…").name
             self.plan()
         elif kind == "pause":
             self.toggle_pause()
         elif self.game.state.finished:
-            raise BadRaupeEventError(text("raupe_lessons.msg.over"))
+            raise BadEventError(text("raupe_lessons.msg.over"))
         elif self.paused:
-            raise BadRaupeEventError(text("raupe_lessons.msg.is_paused"))
+            raise BadEventError(text("raupe_lessons.msg.is_paused"))
         elif kind == "mistake":
             self.advance(0.0)
             self.referee_call() if self.human is None else self.call()
         elif self.human is None:
-            raise BadRaupeEventError(text("raupe_lessons.msg.referee_only"))
+            raise BadEventError(text("raupe_lessons.msg.referee_only"))
         elif kind == "flip":
-            index = _whole(event.get("index"), "card number", len(self.faces))
+            index = whole(event.get("index"), "card number", len(self.faces))
             self.faces[index] = 1 - self.faces[index] if self.game.state.hands[self.human][index].sides else 0
         elif kind == "shout":
             self.shout(event.get("word"))
         else:
-            self.play(_whole(event.get("index"), "card number", len(self.faces)))
+            self.play(whole(event.get("index"), "card number", len(self.faces)))
 
     def start(self) -> None:
         """Start the clock; when a game runs or is over, deal a new one and start it."""
@@ -186,7 +171,7 @@ class RaupeTable:
     def toggle_pause(self) -> None:
         """Stop the clock, or start it again (only while a game runs)."""
         if not self.running:
-            raise BadRaupeEventError(text("raupe_lessons.msg.nothing_to_pause"))
+            raise BadEventError(text("raupe_lessons.msg.nothing_to_pause"))
         self.paused = not self.paused
         self.say(text("raupe_lessons.msg.paused" if self.paused else "raupe_lessons.msg.resumed"))
 
@@ -212,7 +197,7 @@ class RaupeTable:
             self.armed_aphid = not self.armed_aphid
             return
         if word not in ("shape", "colour"):
-            raise BadRaupeEventError(describe("shout", word, "aphid, shape or colour"))
+            raise BadEventError(describe("shout", word if len(repr(word)) < 40 else "…", "aphid, shape or colour"))
         mode = parse_mode(word)
         self.armed_mode = None if self.armed_mode is mode else mode
 
@@ -222,7 +207,7 @@ class RaupeTable:
             self.start()
         self.advance(0.0)
         if self.game.state.finished:
-            raise BadRaupeEventError(text("raupe_lessons.msg.over"))
+            raise BadEventError(text("raupe_lessons.msg.over"))
         card = self.game.state.hands[self.human][index]
         side = self.faces[index] if card.sides else 0
         when = max(self.now, self.game.state.clock)
@@ -235,7 +220,7 @@ class RaupeTable:
         assert self.human is not None
         last = self.game.state.last
         if last is None or last.player == self.human:
-            raise BadRaupeEventError(text("raupe_lessons.msg.nothing_to_call"))
+            raise BadEventError(text("raupe_lessons.msg.nothing_to_call"))
         self.submit(Call(max(self.now, self.game.state.clock), self.human, ()))
 
     def referee_call(self) -> None:
@@ -243,7 +228,7 @@ class RaupeTable:
         state = self.game.state
         last = state.last
         if last is None:
-            raise BadRaupeEventError(text("raupe_lessons.msg.nothing_to_call"))
+            raise BadEventError(text("raupe_lessons.msg.nothing_to_call"))
         if not last.mistakes:
             self.tally["wrong"] += 1
             self.say(text("raupe_lessons.referee.wrong", player=last.player + 1, why=self.why_fine()))
@@ -273,7 +258,7 @@ class RaupeTable:
         try:
             self.game.submit(event)
         except IllegalEventError as error:
-            raise BadRaupeEventError(str(error)) from None
+            raise BadEventError(str(error)) from None
         state = self.game.state
         if isinstance(event, Play):
             self.after_play(event, state)
@@ -325,11 +310,9 @@ class RaupeTable:
         self.faces = faces
 
     def record(self) -> dict[str, Any]:
-        """Seed, table and event log: enough to replay the game with the engine."""
-        return {
-            "seed": self.seed + self.games,
-            "players": self.game.players,
-            "mode": self.game.initial.mode.word,
-            "caterpillar_cards": self.setup.caterpillar_cards,
-            "events": [event_to_json(event) for event in self.game.events],
-        }
+        """The game as the engine saves it (seed, deck, events): ``Game.from_json`` replays it."""
+        return self.game.to_json()
+
+    def views(self) -> dict[str, Any]:
+        """Every view trait's JSON, by trait name."""
+        return {"table": table_view(self), "hand": hand_view(self), "log": list(self.log)}

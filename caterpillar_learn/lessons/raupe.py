@@ -1,35 +1,26 @@
 """The tables of the Räuber Raupe lessons: who sits there, which deck, how fast.
 
 Each lesson's table is a :class:`TableSetup` in :data:`SETUPS`, keyed by the
-lesson's notebook name; :class:`~caterpillar_learn.ui.raupe_table.RaupeTable`
-plays one game at such a table.  A game's record (seed, table, events) is
-enough to deal the same cards again and replay it with the engine
-(:func:`replay_record`), which is how tests and teachers check a lesson's game.
+lesson's notebook name, beside the Caterpillars lessons
+(:mod:`caterpillar_learn.lessons.caterpillars`);
+:class:`~caterpillar_learn.ui.raupe.RaupeTable` plays one game at such a
+table.  A game saves its own deck and events
+(:meth:`caterpillar_learn.raupe.Game.to_json`), so a teacher or a test can
+replay it with the engine.
 
->>> setup = SETUPS["14-raupe-spot-the-mistake"]
+>>> setup = get_table("14-raupe-spot-the-mistake")
 >>> setup.players, setup.referee, setup.bot_level("beginner").name
 (3, True, 'sloppy')
 """
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
-from typing import Any
 
-from caterpillar_learn.raupe import (
-    BotLevel,
-    Card,
-    State,
-    deal,
-    event_from_json,
-    get_level,
-    parse_mode,
-    replay,
-    standard_deck,
-)
+from caterpillar_learn.errors import describe
+from caterpillar_learn.raupe import BotLevel, Card, get_level, standard_deck
 
-__all__ = ["SETUPS", "SLOPPY", "TableSetup", "replay_record"]
+__all__ = ["SETUPS", "SLOPPY", "TableSetup", "get_table"]
 
 #: The bots of "spot the mistake": slow, careless, and they leave every call to the learner.
 SLOPPY = BotLevel("sloppy", 1.8, 0.05, 0.3, error_rate=0.35, notice_chance=0.0, false_call_rate=0.0)
@@ -79,9 +70,9 @@ SETUPS: dict[str, TableSetup] = {
 }
 
 
-def replay_record(record: dict[str, Any]) -> State:
-    """The engine's state after the game in ``record`` (see :meth:`RaupeTable.record`)."""
-    setup = TableSetup(players=int(record["players"]), caterpillar_cards=int(record["caterpillar_cards"]))
-    mode = parse_mode(str(record["mode"]))
-    initial = deal(setup.players, random.Random(int(record["seed"])), setup.deck(), mode)
-    return replay(initial, [event_from_json(item) for item in record["events"]])
+def get_table(name: str) -> TableSetup:
+    """The table of the Räuber Raupe lesson ``name`` (its notebook's file name)."""
+    try:
+        return SETUPS[name]
+    except KeyError:
+        raise KeyError(describe("lesson", name, "one of " + ", ".join(SETUPS))) from None

@@ -1,4 +1,4 @@
-"""Lesson steps as data: which text a step shows, which widget, what to check.
+"""The Caterpillars lessons as data: which text a step shows, which widget, what to check.
 
 A step's text lives in the message catalogue under ``lessons.<key>.title``
 and ``lessons.<key>.body``; its check is a name in :data:`CHECKS`, a test of

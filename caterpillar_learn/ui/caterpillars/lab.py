@@ -1,9 +1,7 @@
 """The strategy lab's picture: score histograms of simulated strategies, as HTML.
 
-The simulations come from ``caterpillar_learn.advice.simulate`` (imported
-lazily).  The histogram is plain SVG built here, so the lab needs no plotting
-library.  When the advice package is missing, the report says so in words
-instead of failing, so the notebook still runs top to bottom.
+The simulations come from :func:`caterpillar_learn.advice.simulate`.  The
+histogram is plain SVG built here, so the lab needs no plotting library.
 
 >>> report = LabReport("beginner", {"greedy": [8, 9, 9, 12], "median": [11, 12, 12, 14]}, seed=1)
 >>> "greedy" in report._repr_html_() and "<svg" in report._repr_html_()
@@ -20,9 +18,10 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from statistics import fmean
 
+from caterpillar_learn.advice import simulate
 from caterpillar_learn.caterpillars.svg import BODY_COLOURS
 from caterpillar_learn.i18n import text
-from caterpillar_learn.ui.advice_bridge import ADVICE_LOCK, advice_module
+from caterpillar_learn.ui.caterpillars.advice import ADVICE_LOCK
 
 STRATEGIES = ("random", "greedy", "median", "hint")
 #: One colour and one fill pattern per strategy, so bars differ without colour too.
@@ -37,15 +36,12 @@ STYLES = {
 class LabReport:
     """Finals of several strategies, shown as side-by-side histograms."""
 
-    def __init__(self, level: str, finals: Mapping[str, Sequence[int]], seed: int, notice: str = "") -> None:
+    def __init__(self, level: str, finals: Mapping[str, Sequence[int]], seed: int) -> None:
         self.level = level
         self.finals = {name: list(values) for name, values in finals.items()}
         self.seed = seed
-        self.notice = notice
 
     def summary(self) -> str:
-        if self.notice:
-            return self.notice
         return "\n".join(
             text("lessons.lab.summary", strategy=name, mean=fmean(values), games=len(values))
             for name, values in self.finals.items()
@@ -107,8 +103,6 @@ class LabReport:
         return "".join(out)
 
     def _repr_html_(self) -> str:
-        if self.notice:
-            return f'<p class="cl-lab-notice"><strong>{escape(self.notice)}</strong></p>'
         lines = "".join(f"<li>{escape(line)}</li>" for line in self.summary().splitlines())
         return f'<div class="cl-lab">{self.histogram_svg()}<ul>{lines}</ul></div>'
 
@@ -122,21 +116,11 @@ def run_lab(
     games: int = 200,
     seed: int = 1,
 ) -> LabReport:
-    """Simulate each strategy with ``caterpillar_learn.advice.simulate`` and report.
-
-    Without the advice package (or with a strategy it does not know) the
-    report holds a one-line notice instead of bars.
-    """
-    simulate = getattr(advice_module(), "simulate", None)
-    if simulate is None:
-        return LabReport(level, {}, seed, notice=text("lessons.lab.missing"))
+    """Simulate each strategy with :func:`caterpillar_learn.advice.simulate` and report."""
     finals: dict[str, list[int]] = {}
     for name in strategies:
-        try:
-            with ADVICE_LOCK:  # the hint strategy solves layouts: never beside a lesson's background solve
-                result = simulate(level, name, games, seed, progress=False)
-        except Exception as error:  # the lab must keep running for the other strategies
-            return LabReport(level, {}, seed, notice=text("lessons.lab.failed", strategy=name, error=error))
+        with ADVICE_LOCK:  # the hint strategy solves layouts: never beside a lesson's background solve
+            result = simulate(level, name, games, seed, progress=False)
         finals[name] = [int(v) for v in result.finals]
     return LabReport(level, finals, seed)
 

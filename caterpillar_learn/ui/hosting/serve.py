@@ -53,7 +53,7 @@ def find_lessons(explicit: str | Path | None = None) -> Path:
     >>> find_lessons("/nonexistent")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    caterpillar_learn.ui.serve.ServeError: --lessons: got '/nonexistent', expected a folder ...
+    caterpillar_learn.ui.hosting.serve.ServeError: --lessons: got '/nonexistent', expected a folder ...
     """
     if explicit is not None:
         folder = Path(explicit).expanduser().resolve()
@@ -100,7 +100,8 @@ def pick_port(requested: int) -> int:
     >>> pick_port(70000)
     Traceback (most recent call last):
     ...
-    caterpillar_learn.ui.serve.ServeError: --port: got 70000, expected a port from 1 to 65535, or 0 for any free port
+    caterpillar_learn.ui.hosting.serve.ServeError: --port: got 70000, expected a port from 1 to 65535, or 0 for any \
+free port
     """
     if not 0 <= requested <= 65535:
         raise ServeError(describe("--port", requested, "a port from 1 to 65535, or 0 for any free port"))

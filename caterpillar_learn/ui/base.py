@@ -1,0 +1,271 @@
+"""The skeleton every widget shares: events in, views out, nothing else.
+
+A widget is two halves.  Its **controller** (:class:`Controller`) holds one
+game and what the screen shows around it; it knows nothing about Jupyter.
+It takes one event (a JSON object ``{"type": ..., ...}``) and afterwards
+gives its *views*: one plain JSON value per trait the front end draws.  The
+**widget** (:class:`LearnWidget`, an :class:`anywidget.AnyWidget`) owns what
+is the same for every game:
+
+* the ``event`` trait, the only one the browser may write.  Anything else a
+  page sends (a tampered ``step``, ``final`` or ``_esm``) is dropped and
+  logged, and the page gets the true values back (:meth:`LearnWidget.set_state`);
+* dispatch: the event's type is checked against :attr:`Controller.events`
+  and the event handed to the controller, inside the widget's own language;
+* the error guard: a bad event becomes a one-line ``message``; any other
+  exception is logged through :mod:`logging` and the learner reads one line,
+  never a traceback, and the game goes on;
+* refresh: the controller's views copied into the traits in one message;
+* ``strings``, the interface words the front end shows on its own, and
+  ``view_names``, the list of traits it draws (so it is written once, here:
+  every trait tagged ``view=True``).
+
+>>> from caterpillar_learn.ui.caterpillars import CaterpillarsBoard
+>>> board = CaterpillarsBoard("beginner", seed=3)
+>>> board.set_state({"final": {"final": 99}, "event": {"type": "roll", "seq": 1}})
+>>> board.final, board.dice["rolled"]
+({}, True)
+>>> board.act("fly away")
+>>> board.message
+"event type: got 'fly away', expected one of roll, box, option, close, die, hint, review, new_game"
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Mapping
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
+
+import anywidget
+import traitlets
+
+from caterpillar_learn.errors import CaterpillarLearnError, describe
+from caterpillar_learn.i18n import available_languages, current_language, language, text
+
+log = logging.getLogger("caterpillar_learn.ui")
+
+__all__ = [
+    "BadEventError",
+    "Controller",
+    "LearnWidget",
+    "event_type",
+    "number",
+    "template",
+    "whole",
+]
+
+#: The longest event the widget reads (a page could send megabytes of JSON).
+MAX_EVENT_FIELDS = 16
+
+
+class BadEventError(CaterpillarLearnError):
+    """An event from the front end that does not fit the game."""
+
+
+class Controller(Protocol):
+    """One game behind a widget: it takes an event and gives the views."""
+
+    #: The event types it understands (``{"type": ...}``).
+    events: tuple[str, ...]
+    #: The newest line for the learner, or why an event was refused.
+    message: str
+
+    def handle(self, event: Mapping[str, Any]) -> None:
+        """Apply one event whose type is in :attr:`events`; raise :class:`CaterpillarLearnError` if it is bad."""
+
+    def views(self) -> dict[str, Any]:
+        """Every view trait's JSON, by trait name."""
+
+    def interim(self, event: Mapping[str, Any]) -> dict[str, Any]:
+        """Views to show at once before a slow event is handled (``{}`` for none)."""
+
+
+def event_type(event: object, known: Iterable[str]) -> str:
+    """The type of a front-end event, or a one-line error.
+
+    >>> event_type({"type": "roll", "seq": 3}, ("roll",))
+    'roll'
+    >>> event_type([1, 2], ("roll",))
+    Traceback (most recent call last):
+    ...
+    caterpillar_learn.ui.base.BadEventError: event: got a list, expected an object {"type": ...}
+    """
+    names = tuple(known)
+    if not isinstance(event, Mapping):
+        raise BadEventError(f'event: got a {type(event).__name__}, expected an object {{"type": ...}}')
+    if len(event) > MAX_EVENT_FIELDS:
+        raise BadEventError(describe("event fields", len(event), f"at most {MAX_EVENT_FIELDS}"))
+    kind = event.get("type")
+    if not isinstance(kind, str) or kind not in names:
+        shown = kind if isinstance(kind, str | int | float | bool | None) and len(repr(kind)) < 40 else "…"
+        raise BadEventError(describe("event type", shown, "one of " + ", ".join(names)))
+    return kind
+
+
+def whole(value: object, field: str, size: int | None = None) -> int:
+    """A whole number from an event (below ``size`` if given), or a one-line error.
+
+    >>> whole(2, "die index", 3)
+    2
+    >>> whole(10**400, "option index")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    caterpillar_learn.ui.base.BadEventError: option index: got a number of about 401 digits, expected a whole number...
+    """
+    expected = "a whole number" if size is None else f"a whole number from 0 to {size - 1}"
+    if isinstance(value, bool) or not isinstance(value, int):
+        shown = value if len(repr(value)) < 40 else "…"
+        raise BadEventError(describe(field, shown, expected))
+    if abs(value) > 10**9:
+        digits = int(abs(value).bit_length() * 0.30103) + 1  # str() of a huge int is refused (and slow)
+        raise BadEventError(f"{field}: got a number of about {digits} digits, expected {expected}")
+    if size is not None and not 0 <= value < size:
+        raise BadEventError(describe(field, value, expected))
+    return value
+
+
+def number(value: object, field: str, low: float, high: float) -> float:
+    """A number from an event between ``low`` and ``high``, or a one-line error.
+
+    >>> number(0.25, "tick dt", 0.0, 1.0)
+    0.25
+    >>> number("fast", "speed", 0.25, 2.5)
+    Traceback (most recent call last):
+    ...
+    caterpillar_learn.ui.base.BadEventError: speed: got 'fast', expected a number from 0.25 to 2.5
+    """
+    if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
+        shown = value if len(repr(value)) < 40 else "…"
+        raise BadEventError(describe(field, shown, f"a number from {low} to {high}"))
+    return float(value)
+
+
+def template(key: str) -> str:
+    """A catalogue message with its placeholders left in, for the front end to fill.
+
+    >>> template("lessons.ui.round")
+    'Round {round} of 12'
+    """
+    values: dict[str, str] = {}
+    while True:  # learn the placeholder names of whichever language is current
+        try:
+            return text(key, **values)
+        except KeyError as missing:
+            name = str(missing.args[0])
+            if name in values:
+                raise
+            values[name] = "{" + name + "}"
+
+
+C = TypeVar("C", bound=Controller)
+
+
+class LearnWidget(anywidget.AnyWidget, Generic[C]):
+    """The base of every widget: one controller, the event trait, the guard and the refresh.
+
+    A subclass sets ``_esm`` (:func:`~caterpillar_learn.ui.assets.es_module`)
+    and ``_css`` (:func:`~caterpillar_learn.ui.assets.widget_styles`), declares its view traits with
+    ``.tag(sync=True, view=True)``, names its front-end words in
+    :attr:`STRING_KEYS` (catalogue keys; a value with ``{placeholders}`` stays
+    a template) and builds its controller in ``__init__`` before calling
+    ``super().__init__(controller, lang=...)``.
+    """
+
+    #: ``strings`` key → catalogue key of the words the front end shows on its own.
+    STRING_KEYS: ClassVar[Mapping[str, str]] = {}
+
+    event = traitlets.Dict().tag(sync=True)
+    message = traitlets.Unicode("").tag(sync=True, view=True)
+    strings = traitlets.Dict().tag(sync=True, view=True)
+    #: The language of this widget's words (``lang`` on the page too).
+    lang = traitlets.Unicode("en").tag(sync=True, view=True)
+    #: The traits the front end draws: every trait tagged ``view=True``.
+    view_names = traitlets.List(traitlets.Unicode()).tag(sync=True)
+
+    def __init__(self, controller: C, *, lang: str | None = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.session: C = controller  # named for what it holds: this learner's game and screen
+        chosen = lang or current_language()
+        if chosen not in available_languages():
+            raise BadEventError(describe("lang", chosen, "one of " + ", ".join(available_languages())))
+        self.lang = chosen
+        self.view_names = self.view_trait_names()
+        with language(self.lang):
+            self.strings = self.front_end_strings()
+        self.observe(self._on_event, names="event")
+        self.refresh()
+
+    # -- what the front end reads ----------------------------------------------
+    @classmethod
+    def esm(cls) -> str:
+        """The widget's ES module, linked (what ``_esm`` holds; Panel runs the same text)."""
+        return str(cls.class_traits()["_esm"].default())
+
+    @classmethod
+    def css(cls) -> str:
+        """The widget's stylesheet, after the shared theme (what ``_css`` holds)."""
+        return str(cls.class_traits()["_css"].default())
+
+    @classmethod
+    def view_trait_names(cls) -> list[str]:
+        """The traits the front end draws, sorted (Panel builds its parameters from these too)."""
+        return sorted(cls.class_trait_names(view=True))
+
+    def front_end_strings(self) -> dict[str, str]:
+        """The words the front end shows on its own, in this widget's language."""
+        return {name: template(key) for name, key in self.STRING_KEYS.items()}
+
+    def refresh(self) -> None:
+        """Copy the controller's views into the traits (one sync message)."""
+        with language(self.lang), self.hold_sync():
+            for name, value in self.session.views().items():
+                setattr(self, name, value)
+            self.message = self.session.message
+
+    # -- what the front end writes ---------------------------------------------
+    def set_state(self, sync_data: dict[str, Any]) -> None:
+        """Accept ``event`` from the page; drop (and log) every other trait it tries to write."""
+        ignored = sorted(name for name in sync_data if name != "event")
+        if ignored:
+            log.warning("%s: ignored a front-end write to %s", type(self).__name__, ", ".join(ignored[:8]))
+            known = [name for name in ignored if name in self.keys]
+            if known:
+                self.send_state(known)  # the page gets the true values back
+        if "event" in sync_data:
+            event = sync_data["event"]
+            if isinstance(event, dict):
+                super().set_state({"event": event})
+            else:  # not even an object: refused in one line, the trait keeps its last event
+                self.handle(event)
+
+    def _on_event(self, change: dict[str, Any]) -> None:
+        self.handle(change["new"])
+
+    def handle(self, event: object) -> None:
+        """Dispatch one event to the controller, never letting an error escape to the page."""
+        with language(self.lang):
+            try:
+                event_type(event, self.session.events)
+                assert isinstance(event, Mapping)
+                early = self.session.interim(event)
+                if early:
+                    with self.hold_sync():  # sent now: the learner sees "Thinking…" during a slow answer
+                        for name, value in early.items():
+                            setattr(self, name, value)
+                self.session.handle(event)
+            except CaterpillarLearnError as error:
+                self.session.message = _one_line(str(error))
+            except Exception:  # never lose the game in progress to a surprise
+                log.exception("%s: event %.200r failed", type(self).__name__, event)
+                self.session.message = text("ui.internal")
+        self.refresh()
+
+    def act(self, kind: str, **fields: Any) -> None:
+        """Do what the front end does for one action: write a new ``event``."""
+        seq = int(self.event.get("seq", 0)) + 1 if isinstance(self.event.get("seq"), int) else 1
+        self.event = {"type": kind, "seq": seq, **fields}
+
+
+def _one_line(message: str, limit: int = 300) -> str:
+    line = " ".join(message.split())
+    return line if len(line) <= limit else line[: limit - 1] + "…"

@@ -1,0 +1,11 @@
+"""The Caterpillars widgets: controller (the game behind the board), views (its JSON), widget.
+
+>>> from caterpillar_learn.ui.caterpillars import CaterpillarsLesson
+>>> CaterpillarsLesson("02-intermediate").lesson["count"] > 5
+True
+"""
+
+from caterpillar_learn.ui.caterpillars.controller import LessonSession, Session
+from caterpillar_learn.ui.caterpillars.widget import CaterpillarsBoard, CaterpillarsLesson
+
+__all__ = ["CaterpillarsBoard", "CaterpillarsLesson", "LessonSession", "Session"]

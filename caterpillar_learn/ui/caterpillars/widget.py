@@ -1,0 +1,97 @@
+"""The Caterpillars widgets: a playable board, and a lesson around it.
+
+The front end (``widgets/caterpillars.js`` with the files it imports, and
+``widgets/caterpillars.css``) draws the view traits below and writes the
+learner's actions to ``event``; every rule lives in Python
+(:mod:`~caterpillar_learn.ui.caterpillars.controller`), and what is common
+to every widget (dispatch, the error guard, refresh, ``strings``,
+``message``, ``lang``) in :class:`~caterpillar_learn.ui.base.LearnWidget`.
+The payloads are described in :mod:`~caterpillar_learn.ui.caterpillars.views`.
+
+>>> board = CaterpillarsBoard("beginner", seed=3)
+>>> board.act("roll")
+>>> board.dice["rolled"], len(board.dice["values"])
+(True, 2)
+>>> board.act("box", caterpillar="Alex", box="x")
+>>> board.message
+"box: got 'x', expected a box number from 0 to 3"
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+import traitlets
+
+from caterpillar_learn.caterpillars import ACTION_FACES, CATERPILLARS, DEFAULT_LABELS
+from caterpillar_learn.i18n import text
+from caterpillar_learn.ui.assets import es_module, widget_styles
+from caterpillar_learn.ui.base import LearnWidget
+from caterpillar_learn.ui.caterpillars.controller import LessonSession, Session
+
+__all__ = ["CaterpillarsBoard", "CaterpillarsLesson"]
+
+
+def _ui(*names: str) -> dict[str, str]:
+    return {name: f"lessons.ui.{name}" for name in names}
+
+
+class CaterpillarsBoard(LearnWidget[Session]):
+    """Sheet, dice tray, move picker, hint panel and final scoring of one game."""
+
+    _esm = traitlets.Unicode(es_module("caterpillars.js")).tag(sync=True)
+    _css = traitlets.Unicode(widget_styles("caterpillars.css")).tag(sync=True)
+
+    STRING_KEYS: ClassVar[dict[str, str]] = {
+        **_ui(
+            "roll", "hint", "next", "back", "new_game", "close", "round", "dice", "die", "action", "setup_dice",
+            "pick_die", "menu_hint", "no_dice", "final_title", "hint_title", "more", "review",
+        ),
+        **{f"face_{face}": f"lessons.ui.face_{face}" for face in ACTION_FACES},
+    }  # fmt: skip
+
+    sheet = traitlets.Dict().tag(sync=True, view=True)
+    dice = traitlets.Dict().tag(sync=True, view=True)
+    legal = traitlets.List(traitlets.Dict()).tag(sync=True, view=True)
+    menu = traitlets.Dict().tag(sync=True, view=True)
+    hint = traitlets.Dict().tag(sync=True, view=True)
+    explanation = traitlets.Unicode("").tag(sync=True, view=True)
+    final = traitlets.Dict().tag(sync=True, view=True)
+    review = traitlets.Dict().tag(sync=True, view=True)
+    lesson = traitlets.Dict().tag(sync=True, view=True)
+
+    def __init__(
+        self,
+        level: str = "beginner",
+        seed: int = 1,
+        *,
+        labels: Sequence[int | None] = DEFAULT_LABELS,
+        variation: bool = False,
+        auto_setup: bool = True,
+        practice: tuple[str, bool] | None = None,
+        lang: str | None = None,
+        session: Session | None = None,
+        **kwargs: Any,
+    ) -> None:
+        if session is None:
+            session = Session(level, seed, labels, variation, auto_setup, practice)
+        super().__init__(session, lang=lang, **kwargs)
+
+    def front_end_strings(self) -> dict[str, str]:
+        strings = super().front_end_strings()
+        strings.update({f"colour_{name}": text(f"lessons.colour.{name}") for name in CATERPILLARS})
+        return strings
+
+
+class CaterpillarsLesson(CaterpillarsBoard):
+    """A lesson's board with its stepper; level, seed and setup come from the lesson's data."""
+
+    def __init__(self, name: str = "01-beginner", seed: int | None = None, **kwargs: Any) -> None:
+        super().__init__(session=LessonSession(name, seed), **kwargs)
+
+    @property
+    def step(self) -> int:
+        """The index of the current step (the front end cannot write it: see ``LearnWidget.set_state``)."""
+        assert isinstance(self.session, LessonSession)
+        return self.session.step

@@ -1,0 +1,112 @@
+"""The widgets on Panel: the same ES modules, the same controllers, no kernel.
+
+    panel serve caterpillar_learn/ui/hosting/panel_app.py
+
+serves one page that plays a Beginner game.  :func:`panel_component` turns
+any :class:`~caterpillar_learn.ui.base.LearnWidget` class into a Panel
+:class:`~panel.custom.AnyWidgetComponent` whose parameters are the widget's
+view traits (read from the class: the list is written once, there) plus
+``event``.  The component owns a widget used without a kernel: the front end
+writes ``event``, the widget plays it (with its guard and its language), and
+the widget's traits are copied back into the parameters.  A parameter the
+page writes other than ``event`` is put back at once, as the widget does in
+Jupyter, so a classroom server can build on these components without a
+second front end or a second copy of the rules.
+
+Panel carries front-end events only as parameter changes (``model.send``
+messages do not reach Python there), which is how the widgets talk anyway.
+
+>>> board = PanelBoard(level="beginner", seed=5)
+>>> board.event = {"type": "roll", "seq": 1}
+>>> board.dice["rolled"], len(board.dice["values"])
+(True, 2)
+>>> board.final = {"final": 99}  # as a tampering page would
+>>> board.final
+{}
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+import panel as pn
+import param
+from panel.custom import AnyWidgetComponent
+
+from caterpillar_learn.ui.base import LearnWidget
+from caterpillar_learn.ui.caterpillars import CaterpillarsBoard
+
+__all__ = ["PanelBoard", "app", "panel_component"]
+
+#: What ``panel serve`` plays: the lesson 01-beginner's game without its stepper.
+APP_LEVEL = "beginner"
+APP_SEED = 1
+
+
+def _parameter(value: object) -> param.Parameter[Any]:
+    if isinstance(value, dict):
+        return param.Dict(default={})
+    if isinstance(value, list):
+        return param.List(default=[])
+    return param.String(default="")
+
+
+@cache
+def panel_component(widget_class: type[LearnWidget[Any]]) -> type[AnyWidgetComponent]:
+    """A Panel component class for ``widget_class``: its ES module, its CSS, its view traits as parameters."""
+    names = (*widget_class.view_trait_names(), "view_names")
+    sample = {name: widget_class.class_traits()[name].default() for name in names}
+
+    def __init__(self: Any, widget: LearnWidget[Any], **params: Any) -> None:
+        self.widget = widget
+        AnyWidgetComponent.__init__(self, **{name: getattr(widget, name) for name in names}, **params)  # type: ignore[no-untyped-call]
+        self.param.watch(self._on_event, ["event"])
+        self.param.watch(self._on_view, list(names))
+
+    def _on_event(self: Any, change: param.parameterized.Event) -> None:
+        if isinstance(change.new, dict) and change.new:
+            self.widget.handle(change.new)  # plays it (or refuses it in one line) and refreshes its traits
+            self.pull()
+
+    def _on_view(self: Any, *changes: param.parameterized.Event) -> None:
+        if any(change.new != getattr(self.widget, change.name) for change in changes):
+            self.pull()  # written by the page: put the truth back
+
+    def pull(self: Any) -> None:
+        """Copy the widget's traits into the parameters (Panel sends only what changed)."""
+        self.param.update({name: getattr(self.widget, name) for name in names})
+
+    attributes: dict[str, Any] = {name: _parameter(value) for name, value in sample.items()}
+    attributes.update(
+        event=param.Dict(default={}),
+        _esm=widget_class.esm(),
+        _stylesheets=[widget_class.css()],
+        __init__=__init__,
+        _on_event=_on_event,
+        _on_view=_on_view,
+        pull=pull,
+        __doc__=f"{widget_class.__name__} shown by Panel: same ES module, same controller.",
+    )
+    return type(f"Panel{widget_class.__name__}", (AnyWidgetComponent,), attributes)
+
+
+def PanelBoard(level: str = APP_LEVEL, seed: int = APP_SEED, **params: Any) -> AnyWidgetComponent:
+    """A Caterpillars board on Panel (a component around a :class:`CaterpillarsBoard`)."""
+    component: Any = panel_component(CaterpillarsBoard)
+    board: AnyWidgetComponent = component(CaterpillarsBoard(level, seed), **params)
+    return board
+
+
+def app() -> pn.viewable.Viewable:
+    """The page ``panel serve`` shows: a title and a Beginner board."""
+    return pn.Column(
+        pn.pane.Markdown("# Caterpillars — Beginner"),  # type: ignore[no-untyped-call]
+        PanelBoard(APP_LEVEL, APP_SEED),
+        sizing_mode="stretch_width",
+    )
+
+
+if __name__.startswith("bokeh"):  # run by ``panel serve``: one app per browser session
+    pn.extension()
+    app().servable(title="Caterpillars")

@@ -1,0 +1,63 @@
+"""The Räuber Raupe widget: the table of one lesson, drawn by ``widgets/raupe.js``.
+
+The front end draws the view traits (``table``, ``hand``, ``log``, plus
+``message``, ``strings`` and ``lang`` from
+:class:`~caterpillar_learn.ui.base.LearnWidget`) and writes the learner's
+actions, and the clock's ticks, to ``event``; every rule lives in Python
+(:class:`~caterpillar_learn.ui.raupe.controller.RaupeTable`).  Events:
+
+* ``{"type": "start"}``: start the clock (or deal a new game);
+* ``{"type": "tick", "dt": seconds}``: real time passed (the front end's clock);
+* ``{"type": "play", "index": i}``: play hand card ``i`` with its shown side up;
+* ``{"type": "flip", "index": i}``: turn hand card ``i`` over;
+* ``{"type": "shout", "word": "shape" | "colour" | "aphid"}``: arm (or disarm)
+  a shout for the next card;
+* ``{"type": "mistake"}``: call "Mistake!" on the newest card;
+* ``{"type": "pause"}``: stop the clock, or start it again (``table["paused"]``);
+* ``{"type": "speed", "value": x}``, ``{"type": "level", "value": name}``.
+
+>>> widget = RaupeWidget("10-raupe-shape", seed=4)
+>>> widget.act("start")
+>>> widget.act("flip", index=0)
+>>> widget.hand[0]["side"], widget.table["mode_text"]
+(1, 'Shape')
+>>> widget.act("shout", word="loud")
+>>> widget.message
+"shout: got 'loud', expected aphid, shape or colour"
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import traitlets
+
+from caterpillar_learn.lessons import get_table
+from caterpillar_learn.ui.assets import es_module, widget_styles
+from caterpillar_learn.ui.base import LearnWidget
+from caterpillar_learn.ui.raupe.controller import RaupeTable
+
+__all__ = ["RaupeWidget"]
+
+
+class RaupeWidget(LearnWidget[RaupeTable]):
+    """The table of one Räuber Raupe lesson (see :data:`caterpillar_learn.lessons.SETUPS`)."""
+
+    _esm = traitlets.Unicode(es_module("raupe.js")).tag(sync=True)
+    _css = traitlets.Unicode(widget_styles("raupe.css")).tag(sync=True)
+
+    STRING_KEYS: ClassVar[dict[str, str]] = {
+        name: f"raupe_lessons.ui.{name}"
+        for name in (
+            "start", "new_game", "pause", "shape", "colour", "aphid", "mistake", "flip", "pile", "hand",
+            "opponents", "speed", "level", "keys", "record", "referee_hand", "follow_up", "pile_size",
+        )
+    }  # fmt: skip
+
+    table = traitlets.Dict().tag(sync=True, view=True)
+    hand = traitlets.List(trait=traitlets.Dict()).tag(sync=True, view=True)
+    log = traitlets.List(trait=traitlets.Unicode()).tag(sync=True, view=True)
+
+    def __init__(self, lesson: str = "15-raupe-race", seed: int = 1, *, lang: str | None = None, **kwargs: Any) -> None:
+        self.lesson = lesson
+        super().__init__(RaupeTable(get_table(lesson), seed), lang=lang, **kwargs)

@@ -1,0 +1,80 @@
+"""Each trait payload is described twice on purpose, once per language: a
+TypedDict in Python and a JSDoc ``@typedef`` in the ES module.  This test keeps
+the two alike (same names, same fields), and the front end's list of view
+traits equal to the Python class's, so neither can drift alone."""
+
+from __future__ import annotations
+
+import re
+from typing import is_typeddict
+
+import anywidget
+import pytest
+
+from caterpillar_learn.ui.assets import widget_file
+from caterpillar_learn.ui.caterpillars import CaterpillarsBoard, CaterpillarsLesson
+from caterpillar_learn.ui.caterpillars import views as caterpillars_views
+from caterpillar_learn.ui.raupe import RaupeWidget
+from caterpillar_learn.ui.raupe import views as raupe_views
+
+TYPEDEF = re.compile(r"@typedef\s+\{Object\}\s+(\w+)(.*?)\*/", re.DOTALL)
+
+
+def property_names(body: str) -> set[str]:
+    """The names of ``@property {type} name`` lines (a type may nest braces)."""
+    names = set()
+    for line in body.splitlines():
+        at = line.find("@property")
+        if at < 0:
+            continue
+        depth, rest = 0, line[line.index("{", at) :]
+        for index, char in enumerate(rest):
+            depth += {"{": 1, "}": -1}.get(char, 0)
+            if depth == 0:
+                names.add(re.match(r"\s*\[?(\w+)", rest[index + 1 :]).group(1))  # type: ignore[union-attr]
+                break
+    return names
+
+
+def typedefs(file: str) -> dict[str, set[str]]:
+    source = widget_file(file).read_text(encoding="utf-8")
+    return {name: property_names(body) for name, body in TYPEDEF.findall(source)}
+
+
+def typed_dicts(module: object) -> dict[str, set[str]]:
+    return {
+        name: set(value.__annotations__)
+        for name, value in vars(module).items()
+        if is_typeddict(value) and value.__module__ == module.__name__  # type: ignore[attr-defined]
+    }
+
+
+@pytest.mark.parametrize(
+    ("file", "module"),
+    [("caterpillars.js", caterpillars_views), ("raupe.js", raupe_views)],
+    ids=["caterpillars", "raupe"],
+)
+def test_every_typed_dict_has_its_typedef_with_the_same_fields(file: str, module: object) -> None:
+    js, py = typedefs(file), typed_dicts(module)
+    assert py, "the views module declares its payloads"
+    for name, fields in py.items():
+        assert name in js, f"widgets/{file} lacks @typedef {name}"
+        assert js[name] == fields, (name, js[name] ^ fields)
+
+
+def test_the_board_typedef_lists_exactly_the_view_traits() -> None:
+    board = typedefs("caterpillars.js")["BoardView"]
+    assert board == set(CaterpillarsBoard.view_trait_names()) == set(CaterpillarsLesson.view_trait_names())
+
+
+def test_the_view_traits_are_the_synced_traits_but_event() -> None:
+    for widget in (CaterpillarsBoard, RaupeWidget):
+        synced = {name for name, trait in widget.class_traits(sync=True).items() if not name.startswith("_")}
+        framework = set(anywidget.AnyWidget.class_traits(sync=True))  # ipywidgets' own (layout, tabbable, ...)
+        assert set(widget.view_trait_names()) == synced - framework - {"event", "view_names"}
+
+
+def test_a_typedef_that_loses_a_field_fails_the_comparison() -> None:
+    js = typedefs("caterpillars.js")
+    js["DiceView"].discard("count")
+    assert js["DiceView"] != typed_dicts(caterpillars_views)["DiceView"]
