@@ -15,7 +15,7 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from caterpillar_learn.errors import CaterpillarLearnError
+from caterpillar_learn.errors import CaterpillarLearnError, one_line
 
 #: Modules that contribute sub-commands, in the order ``--help`` lists them.
 COMMAND_MODULES = (
@@ -23,16 +23,18 @@ COMMAND_MODULES = (
     "caterpillar_learn.advice.cli",
     "caterpillar_learn.ui.hosting.serve",
     "caterpillar_learn.raupe.cli",
+    "caterpillar_learn.classroom.server",
 )
 
 EXIT_USAGE = 2
 
 
 class OneLineParser(argparse.ArgumentParser):
-    """An argument parser whose errors are a single line, exit status 2."""
+    """An argument parser whose errors are a single short line, exit status 2."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(EXIT_USAGE, f"{self.prog}: {message}\n")
+        # argparse quotes the bad argument whole: a 60 kB argument must not make a 60 kB line.
+        self.exit(EXIT_USAGE, f"{self.prog}: {one_line(message)}\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -60,7 +62,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         result: int = args.handler(args)
     except CaterpillarLearnError as error:
-        print(f"caterpillar-learn {args.command}: {error}", file=sys.stderr)
+        print(f"caterpillar-learn {args.command}: {one_line(str(error))}", file=sys.stderr)
         return EXIT_USAGE
     except BrokenPipeError:  # e.g. piped into head
         return 0

@@ -14,6 +14,8 @@ import reprlib
 MAX_VALUE_CHARS = 120
 #: Whole numbers with more bits than this are shown by their size only.
 MAX_INT_BITS = 128
+#: Longest message the command line prints after its own name.
+MAX_MESSAGE_CHARS = 240
 
 
 class CaterpillarLearnError(ValueError):
@@ -72,3 +74,21 @@ def describe(field: str, value: object, expected: str) -> str:
     True
     """
     return f"{field}: got {brief(value)}, expected {expected}"
+
+
+def one_line(message: str, limit: int = MAX_MESSAGE_CHARS) -> str:
+    """``message`` on a single line of at most ``limit`` characters: the last guard before printing.
+
+    >>> one_line("bonus: got 5," + chr(10) + "   expected null")
+    'bonus: got 5, expected null'
+    >>> short = one_line("invalid choice: '" + "x" * 60_000 + "' (choose from 'easy', 'hard')")
+    >>> len(short), short.endswith("xx... (choose from 'easy', 'hard')")
+    (165, True)
+    >>> len(one_line("x " * 60_000))
+    240
+    """
+    # A long word is most likely the bad value quoted whole: cut it, keep what follows it.
+    text = " ".join(w if len(w) <= MAX_VALUE_CHARS else w[: MAX_VALUE_CHARS - 3] + "..." for w in message.split())
+    if len(text) > limit:
+        text = text[: limit - 3] + "..."
+    return text

@@ -31,7 +31,8 @@
 #    becomes that box's label. Boxes you may click have a dashed orange border
 #    and a ★.
 # 3. After three labels, roll again for the last three.
-# 4. Then play a whole Beginner game: roll, and click a highlighted box.
+#
+# That is all for this lesson: how to play a round comes in lesson 1.
 #
 # Use **Next** to go through the steps. You can also use the keyboard: **Tab**
 # and the arrow keys move between boxes, **Enter** or **Space** chooses.
@@ -53,16 +54,17 @@ lesson
 # three dice, put **one die** on a blank label and **the sum of the other
 # two** on another blank label. A label can then be as high as 12!
 #
-# When your first game is over, press **New game**: the next game uses the
-# variation. Click the die you want on its own, then a blank box; the next
-# blank box you click gets the sum of the other two dice.
+# Lesson 2 (Intermediate) starts with labels made this way. If you play this
+# board to the end, **New game** tries the variation: click the die you want on
+# its own, then a blank box; the next blank box you click gets the sum of the
+# other two dice.
 
 # %% [markdown]
 # ## For the teacher
 #
 # The dice of this lesson for the seed above (the same for the whole class),
-# and the final score of a sample game that always takes the first
-# highlighted box:
+# and, should the class play on after the labels, the final score of a sample
+# game that always takes the first highlighted box:
 
 # %%
 # NBVAL_CHECK_OUTPUT

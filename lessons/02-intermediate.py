@@ -43,6 +43,12 @@
 #   choose one.
 # - **Hint** shows the helper's advice: how many points each move is worth on
 #   average at the end of the game.
+# - Some steps ask a question first ("Tap every box these dice can fill",
+#   "Which caterpillar will fly?"): answer, press **Check**, and read why.
+#   A wrong answer can be changed and checked again. **Save my answers**
+#   keeps a record of them.
+# - After a move, **Try another move** shows what another choice that round
+#   would have given, side by side with yours.
 # - Follow the steps with **Next**. After all 12 rounds you see which
 #   caterpillar flies and your final score. **New game** starts another game.
 
@@ -67,7 +73,9 @@ lesson
 # %% [markdown]
 # ## For the teacher
 #
-# The labels were filled by the setup rolls (lesson 0 shows how). Below are
+# The labels were filled by the setup rolls (lesson 0 shows how). The guided
+# game's dice are chosen so that this level's rules come up (see the lesson
+# guide in docs/TEACHERS.md); the seed decides the dice of later games. Below are
 # the dice of this lesson for the seed above (the same for the whole class),
 # and the final score of a sample game that always takes the first
 # highlighted box and the first choice of a box's menu.

@@ -19,8 +19,10 @@
 # Every card shows a **caterpillar sitting on a leaf**. Caterpillars and
 # leaves come in three shapes:
 #
-# * **jagged**: a zigzag caterpillar, a leaf with sharp teeth;
-# * **straight**: a caterpillar made of square segments, a leaf with straight edges;
+# * **jagged** (the rule book also calls it *square*): a zigzag caterpillar, a
+#   leaf with sharp teeth;
+# * **straight**: a caterpillar stretched out in a straight row, a leaf with
+#   straight edges;
 # * **round**: a curled-up caterpillar of round segments, a round leaf.
 #
 # When the game is played by **Shape**, look at the **leaf** on top of the

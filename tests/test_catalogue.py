@@ -2,8 +2,10 @@
 
 Keys written as literals in ``text("...")`` calls are collected from the
 package source, so a typo in a rarely shown message fails here rather than
-in front of a class.  A translation (another folder beside ``en/``) may lack
-keys (English fills in) but must not invent keys or placeholders.
+in front of a class.  A translation (another folder beside ``en/``) must
+have every English key, either as the key itself or as plural forms
+(``key.one``, ``key.other``, ...), with the same placeholders, and must not
+invent keys.
 """
 
 from __future__ import annotations
@@ -14,10 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from caterpillar_learn.i18n import available_languages, catalogue, text
+from caterpillar_learn.i18n import PLURAL_CATEGORIES, available_languages, catalogue, language, plural, text
 
 PACKAGE = Path(__file__).resolve().parent.parent / "caterpillar_learn"
 LITERAL_KEY = re.compile(r"""\btext\(\s*["']([a-z_]+\.[A-Za-z0-9_.]+)["']""")
+TRANSLATIONS = [lang for lang in available_languages() if lang != "en"]
 
 
 def _keys_in_source() -> dict[str, str]:
@@ -55,12 +58,77 @@ def test_english_templates_are_well_formed() -> None:
     assert not broken, broken
 
 
-@pytest.mark.parametrize("language", [lang for lang in available_languages() if lang != "en"] or ["en"])
-def test_translations_only_use_english_keys_and_placeholders(language: str) -> None:
-    english, other = catalogue("en"), catalogue(language)
-    assert set(other) <= set(english)
+def _english_key(key: str, english: dict[str, str]) -> str:
+    """The English key a translated key stands for: ``key.one`` is a plural form of ``key``."""
+    stem, _, suffix = key.rpartition(".")
+    return stem if suffix in PLURAL_CATEGORIES and stem in english and key not in english else key
+
+
+def test_there_is_a_translation() -> None:
+    assert "de" in TRANSLATIONS
+
+
+@pytest.mark.parametrize("lang", TRANSLATIONS)
+def test_translations_only_use_english_keys_and_placeholders(lang: str) -> None:
+    english, other = catalogue("en"), catalogue(lang)
+    invented = sorted(key for key in other if _english_key(key, english) not in english)
+    assert not invented, invented
     for key, template in other.items():
-        assert _fields(template) == _fields(english[key]), key
+        assert _fields(template) == _fields(english[_english_key(key, english)]), key
+
+
+@pytest.mark.parametrize("lang", TRANSLATIONS)
+def test_translations_have_every_english_key(lang: str) -> None:
+    english, other = catalogue("en"), catalogue(lang)
+    covered = {_english_key(key, english) for key in other}
+    missing = sorted(set(english) - covered)
+    assert not missing, f"{lang} lacks {len(missing)} keys: {missing}"
+
+
+@pytest.mark.parametrize("lang", TRANSLATIONS)
+def test_plural_forms_have_a_count_and_an_other_form(lang: str) -> None:
+    english, other = catalogue("en"), catalogue(lang)
+    for key in other:
+        stem = _english_key(key, english)
+        if stem != key:
+            assert "count" in _fields(english[stem]), key
+            assert f"{stem}.other" in other, key
+
+
+def test_german_writes_a_decimal_comma() -> None:
+    assert "{value:.1f}" in catalogue("en")["lessons.hint.value"]
+    with language("de"):
+        assert text("lessons.hint.value", value=14.1) == "etwa 14,1 Punkte am Ende"
+        assert "14,1" in text("lessons.hint.no_loss", value=14.14)
+    assert text("lessons.hint.value", value=14.1) == "about 14.1 points at the end"
+
+
+def test_german_plural_forms() -> None:
+    with language("de"):
+        assert plural("classroom.desk.pupils", 1) == "1 Kind"
+        assert plural("classroom.desk.pupils", 0) == "0 Kinder"
+        assert text("classroom.desk.pupils", count=24) == "24 Kinder"
+        assert "1 Karte " in text("raupe.call.false", caller=1, accused=2, count=1)
+        assert "3 Karten " in text("raupe.call.false", caller=1, accused=2, count=3)
+    assert text("classroom.desk.pupils", count=2) == "2 pupils"  # English keeps its one message
+
+
+def test_a_lesson_widget_speaks_its_own_language() -> None:
+    from caterpillar_learn.ui.caterpillars import CaterpillarsLesson
+
+    german = CaterpillarsLesson("01-beginner", lang="de")
+    english = CaterpillarsLesson("01-beginner", lang="en")
+    assert german.strings["roll"] == "Würfeln"
+    assert german.lesson["heading"] == "Lektion 1: Anfänger"
+    assert german.lesson["title"] == "Zwei Würfel: Punkte und ein Platz"
+    assert german.lesson["progress"].startswith("Schritt 1 von ")
+    assert english.strings["roll"] == "Roll"
+    assert english.lesson["heading"] == "Lesson 1: Beginner"
+    assert english.lesson["progress"].startswith("Step 1 of ")
+    german.act("step", delta=1)
+    english.act("step", delta=1)
+    assert german.lesson["progress"].startswith("Schritt 2 von ")
+    assert english.lesson["progress"].startswith("Step 2 of ")
 
 
 def test_a_missing_key_is_a_loud_error() -> None:

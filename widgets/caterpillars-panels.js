@@ -1,7 +1,7 @@
 // Caterpillars: the per-box menu, the explanation, the hint panel, the final
 // score with the review, and the lesson stepper.
 
-import { fill, h } from "./shared.js";
+import { fill, h, languageSwitch, picture, speaker } from "./shared.js";
 
 export function drawMenu(view, send) {
   const { menu, strings } = view;
@@ -22,7 +22,9 @@ export function drawMenu(view, send) {
 
 export function drawTalk(view) {
   return h("div", { class: "cl-talk" },
-    h("p", { class: "cl-explanation", "data-testid": "explanation", "aria-live": "polite", text: view.explanation || "" }),
+    h("div", { class: "cl-said" },
+      h("p", { class: "cl-explanation", "data-testid": "explanation", "aria-live": "polite", text: view.explanation || "" }),
+      view.explanation ? speaker(view.explanation, view.lang, view.strings) : null),
     view.message ? h("p", { class: "cl-message", role: "alert", "data-testid": "message", text: view.message }) : null);
 }
 
@@ -48,7 +50,8 @@ export function drawHint(view, send) {
   const folded = options.length > SHOWN + 1 ? options.splice(SHOWN) : [];
   return h("div", { class: "cl-hint-wrap" }, button,
     h("section", { class: "cl-hint", "data-testid": "hint", "aria-live": "polite", "aria-label": strings.hint_title },
-      h("p", { class: "cl-hint-title", text: hint.title || "" }),
+      h("div", { class: "cl-said" }, h("p", { class: "cl-hint-title", text: hint.title || "" }),
+        speaker([hint.title, ...(hint.lines || [])].filter(Boolean).join("\n"), view.lang, strings)),
       (hint.lines || []).map((line) => h("p", { class: "cl-note", text: line })),
       h("ol", { class: "cl-hint-options" }, options),
       folded.length ? h("details", { class: "cl-more" },
@@ -87,10 +90,13 @@ export function drawStepper(view, send) {
   const pips = Array.from({ length: lesson.count }, (_, i) =>
     h("span", { class: "cl-pip-step" + (i < lesson.index ? " cl-done" : i === lesson.index ? " cl-now" : "") }));
   return h("section", { class: "cl-stepper", "aria-label": lesson.heading },
-    h("div", { class: "cl-heading", text: lesson.heading }),
+    h("div", { class: "cl-heading" }, h("span", { text: lesson.heading }),
+      languageSwitch(view.languages, view.lang, strings, send)),
     h("div", { class: "cl-progress", role: "progressbar", "aria-valuemin": 1, "aria-valuemax": lesson.count,
       "aria-valuenow": lesson.index + 1, "aria-label": lesson.progress }, pips),
-    h("h2", { class: "cl-step-title", "data-testid": "lesson-step", tabindex: "-1", text: lesson.title }),
+    h("div", { class: "cl-step-head" },
+      h("h2", { class: "cl-step-title", "data-testid": "lesson-step", tabindex: "-1", text: lesson.title }),
+      speaker([lesson.title, lesson.body].filter(Boolean).join("\n"), view.lang, strings)),
     h("p", { class: "cl-step-body", text: lesson.body }),
     lesson.todo ? h("p", { class: "cl-todo", "data-testid": "lesson-todo", text: "→ " + lesson.todo }) : null,
     h("div", { class: "cl-nav" },
@@ -99,4 +105,21 @@ export function drawStepper(view, send) {
       h("span", { class: "cl-note", text: lesson.progress }),
       h("button", { class: "cl-button cl-primary", type: "button", "data-testid": "next-step", disabled: !lesson.can_next,
         text: strings.next + " →", onclick: () => send("step", { delta: 1 }) })));
+}
+
+// "Try another move": the last round's other moves, and both outcomes side by side.
+export function drawWhatIf(view, send) {
+  const { whatif, strings } = view;
+  if (!whatif || !whatif.options || !whatif.options.length) return null;
+  const choices = whatif.options.map((words, index) => h("option", { value: index, selected: index === whatif.index }, words));
+  const select = h("select", { id: "cl-whatif-move", "data-testid": "whatif-option", "aria-label": strings.try_other }, choices);
+  const outcome = (side) => side ? h("figure", { class: "cl-outcome" },
+    picture(side.svg, "cl-outcome-sheet"),
+    h("figcaption", {}, h("strong", { text: side.text }), h("br"), side.value_text)) : null;
+  return h("section", { class: "cl-whatif", "aria-label": strings.try_other },
+    h("label", { for: "cl-whatif-move", text: strings.try_other + ": " }), select,
+    h("button", { class: "cl-button", type: "button", "data-testid": "try-other", text: strings.try_other,
+      onclick: () => send("whatif", { index: Number(select.value) }) }),
+    whatif.yours ? h("div", { class: "cl-outcomes", "data-testid": "whatif", role: "group", "aria-label": whatif.title },
+      outcome(whatif.yours), outcome(whatif.other)) : null);
 }

@@ -3,7 +3,8 @@
 // scoresheet itself is drawn by Python (caterpillar_learn/caterpillars/svg.py)
 // with data attributes that this module wires to clicks and keys.  No rules here.
 
-import { drawFinal, drawHint, drawMenu, drawStepper, drawTalk } from "./caterpillars-panels.js";
+import { drawFinal, drawHint, drawMenu, drawStepper, drawTalk, drawWhatIf } from "./caterpillars-panels.js";
+import { drawQuestion, saveLink } from "./question.js";
 import { drawTray } from "./caterpillars-tray.js";
 import { h, picture, sender, watch, isShortcut } from "./shared.js";
 
@@ -88,6 +89,22 @@ import { h, picture, sender, watch, isShortcut } from "./shared.js";
  * @property {string} [todo]
  */
 /**
+ * @typedef {Object} OutcomeView
+ * @property {string} [text]
+ * @property {number} [value]
+ * @property {string} [value_text]
+ * @property {boolean} [exact]
+ * @property {string} [svg]  the sheet after that move, drawn by Python
+ */
+/**
+ * @typedef {Object} WhatIfView
+ * @property {string} [title]
+ * @property {OutcomeView} [yours]
+ * @property {OutcomeView} [other]
+ * @property {number} [index]
+ * @property {string[]} [options]  the other moves of the last round, in words
+ */
+/**
  * @typedef {Object} BoardView  every view trait, read at once
  * @property {SheetView} sheet
  * @property {DiceView} dice
@@ -99,8 +116,12 @@ import { h, picture, sender, watch, isShortcut } from "./shared.js";
  * @property {FinalView} final
  * @property {ReviewView} review
  * @property {LessonView} lesson
+ * @property {WhatIfView} whatif
+ * @property {import("./question.js").QuestionView} question
+ * @property {import("./question.js").RecordView} record
  * @property {Object<string, string>} strings
  * @property {string} lang
+ * @property {Array<{code: string, name: string}>} languages  the language switch's choices
  */
 
 const NAMES = ["Alex", "Bobby", "Charlie"];
@@ -148,13 +169,17 @@ function render({ model, el }) {
     const focusId = active ? active.getAttribute("data-testid") : null;
     const animate = lastCount !== null && view.dice.count !== lastCount && view.dice.rolled;
     lastCount = view.dice.count;
-    root.replaceChildren(
+    const parts = [
       drawStepper(view, send),
+      drawQuestion(view.question, send, view.lang, view.strings),
       h("div", { class: "cl-main" },
         h("div", { class: "cl-board" }, picture(view.sheet.svg, "cl-sheet-host", false), drawMenu(view, send)),
         h("div", { class: "cl-side" },
           drawTray(view, animate, send), drawTalk(view),
-          view.dice.kind === "play" ? drawHint(view, send) : null, drawFinal(view, send))));
+          view.dice.kind === "play" ? drawHint(view, send) : null, drawWhatIf(view, send), drawFinal(view, send),
+          saveLink(view.record, view.strings.save_answers))),
+    ];
+    root.replaceChildren(...parts.filter(Boolean));
     // Keep the learner's place: refocus what had focus, or the menu's first option.
     const menuKey = view.menu && view.menu.options ? view.menu.title : "";
     const stepKey = view.lesson && view.lesson.title ? view.lesson.title : null;

@@ -3,7 +3,8 @@
 // is one event.  No rules here: Python judges every card and draws it
 // (caterpillar_learn/raupe/svg.py).
 
-import { h, isShortcut, picture, sender, watch } from "./shared.js";
+import { drawQuestion, saveLink } from "./question.js";
+import { h, isShortcut, languageSwitch, picture, sender, speaker, watch } from "./shared.js";
 
 // The trait payloads, one @typedef each; their Python twins are the TypedDicts
 // of caterpillar_learn/ui/raupe/views.py (a test keeps the two alike).
@@ -38,6 +39,8 @@ import { h, isShortcut, picture, sender, watch } from "./shared.js";
  * @property {boolean} [fits]
  * @property {boolean} [other_fits]
  * @property {string} label
+ * @property {boolean} [answer]  an option of "Which of your cards fit?" while it waits for its check
+ * @property {boolean} [chosen]
  */
 
 const TICK_MS = 250;
@@ -60,11 +63,13 @@ function render({ model, el }) {
   const pause = h("button", { class: "rr-button rr-pause", "data-testid": "raupe-pause", "aria-pressed": "false",
     onclick: () => send("pause") });
   const controls = h("div", { class: "rr-controls" });
+  const languageBox = h("span", { class: "rr-language" });
   const bar = h("div", { class: "rr-bar" }, h("div", { class: "rr-banner", role: "status" }, modeText), start, pause,
-    controls);
+    controls, languageBox);
   const opponents = h("ul", { class: "rr-opponents", "data-testid": "raupe-opponents" });
   const pile = h("div", { class: "rr-pile", "data-testid": "raupe-pile", role: "img" });
   const message = h("p", { class: "rr-message", "data-testid": "raupe-message", "aria-live": "polite" });
+  const messageVoice = h("span", { class: "rr-voice" });
   const log = h("ul", { class: "rr-log" });
   const score = h("p", { class: "rr-score" });
   const calls = h("div", { class: "rr-calls", role: "group" });
@@ -76,13 +81,15 @@ function render({ model, el }) {
     calls.append(callButtons[id]);
   }
   const hint = h("p", { class: "rr-hint" });
+  const question = h("div", { class: "rr-question" });
+  const save = h("div", { class: "rr-save" });
   const hand = h("div", { class: "rr-hand", "data-testid": "raupe-hand", role: "group" });
   const end = h("div", { class: "rr-end" });
   const keys = h("p", { class: "rr-keys" });
   const record = h("pre", { "data-testid": "raupe-record" });
   const recordBox = h("details", { class: "rr-record" }, h("summary", {}), record);
-  root.append(bar, h("div", { class: "rr-table" }, h("div", { class: "rr-centre" }, pile, opponents),
-    h("div", { class: "rr-talk" }, message, log, score)), calls, hint, hand, end, keys, recordBox);
+  root.append(question, bar, h("div", { class: "rr-table" }, h("div", { class: "rr-centre" }, pile, opponents),
+    h("div", { class: "rr-talk" }, h("div", { class: "rr-said" }, message, messageVoice), log, score)), calls, hint, hand, end, keys, recordBox, save);
 
   function changed(name, value) {
     const json = JSON.stringify(value);
@@ -118,7 +125,11 @@ function render({ model, el }) {
       const flip = h("button", { class: "rr-flip", "data-testid": "raupe-flip", "data-index": card.index, tabindex: -1,
         disabled: card.kind === "butterfly", "aria-label": `${str("flip")} ${card.index + 1}`,
         onclick: () => send("flip", { index: card.index }) }, `↻ ${str("flip")}`);
-      hand.append(h("div", { class: "rr-slot" }, button, flip));
+      const slot = card.answer
+        ? h("div", { class: `rr-slot rr-answer${card.chosen ? " learn-chosen" : ""}`, "data-testid": "answer",
+          "data-option": card.index, "aria-pressed": String(Boolean(card.chosen)) }, button, flip)
+        : h("div", { class: "rr-slot" }, button, flip);
+      hand.append(slot);
     }
     if (at !== null && cards.length) {
       const target = hand.querySelector(`.rr-card[data-index="${Math.min(at, cards.length - 1)}"]`);
@@ -130,7 +141,18 @@ function render({ model, el }) {
     /** @type {TableView} */
     const t = model.get("table") || {};
     if (!t.pile) return;
-    root.setAttribute("lang", model.get("lang") || "en");
+    const lang = model.get("lang") || "en";
+    const words = model.get("strings") || {};
+    root.setAttribute("lang", lang);
+    if (changed("lang", [lang, words])) {  // a new language: every part is drawn again in it
+      for (const name of Object.keys(drawn)) if (name !== "lang") delete drawn[name];
+      messageVoice.replaceChildren(speaker(() => message.textContent, lang, words));
+    }
+    if (changed("languages", model.get("languages"))) {
+      const focused = languageBox.contains(document.activeElement);
+      languageBox.replaceChildren(languageSwitch(model.get("languages"), lang, words, send) || "");
+      if (focused && languageBox.querySelector("select")) languageBox.querySelector("select").focus();
+    }
     modeText.textContent = t.mode_text;
     modeText.dataset.mode = t.mode;
     start.textContent = t.started ? str("new_game") : str("start");
@@ -161,6 +183,10 @@ function render({ model, el }) {
     }
     hint.textContent = t.follow_up ? str("follow_up") : t.hint;
     drawHand(model.get("hand") || [], t);
+    if (changed("question", model.get("question"))) {
+      question.replaceChildren(drawQuestion(model.get("question"), send, lang, words) || "");
+    }
+    if (changed("save", model.get("record"))) save.replaceChildren(saveLink(model.get("record"), str("save_answers")) || "");
     if (changed("end", [t.winner, t.you_won])) {
       end.replaceChildren(...(t.winner ? [h("p", { class: `rr-winner${t.you_won ? " rr-you-won" : ""}`,
         "data-testid": "raupe-winner", role: "alert" }, `${t.you_won ? "🦋 " : ""}${t.winner}`)] : []));

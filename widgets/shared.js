@@ -78,3 +78,53 @@ export function isShortcut(event) {
   const target = event.target;
   return !(target && /^(INPUT|SELECT|TEXTAREA)$/.test(target.tagName));
 }
+
+// How long a click waits for the browser's voices to load before it says there is none.
+const VOICE_WAIT_MS = 600;
+
+function voicesReady(synth) {
+  if (typeof synth.getVoices !== "function" || synth.getVoices().length) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      synth.removeEventListener?.("voiceschanged", done);
+      resolve(synth.getVoices().length > 0);
+    };
+    const timer = setTimeout(done, VOICE_WAIT_MS);
+    synth.addEventListener?.("voiceschanged", done);
+  });
+}
+
+// speaker(text, lang, strings): a "read aloud" button that speaks `text` (or what a
+// function returns at the click) with the browser's own speech synthesis, in `lang`
+// ("en", "de").  No network: where the browser has no voice, a short notice instead.
+export function speaker(textOrFn, lang, words = {}) {
+  const notice = h("span", { class: "learn-no-voice", role: "status", "data-testid": "no-voice" });
+  const say = async () => {
+    const spoken = String((typeof textOrFn === "function" ? textOrFn() : textOrFn) || "").trim();
+    const synth = window.speechSynthesis;
+    notice.textContent = "";
+    if (!spoken) return;
+    if (!synth || typeof window.SpeechSynthesisUtterance !== "function" || !(await voicesReady(synth))) {
+      notice.textContent = words.no_voice || "This browser has no voice to read aloud.";
+      return;
+    }
+    synth.cancel();
+    const utterance = new window.SpeechSynthesisUtterance(spoken);
+    utterance.lang = typeof lang === "function" ? lang() : lang || "en";
+    synth.speak(utterance);
+  };
+  const button = h("button", { class: "learn-speak", type: "button", "data-testid": "read-aloud",
+    "aria-label": words.read_aloud || "Read aloud", title: words.read_aloud || "Read aloud", onclick: say },
+  h("span", { "aria-hidden": "true", text: "🔊" }));
+  return h("span", { class: "learn-speaker" }, button, notice);
+}
+
+// The learner's choice of language (`languages` from Python, each named in itself);
+// nothing while the catalogue has only one.
+export function languageSwitch(languages, lang, words, send) {
+  if (!languages || languages.length < 2) return null;
+  const select = h("select", { "data-testid": "language", onchange: (event) => send("language", { value: event.target.value }) },
+    languages.map((choice) => h("option", { value: choice.code, lang: choice.code, selected: choice.code === lang, text: choice.name })));
+  return h("label", { class: "learn-language" }, (words.language || "Language") + " ", select);
+}

@@ -20,6 +20,7 @@ from caterpillar_learn.caterpillars.cli import add_position_arguments, run_posit
 from caterpillar_learn.caterpillars.dice import Roll
 from caterpillar_learn.caterpillars.sheet import State
 from caterpillar_learn.errors import describe
+from caterpillar_learn.reading import games_argument, seed_argument
 
 
 def hint_json(state: State, roll: Roll | None) -> dict[str, Any]:
@@ -29,6 +30,11 @@ def hint_json(state: State, roll: Roll | None) -> dict[str, Any]:
 
 def solve_json(state: State, roll: Roll | None, progress: bool = False) -> dict[str, Any]:
     return solve(state, progress=progress).to_json()
+
+
+def _is_label(token: str) -> bool:
+    # ASCII digits only, and short: int() refuses "²" and numbers of thousands of digits.
+    return token.isascii() and token.isdigit() and len(token) <= 2 and 1 <= int(token) <= 12
 
 
 def parse_labels(value: str | None) -> tuple[int, ...] | None:
@@ -44,7 +50,7 @@ def parse_labels(value: str | None) -> tuple[int, ...] | None:
     if value is None:
         return None
     tokens = value.replace(",", " ").split()
-    if len(tokens) != 12 or not all(t.isdigit() and 1 <= int(t) <= 12 for t in tokens):
+    if len(tokens) != 12 or not all(_is_label(t) for t in tokens):
         raise AdviceError(describe("--labels", value, "12 labels from 1 to 12"))
     return tuple(int(t) for t in tokens)
 
@@ -74,8 +80,8 @@ def register(subparsers: Any) -> None:
     lab = subparsers.add_parser("simulate", help="play many seeded games with one strategy, as JSON")
     lab.add_argument("--level", default="beginner", help="beginner, intermediate, advanced or expert")
     lab.add_argument("--strategy", default="hint", help=f"one of {', '.join(STRATEGIES)}")
-    lab.add_argument("--games", type=int, default=1000, help="how many games")
-    lab.add_argument("--seed", type=int, default=1, help="the same seed gives the same games")
+    lab.add_argument("--games", type=games_argument, default=1000, help="how many games (1 to 100000)")
+    lab.add_argument("--seed", type=seed_argument, default=1, help="the same seed gives the same games")
     lab.add_argument("--labels", help="12 labels, Alex's four first (default: the lab layout)")
     lab.add_argument("--progress", action="store_true", help="show a progress bar on standard error")
     lab.set_defaults(handler=run_simulate)

@@ -6,11 +6,20 @@ balanced so the middle caterpillar is as high as possible) and ``hint``
 (the hint generator's best move).  Every game draws its dice from one
 ``random.Random(seed)``, so a seed gives the same games again.
 
+Beside the final scores a result keeps each game's three caterpillar totals,
+ordered lowest, middle, highest (:attr:`LabResult.totals`): their means show
+*how* a strategy scores.  Measured (``caterpillar-learn simulate``, 2000
+games, seed 1), best play lets one caterpillar go hungry and feeds the other
+two up together, while greedy play ends the most level.
+
 >>> result = simulate("beginner", "greedy", 20, seed=1)
 >>> len(result.finals), result == simulate("beginner", "greedy", 20, seed=1)
 (20, True)
 >>> sorted(result.to_json())[:4]
-['games', 'histogram', 'labels', 'level']
+['caterpillars', 'games', 'histogram', 'labels']
+>>> low, middle, high = result.finishes()
+>>> low <= middle <= high and abs(result.spread - (high - low)) < 1e-9
+True
 """
 
 from __future__ import annotations
@@ -25,7 +34,7 @@ from typing import Any
 
 from caterpillar_learn.advice.errors import AdviceError
 from caterpillar_learn.advice.levels import LEVEL_ADVICE
-from caterpillar_learn.advice.playout import optimal_finals
+from caterpillar_learn.advice.playout import optimal_totals
 from caterpillar_learn.advice.solver import solve_layout
 from caterpillar_learn.advice.values import best_move
 from caterpillar_learn.caterpillars.dice import Roll, roll_dice
@@ -40,6 +49,8 @@ from caterpillar_learn.errors import describe
 #: filled so that every caterpillar has four different labels.
 LAB_LABELS = (1, 3, 6, 4, 6, 2, 3, 5, 5, 4, 2, 1)
 QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
+#: The names of a game's three totals in order, as :meth:`LabResult.finishes` gives their means.
+FINISHES = ("lowest", "middle", "highest")
 
 Strategy = Callable[[State, Roll, LegalMoves, random.Random], Move]
 
@@ -90,13 +101,14 @@ STRATEGIES: dict[str, Strategy] = {
 
 @dataclass(frozen=True)
 class LabResult:
-    """The final scores of a batch of games and their summary."""
+    """The final scores of a batch of games, each game's totals (lowest, middle, highest), and their summary."""
 
     level: Level
     strategy: str
     labels: tuple[int, ...]
     seed: int
     finals: list[int]
+    totals: list[tuple[int, int, int]]
 
     @property
     def mean(self) -> float:
@@ -118,6 +130,16 @@ class LabResult:
     def histogram(self) -> dict[str, int]:
         return {str(k): v for k, v in sorted(Counter(self.finals).items())}
 
+    def finishes(self) -> tuple[float, float, float]:
+        """The mean totals of each game's lowest, middle and highest caterpillar."""
+        low, middle, high = (statistics.fmean(t[i] for t in self.totals) for i in range(3))
+        return low, middle, high
+
+    @property
+    def spread(self) -> float:
+        """The mean gap between a game's highest and lowest caterpillar: small when play ends level."""
+        return statistics.fmean(t[2] - t[0] for t in self.totals)
+
     def to_json(self) -> dict[str, Any]:
         return {
             "level": self.level.value,
@@ -130,16 +152,28 @@ class LabResult:
             "stderr": self.stderr,
             "quantiles": self.quantiles(),
             "histogram": self.histogram(),
+            "caterpillars": dict(zip(FINISHES, self.finishes())),
+            "spread": self.spread,
         }
 
 
-def play_game(level: Level, labels: tuple[int, ...], strategy: Strategy, rng: random.Random) -> int:
-    """One game from a fresh sheet; returns its final score."""
+def play_sheet(level: Level, labels: tuple[int, ...], strategy: Strategy, rng: random.Random) -> State:
+    """One game from a fresh sheet; returns the full sheet."""
     state = State.new(level, labels)
     for _ in range(SLOTS):
         roll = roll_dice(level, rng)
         state = apply(state, strategy(state, roll, legal_moves(state, roll), rng))
-    return score(state).final
+    return state
+
+
+def play_game(level: Level, labels: tuple[int, ...], strategy: Strategy, rng: random.Random) -> int:
+    """One game from a fresh sheet; returns its final score."""
+    return score(play_sheet(level, labels, strategy, rng)).final
+
+
+def _ordered(totals: Sequence[int]) -> tuple[int, int, int]:
+    low, middle, high = sorted(int(t) for t in totals)
+    return low, middle, high
 
 
 def simulate(
@@ -166,16 +200,18 @@ def simulate(
     rng = random.Random(seed)
     if strategy == "hint" and LEVEL_ADVICE[level].exact:
         solution = solve_layout(level, layout, progress=progress)
-        finals = [int(v) for v in optimal_finals(solution, games, rng)]
-        return LabResult(level, strategy, layout, seed, finals)
+        ordered = [_ordered(row) for row in optimal_totals(solution, games, rng)]
+        return LabResult(level, strategy, layout, seed, [middle for _, middle, _ in ordered], ordered)
     play = STRATEGIES[strategy]
     numbers: range | Any = range(games)
     if progress:
         from tqdm import tqdm  # lazy: only long runs ask for a bar
 
         numbers = tqdm(numbers, desc=f"{strategy} at {level.value}", unit="game", leave=False)
-    finals = [play_game(level, layout, play, rng) for _ in numbers]
-    return LabResult(level, strategy, layout, seed, finals)
+    sheets = [play_sheet(level, layout, play, rng) for _ in numbers]
+    return LabResult(
+        level, strategy, layout, seed, [score(s).final for s in sheets], [_ordered(s.totals) for s in sheets]
+    )
 
 
-__all__ = ["LAB_LABELS", "STRATEGIES", "LabResult", "Strategy", "play_game", "simulate"]
+__all__ = ["FINISHES", "LAB_LABELS", "STRATEGIES", "LabResult", "Strategy", "play_game", "play_sheet", "simulate"]

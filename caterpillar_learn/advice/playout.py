@@ -13,6 +13,8 @@ so a seed gives the same games.
 >>> finals = optimal_finals(solution, 1000, random.Random(7))
 >>> len(finals), bool(abs(finals.mean() - solution.start_value) < 1)
 (1000, True)
+>>> optimal_totals(solution, 3, random.Random(7)).shape
+(3, 3)
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ import numpy.typing as npt
 
 from caterpillar_learn.advice.tables import Solution, offered_pairs
 from caterpillar_learn.caterpillars.dice import chance_outcomes
-from caterpillar_learn.caterpillars.sheet import BOXES, SLOTS
+from caterpillar_learn.caterpillars.sheet import BOXES, SLOTS, State
 
 Ints = npt.NDArray[np.int64]
 
@@ -73,16 +75,26 @@ def lookup(solution: Solution, mask_id: Ints, totals: Ints) -> npt.NDArray[np.fl
 
 def optimal_finals(solution: Solution, games: int, rng: random.Random) -> Ints:
     """Final scores of ``games`` fresh games played optimally on ``solution``'s layout."""
+    return np.sort(optimal_totals(solution, games, rng), axis=1)[:, 1]
+
+
+def optimal_totals(solution: Solution, games: int, rng: random.Random, start: State | None = None) -> Ints:
+    """The three caterpillars' final totals (shape ``(games, 3)``) of ``games`` optimal games.
+
+    The games start from a fresh sheet, or from ``start`` (a sheet of
+    ``solution``'s layout) and play its empty boxes.
+    """
     tables = _tables(solution)
     generator = np.random.default_rng(rng.getrandbits(64))
     labels = np.array(solution.labels, dtype=np.int64)
     slots = np.arange(SLOTS, dtype=np.int64)
     caterpillar = slots // BOXES
-    filled = np.zeros(games, dtype=np.int64)
-    totals = np.zeros((games, 3), dtype=np.int64)
+    done = 0 if start is None else sum(1 << i for i, s in enumerate(start.scores) if s is not None)
+    filled = np.full(games, done, dtype=np.int64)
+    totals = np.tile(np.array((0, 0, 0) if start is None else start.totals, dtype=np.int64), (games, 1))
     rows = np.arange(games)
     pairs = tables.pair_score.shape[1]
-    for _ in range(SLOTS):
+    for _ in range(SLOTS - done.bit_count()):
         roll = generator.choice(len(tables.probs), size=games, p=tables.probs)
         empty = (filled[:, None] >> slots) & 1 == 0  # (games, slots)
         fits = empty[:, None, :] & (tables.pair_label[roll][:, :, None] == labels)  # (games, pairs, slots)
@@ -99,7 +111,7 @@ def optimal_finals(solution: Solution, games: int, rng: random.Random) -> Ints:
         best = value.argmax(axis=1)
         filled = new_filled[rows, best]
         totals = new_totals[rows, best]
-    return np.sort(totals, axis=1)[:, 1]
+    return totals
 
 
-__all__ = ["lookup", "optimal_finals"]
+__all__ = ["lookup", "optimal_finals", "optimal_totals"]

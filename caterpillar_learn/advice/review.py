@@ -82,7 +82,7 @@ def review(game: Game) -> Review:
         if not isinstance(turn.choice, Move):
             continue
         options, exact = rank_options(turn.before, turn.roll)
-        judged = explain_options(turn.before, turn.roll, turn.choice, options, exact)
+        judged = explain_options(turn.before, turn.roll, turn.choice, options, exact, with_reasons=False)
         line = text(
             "advice.review.entry",
             round=turn.before.round,

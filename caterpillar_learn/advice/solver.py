@@ -32,17 +32,20 @@ True
 
 from __future__ import annotations
 
+import logging
 import time
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from itertools import pairwise
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+import caterpillar_learn.advice.disk_cache as disk_cache
 from caterpillar_learn.advice.errors import AdviceError
 from caterpillar_learn.advice.tables import (
     Floats,
@@ -57,8 +60,10 @@ from caterpillar_learn.caterpillars.levels import Level
 from caterpillar_learn.caterpillars.sheet import BOXES, SLOTS
 from caterpillar_learn.errors import describe
 
-#: Solved layouts kept in memory (an Intermediate table is about 83 MB).
+#: Solved layouts kept in memory (an Intermediate table is about 83 MB, shared when it comes from a cache folder).
 CACHE_SIZE = 4
+
+log = logging.getLogger("caterpillar_learn.advice")
 
 
 # -- solving ----------------------------------------------------------------------
@@ -297,11 +302,17 @@ def _median_table(size: int, max_score: int) -> Floats:
     return np.median(np.stack([np.zeros_like(d1), d1, d2]), axis=0).ravel()
 
 
+def _layout(level: Level, labels: tuple[int, ...]) -> tuple[tuple[Part, Part, Part], _Sheet, int]:
+    """A layout's caterpillars, its sets of empty boxes, and the size of its solution's tables."""
+    parts = (Part.of(labels[0:4]), Part.of(labels[4:8]), Part.of(labels[8:12]))
+    sheet = _Sheet.of(level, parts)
+    return parts, sheet, int(sheet.offset[sheet.order[-1]]) + sheet.row * sheet.row
+
+
 def _solve(level: Level, labels: tuple[int, ...], progress: bool) -> Solution:
     started = time.perf_counter()
     mx = max_box_score(level)
-    parts = (Part.of(labels[0:4]), Part.of(labels[4:8]), Part.of(labels[8:12]))
-    sheet = _Sheet.of(level, parts)
+    parts, sheet, size = _layout(level, labels)
     full = int(sheet.order[-1])
     work = np.empty(int(sheet.padded[full]) + sheet.row * sheet.row)
     work[sheet.padded[full] :] = _median_table(sheet.row, mx)
@@ -315,7 +326,7 @@ def _solve(level: Level, labels: tuple[int, ...], progress: bool) -> Solution:
     if bar is not None:
         bar.close()
     # The solution keeps the tables without padding (rows ``width`` apart).
-    values = np.empty(int(sheet.offset[full]) + sheet.row * sheet.row)
+    values = np.empty(size)
     for a, b in sheet.runs(sheet.order):
         rows, cols, at, to = (int(x[sheet.order[a]]) for x in (sheet.height, sheet.width, sheet.padded, sheet.offset))
         values[to : to + (b - a) * rows * cols].reshape(b - a, rows, cols)[...] = work[
@@ -340,6 +351,12 @@ _CACHE: OrderedDict[tuple[Level, tuple[int, ...]], Solution] = OrderedDict()
 def solve_layout(level: Level | str, labels: Sequence[int | None], *, progress: bool = False) -> Solution:
     """The exact solution of one layout, solved once and then kept (least recently used).
 
+    With a cache folder (:func:`~caterpillar_learn.advice.disk_cache.cache_folder`,
+    set by ``caterpillar-learn serve`` for its kernels) a layout another
+    process has solved is read from the folder instead, and one this process
+    solves is written there; either way the tables kept are the file's, mapped
+    read-only, so the processes of a class share one copy.
+
     >>> solve_layout("advanced", (1,) * 12)
     Traceback (most recent call last):
     ...
@@ -353,15 +370,47 @@ expected beginner or intermediate for an exact solve
     if key in _CACHE:
         _CACHE.move_to_end(key)
         return _CACHE[key]
-    solution = _solve(level, key[1], progress)
+    folder = disk_cache.cache_folder()
+    solution = _solve(level, key[1], progress) if folder is None else _shared_solve(folder, level, key[1], progress)
     _CACHE[key] = solution
     while len(_CACHE) > CACHE_SIZE:
         _CACHE.popitem(last=False)
     return solution
 
 
+def _shared_solve(folder: Path, level: Level, labels: tuple[int, ...], progress: bool) -> Solution:
+    """The layout from ``folder``, or solved once for every process sharing the folder."""
+    found = _stored(folder, level, labels)
+    if found is not None:
+        return found
+    with disk_cache.solving(folder, level, labels):
+        found = _stored(folder, level, labels)  # solved by another process while this one waited
+        if found is not None:
+            return found
+        solution = _solve(level, labels, progress)
+        try:
+            disk_cache.write(folder, level, labels, solution.values)
+        except OSError as error:  # a full or read-only disk: this process keeps its own tables
+            log.warning("cannot store the %s layout %s in %s: %s", level.value, labels, folder, error)
+            return solution
+    # The stored copy replaces this process's own: its memory is shared with the other processes.
+    stored = _stored(folder, level, labels)
+    return solution if stored is None else replace(stored, seconds=solution.seconds)
+
+
+def _stored(folder: Path, level: Level, labels: tuple[int, ...]) -> Solution | None:
+    started = time.perf_counter()
+    parts, sheet, size = _layout(level, labels)
+    values = disk_cache.read(folder, level, labels, size)
+    if values is None:
+        return None
+    seconds = time.perf_counter() - started
+    mx = max_box_score(level)
+    return Solution(level, labels, mx, parts, values, sheet.offset, sheet.height, sheet.width, sheet.base, seconds)
+
+
 def clear_cache() -> None:
-    """Forget every solved layout."""
+    """Forget every solved layout kept in memory (a cache folder keeps its files)."""
     _CACHE.clear()
 
 

@@ -3,7 +3,9 @@
 The helpers :func:`add_position_arguments` and :func:`run_positions` are shared
 with every command that takes a state (and a roll): they read ``--state FILE``
 (``-`` for standard input) and ``--roll``, or JSON lines with ``--jsonl``, and
-in ``--jsonl`` mode turn a bad line into ``{"error": "..."}`` and go on.
+in ``--jsonl`` mode turn a bad line into ``{"error": "..."}`` and go on.  All
+input goes through :mod:`caterpillar_learn.reading`, which bounds its size,
+its nesting and its numbers.
 """
 
 from __future__ import annotations
@@ -19,14 +21,15 @@ from caterpillar_learn.caterpillars.dice import Roll, format_roll, parse_roll
 from caterpillar_learn.caterpillars.errors import CaterpillarsError
 from caterpillar_learn.caterpillars.game import Game
 from caterpillar_learn.caterpillars.levels import Level
-from caterpillar_learn.caterpillars.notation import move_to_json, parse_state, state_from_json
+from caterpillar_learn.caterpillars.notation import move_to_json, state_from_json
 from caterpillar_learn.caterpillars.rules import Move, legal_moves
 from caterpillar_learn.caterpillars.scoring import score
 from caterpillar_learn.caterpillars.setup import SetupChoice
 from caterpillar_learn.caterpillars.sheet import State, describe_slot
 from caterpillar_learn.caterpillars.terminal import render_sheet
-from caterpillar_learn.errors import CaterpillarLearnError, describe
+from caterpillar_learn.errors import CaterpillarLearnError, describe, one_line
 from caterpillar_learn.i18n import text
+from caterpillar_learn.reading import InputError, parse_json, read_document, read_lines, seed_argument, standard_input
 
 Handler = Callable[[State, Roll | None], Any]
 
@@ -43,18 +46,12 @@ def add_position_arguments(parser: argparse.ArgumentParser, *, roll: bool) -> No
     )
 
 
-def _read(path: str) -> str:
-    if path == "-":
-        return sys.stdin.read()
-    try:
-        with open(path, encoding="utf-8") as handle:
-            return handle.read()
-    except OSError as error:
-        raise CaterpillarsError(describe("--state", path, f"a readable file ({error.strerror})")) from None
+#: Longest answer ``play`` reads from a line; a choice is a number or ``q``.
+MAX_ANSWER_CHARS = 100
 
 
-def _position(state_data: State | str, roll_text: object, needs_roll: bool) -> tuple[State, Roll | None]:
-    state = state_data if isinstance(state_data, State) else parse_state(state_data)
+def _position(state_data: object, roll_text: object, needs_roll: bool) -> tuple[State, Roll | None]:
+    state = state_from_json(state_data)
     if not needs_roll:
         return state, None
     if roll_text is None:
@@ -70,26 +67,24 @@ def run_positions(args: argparse.Namespace, handler: Handler, *, needs_roll: boo
     if args.jsonl:
         if args.state is not None or getattr(args, "roll", None) is not None:
             raise CaterpillarsError("--jsonl: got --state or --roll too, expected JSON lines on standard input only")
-        for number, line in enumerate(sys.stdin, start=1):
-            if not line.strip():
-                continue
+        for line in read_lines(standard_input()):
             try:
-                try:
-                    item = json.loads(line)
-                except json.JSONDecodeError as error:
-                    raise CaterpillarsError(f"line {number}: malformed JSON ({error.msg})") from None
+                item = line.json()
                 if not isinstance(item, dict) or "state" not in item:
-                    raise CaterpillarsError(describe(f"line {number}", item, 'an object {"state": ..., "roll": "..."}'))
-                state, roll = _position(state_from_json(item["state"]), item.get("roll"), needs_roll)
+                    raise CaterpillarsError(
+                        describe(f"line {line.number}", item, 'an object {"state": ..., "roll": "..."}')
+                    )
+                state, roll = _position(item["state"], item.get("roll"), needs_roll)
                 result = handler(state, roll)
             except CaterpillarLearnError as error:
-                result = {"error": str(error)}
+                result = {"error": one_line(str(error))}
             out.write(json.dumps(result) + "\n")
             out.flush()
         return 0
     if args.state is None:
         raise CaterpillarsError(describe("--state", None, "a state file (or - for standard input), or --jsonl"))
-    state, roll = _position(_read(args.state), getattr(args, "roll", None), needs_roll)
+    data = parse_json(read_document(args.state, "--state"), "state")
+    state, roll = _position(data, getattr(args, "roll", None), needs_roll)
     out.write(json.dumps(handler(state, roll), indent=1) + "\n")
     return 0
 
@@ -110,13 +105,15 @@ def _ask(prompt: str, count: int, stdin: TextIO, stdout: TextIO) -> int:
     while True:
         stdout.write(prompt)
         stdout.flush()
-        line = stdin.readline()
+        line = stdin.readline(MAX_ANSWER_CHARS + 1)
         if not line:
             raise EOFError
+        if len(line) > MAX_ANSWER_CHARS:
+            raise InputError(f"answer: got more than {MAX_ANSWER_CHARS} characters, expected a number or q")
         answer = line.strip().lower()
         if answer in {"q", "quit"}:
             raise EOFError
-        if answer.isdigit() and 1 <= int(answer) <= count:
+        if answer.isascii() and answer.isdigit() and 1 <= int(answer) <= count:
             return int(answer) - 1
         stdout.write(text("caterpillars.play.bad_choice", count=count) + "\n")
 
@@ -187,7 +184,7 @@ def register(subparsers: Any) -> None:
 
     game = subparsers.add_parser("play", help="play one game of Caterpillars in the terminal")
     game.add_argument("--level", default="beginner", help="beginner, intermediate, advanced or expert")
-    game.add_argument("--seed", type=int, default=1, help="the same seed gives the same dice")
+    game.add_argument("--seed", type=seed_argument, default=1, help="the same seed gives the same dice")
     game.add_argument("--variation", action="store_true", help="use the setup variation (not at beginner)")
     game.set_defaults(
         handler=lambda args: play(Level.parse(args.level), args.seed, args.variation, sys.stdin, sys.stdout)

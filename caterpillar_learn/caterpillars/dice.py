@@ -127,7 +127,8 @@ def parse_roll(text: str, level: Level | str) -> Roll:
             action = action.upper()
     dice: list[int] = []
     for token in tokens:
-        if not token.isdigit():
+        # ASCII digits only ("²" is a digit int() refuses), and short: int() refuses 5000 digits.
+        if not (token.isascii() and token.isdigit()) or len(token) > 3:
             raise InvalidRollError(f"roll: got {brief(token)} in {brief(text)}, expected dice from 1 to 6")
         dice.append(int(token))
     return make_roll(level, dice, action)

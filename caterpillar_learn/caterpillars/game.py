@@ -17,6 +17,16 @@ a round stay the dice of that round.
 (0, True)
 >>> Game.from_json(game.to_json()).state == game.state
 True
+
+A class that shares real dice (or a classroom server's roll) gives each
+turn's dice as they come, before the game would draw them:
+
+>>> shared = Game("beginner", labels=[1, 3, 6, 4, 2, 2, 5, 5, 6, 6, 1, 1])
+>>> shared.has_roll
+False
+>>> shared.add_roll(Roll((3, 5)))
+>>> shared.has_roll, shared.roll()
+(True, Roll(dice=(3, 5), action=None))
 """
 
 from __future__ import annotations
@@ -63,7 +73,20 @@ class Turn:
 
 
 class Game:
-    """One player's game from setup to final score."""
+    """One player's game from setup to final score.
+
+    ``rolls`` gives the dice of the first turns (setup rolls first); later
+    turns draw from the generator.
+
+    >>> scripted = Game("beginner", [1, 3, 6, 4, 2, 2, 5, 5, 6, 6, 1, 1], rolls=[Roll((3, 5))], seed=1)
+    >>> scripted.roll()
+    Roll(dice=(3, 5), action=None)
+    >>> Game("beginner", rolls=[Roll((3, 9))])
+    Traceback (most recent call last):
+    ...
+    caterpillar_learn.caterpillars.errors.InvalidStateError: setup roll: got {'action': None, 'dice': [3, 9]}, \
+expected three dice from 1 to 6 and no action die
+    """
 
     def __init__(
         self,
@@ -73,6 +96,7 @@ class Game:
         variation: bool = False,
         seed: int | None = None,
         rng: random.Random | None = None,
+        rolls: Sequence[Roll] = (),
     ) -> None:
         #: The blank sheet the game started from (labels as printed).
         self.initial = validate(State.new(level, labels))
@@ -85,6 +109,14 @@ class Game:
         self.state = self.initial
         self.history: list[Turn] = []
         self.rolls: list[Roll] = []  # every roll drawn so far, kept across undo
+        if len(rolls) > self.turns:
+            raise InvalidStateError(
+                describe("rolls", f"{len(rolls)} rolls", f"at most {self.turns} (this game's turns)")
+            )
+        for roll in rolls:  # chosen dice (a lesson's script, a classroom's roll) come before the generator's
+            if not isinstance(roll, Roll):
+                raise InvalidStateError(describe("rolls", roll, "Roll objects"))
+            self.rolls.append(self._roll_from_json(len(self.rolls), {"dice": list(roll.dice), "action": roll.action}))
 
     @property
     def start(self) -> State:
@@ -112,6 +144,35 @@ class Game:
         """How many rolls the whole game takes: the setup rolls, then one per round."""
         return rolls_needed(self.initial, self.variation) + ROUNDS
 
+    @property
+    def has_roll(self) -> bool:
+        """Whether the current turn's dice are already there (given, or drawn by :meth:`roll`), so nothing is drawn."""
+        return not self.is_over and len(self.rolls) > len(self.history)
+
+    def add_roll(self, roll: Roll) -> None:
+        """Give the dice of the next turn not rolled yet (real dice typed in, a class's shared roll).
+
+        Checked like a saved roll: three dice without an action die for a
+        setup turn, the level's dice otherwise.  Like ``rolls=``, given dice
+        come before anything the generator draws.
+
+        >>> game = Game("beginner")
+        >>> game.add_roll(Roll((1, 2)))  # the printed layout has blanks: setup first, with three dice
+        Traceback (most recent call last):
+        ...
+        caterpillar_learn.caterpillars.errors.InvalidStateError: rolls[0]: setup roll: got {'action': None, \
+'dice': [1, 2]}, expected three dice from 1 to 6 and no action die
+        """
+        turn = len(self.rolls)
+        if turn >= self.turns:
+            raise IllegalMoveError(describe("rolls", f"{turn + 1} rolls", f"at most {self.turns} (this game's turns)"))
+        if not isinstance(roll, Roll):
+            raise InvalidStateError(describe(f"rolls[{turn}]", roll, "a Roll"))
+        try:
+            self.rolls.append(self._roll_from_json(turn, {"dice": list(roll.dice), "action": roll.action}))
+        except CaterpillarsError as error:
+            raise type(error)(f"rolls[{turn}]: {error}") from None
+
     def roll(self) -> Roll:
         """The dice of the current turn (drawn once, then kept)."""
         if self.is_over:
@@ -134,24 +195,38 @@ class Game:
             return setup_choices(self.state, roll.dice, self.variation)
         return legal_moves(self.state, roll)
 
-    def play(self, choice: Move | SetupChoice) -> None:
-        """Make ``choice`` for the current roll; an illegal one changes nothing."""
+    def check(self, choice: Move | SetupChoice) -> Move | SetupChoice:
+        """``choice`` as :meth:`play` would record it, or the error it would raise; changes nothing.
+
+        A host that writes every choice down before making it (the classroom's
+        event log) checks it here first.
+
+        >>> game = Game("beginner", labels=[1, 3, 6, 4, 2, 2, 5, 5, 6, 6, 1, 1], rolls=[Roll((3, 5))])
+        >>> game.check(game.legal_moves().first()) == game.legal_moves().first(), game.state.filled
+        (True, 0)
+        """
+        return self._checked(choice)[0]
+
+    def _checked(self, choice: Move | SetupChoice) -> tuple[Move | SetupChoice, State]:
         roll = self.roll()
         if self.phase == "setup":
             if not isinstance(choice, SetupChoice):
                 raise IllegalMoveError(describe("choice", choice, "a setup choice (labels first)"))
-            new = apply_setup(self.state, choice, roll.dice, self.variation)
-        else:
-            if not isinstance(choice, Move):
-                raise IllegalMoveError(describe("choice", choice, "a move (the setup is done)"))
-            moves = legal_moves(self.state, roll)
-            listed = moves.find(choice)
-            if listed is None:
-                apply(self.state, choice)  # a move the sheet itself refuses says why first
-                expected = f"one of the {len(moves)} legal moves for the roll {format_roll(roll)}"
-                raise IllegalMoveError(describe("move", choice, expected))
-            new = apply(self.state, listed)
-            choice = listed
+            return choice, apply_setup(self.state, choice, roll.dice, self.variation)
+        if not isinstance(choice, Move):
+            raise IllegalMoveError(describe("choice", choice, "a move (the setup is done)"))
+        moves = legal_moves(self.state, roll)
+        listed = moves.find(choice)
+        if listed is None:
+            apply(self.state, choice)  # a move the sheet itself refuses says why first
+            expected = f"one of the {len(moves)} legal moves for the roll {format_roll(roll)}"
+            raise IllegalMoveError(describe("move", choice, expected))
+        return listed, apply(self.state, listed)
+
+    def play(self, choice: Move | SetupChoice) -> None:
+        """Make ``choice`` for the current roll; an illegal one changes nothing."""
+        roll = self.roll()
+        choice, new = self._checked(choice)
         self.history.append(Turn(self.state, roll, choice))
         self.state = new
 
@@ -180,12 +255,7 @@ class Game:
         ['choices', 'format', 'labels', 'level', 'rng', 'rolls', 'variation']
         """
         version, internal, gauss = self.rng.getstate()
-        choices: list[Any] = [
-            [list(pair) for pair in t.choice.assignments]
-            if isinstance(t.choice, SetupChoice)
-            else {k: v for k, v in move_to_json(t.choice).items() if k != "how"}
-            for t in self.history
-        ]
+        choices = [choice_to_json(t.choice) for t in self.history]
         return {
             "format": SAVE_FORMAT,
             "level": self.initial.level.value,
@@ -234,7 +304,7 @@ expected a label from 1 to 12 or null
         choices = _bounded_list(data.get("choices"), "choices", len(rolls), "one per saved roll")
         for index, raw in enumerate(choices):
             try:
-                game.play(_choice_from_json(raw))
+                game.play(choice_from_json(raw))
             except CaterpillarsError as error:
                 raise type(error)(f"choices[{index}]: {error}") from None
         game.rng.setstate(_rng_state(data.get("rng")))
@@ -264,8 +334,23 @@ def _bounded_list(value: object, field: str, limit: int, why: str) -> list[Any]:
     return value
 
 
-def _choice_from_json(raw: object) -> Move | SetupChoice:
-    """A saved choice: a move object, or a setup choice as a list of ``[slot, value]`` pairs."""
+def choice_to_json(choice: Move | SetupChoice) -> Any:
+    """A choice as a save holds it: a move without its ``how``, a setup choice as ``[[slot, value], ...]``.
+
+    >>> choice_to_json(SetupChoice(((1, 4), (3, 6))))
+    [[1, 4], [3, 6]]
+    """
+    if isinstance(choice, SetupChoice):
+        return [list(pair) for pair in choice.assignments]
+    return {key: value for key, value in move_to_json(choice).items() if key != "how"}
+
+
+def choice_from_json(raw: object) -> Move | SetupChoice:
+    """A saved choice: a move object, or a setup choice as a list of ``[slot, value]`` pairs.
+
+    >>> choice_from_json([[3, 6], [1, 4]]).assignments
+    ((1, 4), (3, 6))
+    """
     if not isinstance(raw, list):
         return move_from_json(raw)
     expected = f"a setup choice: up to {SETUP_DICE} pairs [slot 0-{SLOTS - 1}, label 1-12]"

@@ -18,7 +18,6 @@ expected one of 'beginner', 'intermediate', 'advanced', 'expert'
 
 from __future__ import annotations
 
-import json
 from typing import Any, TypeGuard
 
 from caterpillar_learn.caterpillars.errors import InvalidStateError
@@ -26,6 +25,7 @@ from caterpillar_learn.caterpillars.levels import Level
 from caterpillar_learn.caterpillars.rules import Move, validate
 from caterpillar_learn.caterpillars.sheet import BONUS_BOXES, BOXES, CATERPILLARS, State
 from caterpillar_learn.errors import describe
+from caterpillar_learn.reading import parse_json
 
 JsonState = dict[str, Any]
 MOVE_KEYS = ("caterpillar", "box", "score", "zero", "bonus", "how")
@@ -76,14 +76,8 @@ def state_to_json(state: State) -> JsonState:
 
 
 def parse_state(text: str) -> State:
-    """A state from JSON text, with a one-line error for malformed JSON."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise InvalidStateError(
-            f"state: malformed JSON ({error.msg} at line {error.lineno} column {error.colno})"
-        ) from None
-    return state_from_json(data)
+    """A state from JSON text, with a one-line error for malformed, deep or huge JSON."""
+    return state_from_json(parse_json(text, "state", error=InvalidStateError))
 
 
 def move_to_json(move: Move) -> dict[str, Any]:

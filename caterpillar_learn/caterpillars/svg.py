@@ -70,6 +70,11 @@ class Board:
     pending: Mapping[int, int] = field(default_factory=dict)
     #: Makes the pattern ids unique on a page that shows several sheets.
     uid: str = ""
+    #: Slots that are options of a question ("Tap every box these dice can fill"), and those chosen.
+    answers: frozenset[int] = frozenset()
+    chosen: frozenset[int] = frozenset()
+    #: Whether a full sheet shows its scoring (not while "Which caterpillar will fly?" waits).
+    result: bool = True
 
 
 def _text(x: float, y: float, content: object, size: int, cls: str = "cl-ink", **extra: str) -> str:
@@ -143,15 +148,20 @@ def _box(state: State, slot: int, cy: float, fill: str, board: Board | None) -> 
     )
     legal = board is not None and slot in board.legal
     pending = board is not None and slot in board.pending
+    answer = board is not None and slot in board.answers
+    chosen = board is not None and slot in board.chosen
     if board is None:
         parts = [f"<g><title>{escape(words)}</title>"]
     else:
         if legal:
             words += ", " + text("lessons.ui.legal_word")
+        pressed = f' aria-pressed="{str(chosen).lower()}"' if answer else ""
+        kind = " cl-legal" if legal else " cl-answer" if answer else ""
+        inner = "legal-move" if legal else "answer" if answer else ""
         parts = [
-            f'<g data-testid="box-{name}-{box}" class="cl-box{" cl-legal" if legal else ""}" tabindex="0" '
-            f'role="button" aria-label="{escape(words)}" data-caterpillar="{name}" data-box="{box}">',
-            '<g data-testid="legal-move">' if legal else "<g>",
+            f'<g data-testid="box-{name}-{box}" class="cl-box{kind}{" cl-chosen" if chosen else ""}" tabindex="0" '
+            f'role="button" aria-label="{escape(words)}"{pressed} data-caterpillar="{name}" data-box="{box}">',
+            f'<g data-testid="{inner}">' if inner else "<g>",
             f'<circle cx="{cx:g}" cy="{cy:g}" r="{RADIUS + 7}" fill="none" stroke="none" class="cl-focus-ring"/>',
         ]
     parts += [
@@ -180,6 +190,12 @@ def _box(state: State, slot: int, cy: float, fill: str, board: Board | None) -> 
         parts.append(_bold(cx, cy + 6, value, 28))
     if legal:
         parts.append(_text(cx + RADIUS - 6, cy + RADIUS - 8, "★", 22, "cl-star", fill_opacity="1"))
+    if chosen:  # a question's chosen box: a solid ring and a tick (not colour alone)
+        parts.append(
+            f'<circle cx="{cx:g}" cy="{cy:g}" r="{RADIUS + 3}" fill="none" stroke="{INK}" stroke-width="6" '
+            'class="cl-chosen-ring"/>'
+        )
+        parts.append(_bold(cx + RADIUS - 6, cy + RADIUS - 8, "✓", 24, "cl-tick"))
     parts.append("</g></g>" if board is not None else "</g>")
     return "".join(parts)
 
@@ -197,7 +213,7 @@ def sheet_svg(state: State, *, size: float = 1.0, board: Board | None = None) ->
     (True, 2)
     """
     uid = board.uid if board is not None and board.uid else str(next(_ids))
-    result = score(state) if state.is_complete else None
+    result = score(state) if state.is_complete and (board is None or board.result) else None
     height = TOP + ROW * len(CATERPILLARS) + (70 if result else 10)
     level = text("caterpillars.level." + state.level.value)
     title = escape(text("lessons.sheet.title", level=level))

@@ -6,23 +6,50 @@ plain data and two games never edit the same file.  Keys are dotted and
 start with the file's name: ``caterpillars.score.flying``.  Placeholders use
 :meth:`str.format` syntax.
 
+Two things a translation cannot do with words alone are done here:
+
+* **Numbers.**  :func:`text` writes every number it fills in with the
+  decimal mark and digit grouping of the current language, so ``{value:.1f}``
+  gives ``14.1`` in English and ``14,1`` in German (the symbols come from
+  Babel's CLDR data: see :func:`format_number`).
+* **Plurals.**  A translation may replace a message ``key`` that has a
+  ``{count}`` placeholder with one key per CLDR plural category of its
+  language, ``key.one`` and ``key.other`` for German (also ``key.zero``,
+  ``key.two``, ``key.few``, ``key.many`` where a language has them).  When
+  :func:`text` (or :func:`plural`) is given ``count`` and such forms exist,
+  Babel's plural rules of the language pick the form; ``key.other`` is the
+  form used when the category's own key is missing.
+
 >>> text("caterpillars.level.beginner")
 'Beginner'
+>>> with language("de"):
+...     text("lessons.hint.value", value=14.1)
+'etwa 14,1 Punkte am Ende'
+>>> with language("de"):
+...     plural("classroom.desk.pupils", 1), plural("classroom.desk.pupils", 3)
+('1 Kind', '3 Kinder')
 >>> set_language("xx")
 Traceback (most recent call last):
 ...
-caterpillar_learn.i18n.UnknownLanguageError: language: got 'xx', expected one of ['en']
+caterpillar_learn.i18n.UnknownLanguageError: language: got 'xx', expected one of ['de', 'en']
 """
 
 from __future__ import annotations
 
 import json
+import os
+import string
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from decimal import Decimal
+from fractions import Fraction
 from functools import cache
 from pathlib import Path
 from typing import Any
+
+from babel import Locale, UnknownLocaleError
+from babel.numbers import get_decimal_symbol, get_group_symbol
 
 from caterpillar_learn.errors import CaterpillarLearnError, describe
 
@@ -31,14 +58,24 @@ __all__ = [
     "available_languages",
     "catalogue",
     "current_language",
+    "format_number",
     "language",
+    "language_choices",
+    "plural",
+    "plural_category",
     "set_language",
     "text",
 ]
 
 _FOLDER = Path(__file__).resolve().parent
 _FALLBACK = "en"
-_default = _FALLBACK
+#: The CLDR plural categories, the suffixes a translation may add to a key with a ``{count}``.
+PLURAL_CATEGORIES = ("zero", "one", "two", "few", "many", "other")
+#: The environment variable that sets the default language of a process
+#: (``caterpillar-learn serve --lang de`` sets it for the kernels it starts).
+LANGUAGE_ENV = "CATERPILLAR_LEARN_LANG"
+#: Each language's name in that language, for the language switch.
+NATIVE_NAMES = {"en": "English", "de": "Deutsch"}
 #: The language of this context (a thread, an asyncio task, a ``with language(...)`` block).
 _chosen: ContextVar[str | None] = ContextVar("caterpillar_learn_language", default=None)
 
@@ -54,6 +91,25 @@ def available_languages() -> list[str]:
     True
     """
     return sorted(p.name for p in _FOLDER.iterdir() if p.is_dir() and any(p.glob("*.json")))
+
+
+def language_choices() -> list[dict[str, str]]:
+    """The languages a learner can switch to, each named in itself (English first).
+
+    >>> [(choice["code"], choice["name"]) for choice in language_choices()]
+    [('en', 'English'), ('de', 'Deutsch')]
+    """
+    codes = sorted(available_languages(), key=lambda code: (code != _FALLBACK, code))
+    return [{"code": code, "name": NATIVE_NAMES.get(code, code)} for code in codes]
+
+
+def _from_environment() -> str:
+    """The default language from :data:`LANGUAGE_ENV`; English if it is unset or has no catalogue."""
+    chosen = os.environ.get(LANGUAGE_ENV, "").strip()
+    return chosen if chosen in available_languages() else _FALLBACK
+
+
+_default = _from_environment()
 
 
 @cache
@@ -96,7 +152,7 @@ def language(name: str) -> Iterator[str]:
     ...     pass
     Traceback (most recent call last):
     ...
-    caterpillar_learn.i18n.UnknownLanguageError: language: got 'xx', expected one of ['en']
+    caterpillar_learn.i18n.UnknownLanguageError: language: got 'xx', expected one of ['de', 'en']
     """
     catalogue(name)
     token = _chosen.set(name)
@@ -111,11 +167,101 @@ def text(key: str, /, **values: Any) -> str:
 
     A key missing from a translation falls back to English; a key missing
     from English is a programming error and raises :class:`KeyError`.
+    Numbers are written the way the language writes them, and a ``count``
+    picks the plural form where the catalogue has several (see the module's
+    documentation).
 
     >>> text("caterpillars.score.final", total=14, bonus=5, final=19)
     'Final score: 14 + bonus 5 = 19.'
+    >>> with language("de"):
+    ...     text("caterpillars.score.final", total=14, bonus=5, final=19)
+    'Endstand: 14 + Bonus 5 = 19.'
     """
-    template = catalogue(current_language()).get(key)
+    speaking = current_language()
+    template = _template(speaking, key, values.get("count"))
     if template is None:
-        template = catalogue(_FALLBACK)[key]
-    return template.format(**values)
+        speaking = _FALLBACK
+        template = _template(_FALLBACK, key, values.get("count"))
+    if template is None:
+        raise KeyError(key)
+    if _symbols(speaking) == (".", ","):
+        return template.format(**values)
+    return _NumberFormatter(speaking).vformat(template, (), values)
+
+
+def plural(key: str, count: int, /, **values: Any) -> str:
+    """The message ``key`` for ``count`` things: ``text(key, count=count, **values)``.
+
+    A language that writes the word differently for one thing and for
+    several gives ``key.one`` and ``key.other`` (see the module's
+    documentation); English keeps the one ``key``.
+
+    >>> with language("de"):
+    ...     plural("raupe.strategy.play_any", 1)
+    '1 Seite deiner Karten passt: spiel sie schnell!'
+    """
+    return text(key, count=count, **values)
+
+
+def plural_category(language: str, count: float | Decimal) -> str:
+    """The CLDR plural category of ``count`` in ``language``, by Babel's plural rules.
+
+    >>> plural_category("de", 1), plural_category("de", 0), plural_category("de", 2)
+    ('one', 'other', 'other')
+    """
+    return str(_locale(language).plural_form(count))
+
+
+def format_number(value: float | Decimal | Fraction, spec: str = "", language: str | None = None) -> str:
+    """``format(value, spec)`` with the decimal mark and digit grouping of ``language``.
+
+    The default language is the current one.  The symbols are CLDR's
+    (through Babel); Python's format mini-language does the rest, so every
+    ``str.format`` spec (``.1f``, ``,``, ``%``, widths) works as in English.
+
+    >>> format_number(14.1, ".1f", "de"), format_number(1234.5, ",.2f", "de"), format_number(14.1, ".1f", "en")
+    ('14,1', '1.234,50', '14.1')
+    >>> format_number(0.5, "", "de")
+    '0,5'
+    """
+    decimal, group = _symbols(language or current_language())
+    written = format(value, spec)
+    if (decimal, group) == (".", ","):
+        return written
+    return written.translate({ord("."): decimal, ord(","): group})
+
+
+@cache
+def _locale(language: str) -> Locale:
+    """Babel's locale of a catalogue folder (``de``, ``pt-BR``); English's rules if CLDR does not know it."""
+    try:
+        return Locale.parse(language.replace("-", "_"))
+    except (ValueError, UnknownLocaleError):
+        return Locale.parse(_FALLBACK)
+
+
+@cache
+def _symbols(language: str) -> tuple[str, str]:
+    """The decimal mark and the group separator of ``language``."""
+    locale = _locale(language)
+    return get_decimal_symbol(locale), get_group_symbol(locale)
+
+
+def _template(language: str, key: str, count: object) -> str | None:
+    """The template of ``key`` in ``language``, in the plural form for ``count`` if it has plural forms."""
+    messages = catalogue(language)
+    if isinstance(count, (int, float, Decimal)) and not isinstance(count, bool) and f"{key}.other" in messages:
+        return messages.get(f"{key}.{plural_category(language, count)}", messages[f"{key}.other"])
+    return messages.get(key)
+
+
+class _NumberFormatter(string.Formatter):
+    """:meth:`str.format` that writes numbers the way ``language`` does."""
+
+    def __init__(self, language: str) -> None:
+        self.language = language
+
+    def format_field(self, value: Any, format_spec: str) -> Any:
+        if isinstance(value, (int, float, Decimal, Fraction)) and not isinstance(value, bool):
+            return format_number(value, format_spec, self.language)
+        return super().format_field(value, format_spec)

@@ -2,13 +2,16 @@
 
 A step's text lives in the message catalogue under ``lessons.<key>.title``
 and ``lessons.<key>.body``; its check is a name in :data:`CHECKS`, a test of
-the learner's :class:`Progress` that must pass before *next* unlocks.  The
-guided part of every game lesson ends with a full twelve-round game played
-to its final score (the ``game_over`` check), then free play and the review.
+the learner's :class:`Progress` that must pass before *next* unlocks.  A
+question step (``question``, see :mod:`~caterpillar_learn.lessons.questions`)
+asks before it shows and opens *next* once answered.  The guided game plays
+the lesson's designed dice (:mod:`~caterpillar_learn.lessons.scenarios`) to
+its final score; free play and the review follow.  One new rule a lesson:
+lesson 0 only fills the labels, lesson 1 teaches placing.
 
 >>> lesson = get_lesson("02-intermediate")
->>> [step.check for step in lesson.steps][-3:]
-['game_over', 'none', 'none']
+>>> [step.question for step in lesson.steps if step.question]
+['split', 'boxes', 'fly']
 >>> CHECKS["played"](Progress(moves=1)), CHECKS["played"](Progress())
 (True, False)
 >>> get_lesson("09-nothing")
@@ -23,7 +26,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from caterpillar_learn.caterpillars import Game
+from caterpillar_learn.caterpillars.sheet import ROUNDS
 from caterpillar_learn.errors import describe
+from caterpillar_learn.lessons.questions import KINDS
+from caterpillar_learn.lessons.scenarios import Scenario, rolls_of
 
 
 @dataclass
@@ -50,6 +57,8 @@ CHECKS: dict[str, Callable[[Progress], bool]] = {
     "played": lambda p: p.moves >= 1,
     "hint": lambda p: p.hints >= 1,
     "game_over": lambda p: p.games_finished >= 1,
+    "rolled_twice": lambda p: p.rolls - p.setup_rolls >= 2,
+    "played_twice": lambda p: p.moves >= 2,
 }
 
 
@@ -60,10 +69,15 @@ class Step:
     key: str
     check: str = "none"
     widget: str = "board"
+    #: A question of :data:`~caterpillar_learn.lessons.questions.KINDS` asked before the step shows its answer;
+    #: *next* opens once it is answered.
+    question: str | None = None
 
     def __post_init__(self) -> None:
         if self.check not in CHECKS:
             raise ValueError(describe("step check", self.check, "one of " + ", ".join(CHECKS)))
+        if self.question is not None and self.question not in KINDS:
+            raise ValueError(describe("step question", self.question, "one of " + ", ".join(KINDS)))
 
 
 @dataclass(frozen=True)
@@ -87,27 +101,53 @@ class Lesson:
     variation: bool = False
     practice: Practice | None = None
     widgets: tuple[str, ...] = field(default=("board",))
+    #: The guided game's designed dice (``None``: seeded dice from the start).
+    scenario: Scenario | None = None
 
 
-def _game_steps(level: str, *middle: Step) -> tuple[Step, ...]:
-    """The shared shape: explain → roll → legal moves → choose → why → hint → finish → score."""
-    return (
-        Step(f"{level}.intro"),
-        Step("common.roll", "rolled"),
-        Step("common.legal"),
-        *middle,
-        Step("common.choose", "played"),
-        Step("common.why"),
-        Step("common.hint", "hint"),
-        Step("common.finish", "game_over"),
-        Step("common.score"),
-        Step("common.free"),
-    )
+# The guided games' dice, found by scripts/find_scenarios.py (each shows what its second part names,
+# when played along the helper's best moves: tests/lessons/test_scenarios.py replays them).
+BEGINNER_SCENARIO = Scenario(
+    ("2 6 1", "3 1 5", "5 6", "4 4", "6 4", "2 1", "4 1", "4 4", "5 1", "6 4", "3 6", "2 5", "1 3", "1 1"),
+    ("choice", "zero", "tie"),
+)
+INTERMEDIATE_SCENARIO = Scenario(
+    (
+        "2 5 1", "3 1 4", "4 4 6", "4 2 1", "4 1 4", "4 5 1", "6 4 3", "6 2 5", "1 3 1", "1 1 6", "5 1 4",
+        "6 2 4", "6 1 5", "2 4 4", "5 2 3",
+    ),
+    ("split_score", "split_label", "label_above_6"),
+)  # fmt: skip
+ADVANCED_SCENARIO = Scenario(
+    (
+        "5 6 1", "1 4 1", "2 5 4", "1 1 5", "2 1 4", "2 6 2", "2 6 1", "4 4 5", "3 5 3", "6 4 3", "1 2 6",
+        "3 1 1", "1 3 6", "5 3 4",
+    ),
+    ("bonus_wrong", "bonus_right"),
+)  # fmt: skip
+EXPERT_SCENARIO = Scenario(
+    (
+        "2 2 2", "1 3 4", "5 6 4 butterfly", "3 1 1 2x", "1 2 1 10", "5 4 6 C", "5 4 1 10", "5 2 4 A",
+        "4 5 1 B", "2 1 2 butterfly", "3 2 5 A", "5 3 3 C", "3 3 3 2x", "3 1 1 B",
+    ),
+    (
+        "bonus_wrong", "face_A_empty", "face_A_filled", "face_B_empty", "face_B_filled", "face_C_empty",
+        "face_C_filled", "face_2x", "face_10", "face_butterfly",
+    ),
+)  # fmt: skip
 
+
+#: The question steps: each asks before it shows, and opens *next* only once answered.
+def _ask(key: str, kind: str) -> Step:
+    return Step(f"question.{key}", question=kind)
+
+
+_FREE = (Step("common.score"), Step("common.free"))
 
 LESSONS: dict[str, Lesson] = {
     lesson.name: lesson
     for lesson in (
+        # Lesson 0 teaches only the labels: no game is played before lesson 1 has taught placing.
         Lesson(
             "00-setup",
             "beginner",
@@ -116,41 +156,109 @@ LESSONS: dict[str, Lesson] = {
                 Step("setup.labels"),
                 Step("setup.roll", "setup_rolled"),
                 Step("setup.place", "setup_done"),
-                Step("common.roll", "rolled"),
-                Step("common.choose", "played"),
-                Step("common.finish", "game_over"),
-                Step("common.score"),
                 Step("setup.variation"),
             ),
             seed=1,
             auto_setup=False,
             practice=Practice("intermediate", variation=True),
         ),
-        Lesson("01-beginner", "beginner", "lessons.title.beginner", _game_steps("beginner"), seed=1),
+        Lesson(
+            "01-beginner",
+            "beginner",
+            "lessons.title.beginner",
+            (
+                Step("beginner.intro"),
+                Step("common.roll", "rolled"),
+                _ask("boxes", "boxes"),
+                Step("common.choose", "played"),
+                Step("common.why"),
+                Step("beginner.zero", "rolled_twice"),
+                _ask("zero", "zero"),
+                Step("beginner.cross", "played_twice"),
+                Step("common.hint", "hint"),
+                Step("common.finish", "game_over"),
+                _ask("fly", "fly"),
+                *_FREE,
+            ),
+            scenario=BEGINNER_SCENARIO,
+        ),
         Lesson(
             "02-intermediate",
             "intermediate",
             "lessons.title.intermediate",
-            _game_steps("intermediate", Step("intermediate.total")),
+            (
+                Step("intermediate.intro"),
+                Step("common.roll", "rolled"),
+                _ask("split", "split"),
+                Step("common.choose", "played"),
+                Step("intermediate.total"),
+                Step("common.roll_again", "rolled_twice"),
+                _ask("boxes", "boxes"),
+                Step("common.choose_again", "played_twice"),
+                Step("common.hint", "hint"),
+                Step("common.finish", "game_over"),
+                _ask("fly", "fly"),
+                *_FREE,
+            ),
             seed=2,
+            variation=True,
+            scenario=INTERMEDIATE_SCENARIO,
         ),
         Lesson(
             "03-advanced",
             "advanced",
             "lessons.title.advanced",
-            _game_steps("advanced", Step("advanced.bonus")),
+            (
+                Step("advanced.intro"),
+                Step("common.roll", "rolled"),
+                _ask("bonus_no", "bonus"),
+                Step("common.choose", "played"),
+                Step("advanced.bonus"),
+                Step("common.roll_again", "rolled_twice"),
+                _ask("bonus_yes", "bonus"),
+                Step("common.choose_again", "played_twice"),
+                Step("common.hint", "hint"),
+                Step("common.finish", "game_over"),
+                _ask("fly", "fly"),
+                *_FREE,
+            ),
             seed=3,
+            scenario=ADVANCED_SCENARIO,
         ),
         Lesson(
             "04-expert",
             "expert",
             "lessons.title.expert",
-            _game_steps("expert", Step("expert.action")),
+            (
+                Step("expert.intro"),
+                Step("common.roll", "rolled"),
+                _ask("bonus_no", "bonus"),
+                Step("common.choose", "played"),
+                Step("expert.action"),
+                Step("common.roll_again", "rolled_twice"),
+                _ask("boxes", "boxes"),
+                Step("common.choose_again", "played_twice"),
+                Step("common.hint", "hint"),
+                Step("common.finish", "game_over"),
+                _ask("fly", "fly"),
+                *_FREE,
+            ),
             seed=4,
+            scenario=EXPERT_SCENARIO,
         ),
-        Lesson("05-strategy-lab", "beginner", "lessons.title.lab", (), widgets=("lab",)),
+        Lesson("05-strategy-lab", "intermediate", "lessons.title.lab", (), widgets=("lab",)),
     )
 }
+
+
+def guided_game(lesson: Lesson, seed: int | None = None) -> Game:
+    """The lesson's guided game: the scenario's dice first, then dice from ``seed`` (the lesson's by default)."""
+    game = Game(lesson.level, variation=lesson.variation, seed=lesson.seed if seed is None else seed)
+    if lesson.scenario is None:
+        return game
+    setup_rolls = game.turns - ROUNDS
+    rolls = rolls_of(lesson.level, lesson.variation, lesson.scenario, setup_rolls)
+    return Game(lesson.level, variation=lesson.variation, seed=game.rng.randrange(2**32), rolls=rolls)
 
 
 def get_lesson(name: str) -> Lesson:
@@ -161,4 +269,4 @@ def get_lesson(name: str) -> Lesson:
         raise KeyError(describe("lesson", name, "one of " + ", ".join(LESSONS))) from None
 
 
-__all__ = ["CHECKS", "LESSONS", "Lesson", "Practice", "Progress", "Step", "get_lesson"]
+__all__ = ["CHECKS", "LESSONS", "Lesson", "Practice", "Progress", "Step", "get_lesson", "guided_game"]

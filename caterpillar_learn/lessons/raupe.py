@@ -40,18 +40,28 @@ class TableSetup:
     show_fits: bool = True  # mark the cards whose visible side fits
     hints: bool = True
     controls: bool = False  # speed slider and bot level
+    #: Change cards, butterflies and cards with an aphid in the deck (the first two lessons leave them
+    #: out: lessons 12 and 13 introduce them).
+    extras: bool = True
+    #: Ask "Which of your cards fit?" before the first game starts.
+    question: bool = False
 
     def deck(self) -> tuple[Card, ...]:
         """The cards dealt at this table (the first caterpillar cards, every change card and butterfly).
 
         >>> len(TableSetup().deck()), len(TableSetup(caterpillar_cards=0).deck())
         (33, 81)
+        >>> plain = TableSetup(extras=False).deck()
+        >>> any(card.is_change or card.is_butterfly or any(side.aphid for side in card.sides) for card in plain)
+        False
         """
         cards = standard_deck()
         if not self.caterpillar_cards:
             return cards
-        plain = [card for card in cards if card.sides and not card.is_change][: self.caterpillar_cards]
-        return (*plain, *(card for card in cards if card.is_change or card.is_butterfly))
+        plain = [card for card in cards if card.sides and not card.is_change]
+        if not self.extras:
+            return tuple(card for card in plain if not any(side.aphid for side in card.sides))[: self.caterpillar_cards]
+        return (*plain[: self.caterpillar_cards], *(card for card in cards if card.is_change or card.is_butterfly))
 
     def bot_level(self, name: str) -> BotLevel:
         """The bots' level: ``name`` from the engine's levels, or :data:`SLOPPY` (always for a referee)."""
@@ -59,10 +69,10 @@ class TableSetup:
 
 
 SETUPS: dict[str, TableSetup] = {
-    "10-raupe-shape": TableSetup(mode="shape"),
-    "11-raupe-colour": TableSetup(mode="colour"),
-    "12-raupe-change-card": TableSetup(mode="shape", speed=0.7),
-    "13-raupe-butterflies-and-aphids": TableSetup(mode="colour", speed=0.7),
+    "10-raupe-shape": TableSetup(mode="shape", extras=False, question=True),
+    "11-raupe-colour": TableSetup(mode="colour", extras=False, question=True),
+    "12-raupe-change-card": TableSetup(mode="shape", speed=0.7, question=True),
+    "13-raupe-butterflies-and-aphids": TableSetup(mode="colour", speed=0.7, question=True),
     "14-raupe-spot-the-mistake": TableSetup(players=3, referee=True, speed=0.8, show_fits=False),
     "15-raupe-race": TableSetup(
         players=4, caterpillar_cards=0, level="advanced", speed=1.0, show_fits=False, hints=False, controls=True

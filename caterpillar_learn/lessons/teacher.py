@@ -1,7 +1,9 @@
 """What a teacher reads under a lesson: the class's dice for a seed, and a sample game.
 
 Every learner who starts a lesson with the same seed gets the same dice, in
-the same order, whatever they choose (the dice never depend on the choices).
+the same order, whatever they choose (the dice never depend on the choices):
+the guided game's designed dice first (the lesson's scenario), then dice
+drawn from the seed.
 The sample game always takes the first highlighted move (the first option of
 a box's menu), which is also what a browser test does by clicking the first
 ``legal-move`` and the first ``move-option``.
@@ -14,7 +16,7 @@ from __future__ import annotations
 
 from caterpillar_learn.caterpillars import Game, Move, format_roll
 from caterpillar_learn.i18n import text
-from caterpillar_learn.lessons.caterpillars import get_lesson
+from caterpillar_learn.lessons.caterpillars import get_lesson, guided_game
 
 
 def sample_game(name: str, seed: int | None = None) -> Game:
@@ -23,8 +25,7 @@ def sample_game(name: str, seed: int | None = None) -> Game:
     >>> sample_game("01-beginner", seed=1).phase
     'over'
     """
-    lesson = get_lesson(name)
-    game = Game(lesson.level, variation=lesson.variation, seed=lesson.seed if seed is None else seed)
+    game = guided_game(get_lesson(name), seed)
     while game.phase != "over":
         choices = game.legal_moves()
         game.play(choices[0])

@@ -24,6 +24,7 @@ from caterpillar_learn.raupe.cards import parse_hand, parse_mode, parse_side
 from caterpillar_learn.raupe.deck import load_deck
 from caterpillar_learn.raupe.referee import playable_sides
 from caterpillar_learn.raupe.simulate import simulate
+from caterpillar_learn.reading import games_argument, seed_argument, whole_number_argument
 
 __all__ = ["register"]
 
@@ -67,9 +68,9 @@ def register(subparsers: Any) -> None:
     playable.set_defaults(handler=_playable)
 
     sim = commands.add_parser("simulate", help="statistics of bot games (JSON)")
-    sim.add_argument("--players", type=int, choices=range(2, 5), default=4, metavar="{2,3,4}")
-    sim.add_argument("--seed", type=int, default=0)
-    sim.add_argument("--games", type=int, default=100)
+    sim.add_argument("--players", type=whole_number_argument(2, 4), default=4, metavar="{2,3,4}")
+    sim.add_argument("--seed", type=seed_argument, default=0)
+    sim.add_argument("--games", type=games_argument, default=100, help="how many games (1 to 100000)")
     sim.add_argument("--bot-level", choices=list(LEVELS), default="advanced")
-    sim.add_argument("--deck", default=None, help="custom deck file, one card per line")
+    sim.add_argument("--deck", default=None, help="custom deck file, one card per line (- for standard input)")
     sim.set_defaults(handler=_simulate)

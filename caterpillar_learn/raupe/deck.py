@@ -35,6 +35,7 @@ from pathlib import Path
 from caterpillar_learn.errors import describe
 from caterpillar_learn.raupe.cards import BUTTERFLY, Card, Colour, Shape, Side, parse_card
 from caterpillar_learn.raupe.errors import DeckError, NotationError
+from caterpillar_learn.reading import read_document
 
 __all__ = [
     "BUTTERFLY_CARDS",
@@ -144,16 +145,13 @@ def check_deck(cards: Sequence[Card], source: str = "deck") -> tuple[Card, ...]:
 
 
 def load_deck(path: str | Path) -> tuple[Card, ...]:
-    """Read a custom deck file (see :func:`parse_deck`).
+    """Read a custom deck file (see :func:`parse_deck`) of at most 1 MB; ``-`` is standard input.
 
     >>> load_deck("/no/such/deck.txt")
     Traceback (most recent call last):
     ...
     caterpillar_learn.raupe.errors.DeckError: deck file: got '/no/such/deck.txt', \
-expected a readable text file
+expected a readable text file (No such file or directory)
     """
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        raise DeckError(describe("deck file", str(path), "a readable text file")) from None
+    text = read_document(str(path), "deck file", error=DeckError)
     return parse_deck(text, source=str(path))

@@ -136,6 +136,24 @@ def describe_side(side: Side) -> str:
     return words + (text("raupe.side.sky") if side.sky else "")
 
 
+def fit_reason(card: Card, side: int, top: Side | None, mode: Mode) -> str:
+    """Why ``card`` (``side`` up) fits on ``top`` in ``mode``, or why not (the rule of matching, in words).
+
+    >>> from caterpillar_learn.raupe.cards import parse_card, parse_side
+    >>> top = parse_side("round-red@jagged-green")
+    >>> fit_reason(parse_card("jagged-yellow@round-red|round-yellow@round-red"), 0, top, Mode.SHAPE)
+    'its jagged caterpillar matches the jagged leaf on the pile'
+    >>> fit_reason(parse_card("jagged-yellow@round-red|round-yellow@round-red"), 1, top, Mode.COLOUR)
+    'its caterpillar is yellow, but the leaf on the pile is green'
+    """
+    if card.is_butterfly or top is None:
+        return text("raupe.fit.butterfly")
+    mine, leaf = card.sides[side].caterpillar_key[mode].value, top.leaf_key[mode].value
+    if mine == leaf:
+        return text("raupe.fit.yes", trait=mine)
+    return text("raupe.fit.no", mine=mine, leaf=leaf)
+
+
 def playable_hint(state: State, seat: int) -> list[str]:
     """One sentence per card side ``seat`` may play now (card numbers count from 1).
 

@@ -186,6 +186,10 @@ def deal(
 ) -> State:
     """Shuffle and deal: one caterpillar card starts the pile, the rest are shared.
 
+    Each player also gets one butterfly and one change card, as the rule book
+    says; a deck with none of them at all (the first lessons' short deck)
+    deals none.
+
     >>> state = deal(4, random.Random(1))
     >>> [len(hand) for hand in state.hands], len(state.out)
     ([20, 20, 20, 20], 0)
@@ -203,14 +207,17 @@ def deal(
     if not caterpillars:
         raise SetupError(describe("caterpillar cards", 0, "at least 1 to start the pile"))
     for name, group in (("change cards", changes), ("butterflies", butterflies)):
-        if len(group) < players:
+        if group and len(group) < players:
             raise SetupError(describe(name, len(group), f"at least one per player ({players})"))
     for group in (caterpillars, changes, butterflies):
         rng.shuffle(group)
     start = Placed(caterpillars[0], rng.randrange(2))
     rest = caterpillars[1:]
     share = len(rest) // players
-    hands = tuple((*rest[seat::players][:share], butterflies[seat], changes[seat]) for seat in range(players))
+    hands = tuple(
+        (*rest[seat::players][:share], *butterflies[seat : seat + 1], *changes[seat : seat + 1])
+        for seat in range(players)
+    )
     out = (*rest[share * players :], *butterflies[players:], *changes[players:])
     return State(hands=hands, pile=(start,), out=tuple(out), mode=mode)
 

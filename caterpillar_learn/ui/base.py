@@ -18,7 +18,11 @@ is the same for every game:
 * refresh: the controller's views copied into the traits in one message;
 * ``strings``, the interface words the front end shows on its own, and
   ``view_names``, the list of traits it draws (so it is written once, here:
-  every trait tagged ``view=True``).
+  every trait tagged ``view=True``);
+* the language switch: the event ``{"type": "language", "value": code}``
+  (any widget; the controller never sees it) changes ``lang``, rebuilds
+  ``strings`` and every view in that language; ``languages`` lists the
+  choices, each named in its own language.
 
 >>> from caterpillar_learn.ui.caterpillars import CaterpillarsBoard
 >>> board = CaterpillarsBoard("beginner", seed=3)
@@ -27,7 +31,7 @@ is the same for every game:
 ({}, True)
 >>> board.act("fly away")
 >>> board.message
-"event type: got 'fly away', expected one of roll, box, option, close, die, hint, review, new_game"
+"event type: got 'fly away', expected one of roll, box, option, close, die, hint, review, new_game, whatif"
 """
 
 from __future__ import annotations
@@ -40,7 +44,7 @@ import anywidget
 import traitlets
 
 from caterpillar_learn.errors import CaterpillarLearnError, describe
-from caterpillar_learn.i18n import available_languages, current_language, language, text
+from caterpillar_learn.i18n import available_languages, current_language, language, language_choices, text
 
 log = logging.getLogger("caterpillar_learn.ui")
 
@@ -56,6 +60,8 @@ __all__ = [
 
 #: The longest event the widget reads (a page could send megabytes of JSON).
 MAX_EVENT_FIELDS = 16
+#: The event every widget handles itself: the learner's choice of language.
+LANGUAGE_EVENT = "language"
 
 
 class BadEventError(CaterpillarLearnError):
@@ -179,6 +185,8 @@ class LearnWidget(anywidget.AnyWidget, Generic[C]):
     strings = traitlets.Dict().tag(sync=True, view=True)
     #: The language of this widget's words (``lang`` on the page too).
     lang = traitlets.Unicode("en").tag(sync=True, view=True)
+    #: The languages the learner can switch to: ``[{"code": "en", "name": "English"}, ...]``.
+    languages = traitlets.List(traitlets.Dict()).tag(sync=True, view=True)
     #: The traits the front end draws: every trait tagged ``view=True``.
     view_names = traitlets.List(traitlets.Unicode()).tag(sync=True)
 
@@ -190,6 +198,7 @@ class LearnWidget(anywidget.AnyWidget, Generic[C]):
             raise BadEventError(describe("lang", chosen, "one of " + ", ".join(available_languages())))
         self.lang = chosen
         self.view_names = self.view_trait_names()
+        self.languages = language_choices()
         with language(self.lang):
             self.strings = self.front_end_strings()
         self.observe(self._on_event, names="event")
@@ -243,6 +252,9 @@ class LearnWidget(anywidget.AnyWidget, Generic[C]):
 
     def handle(self, event: object) -> None:
         """Dispatch one event to the controller, never letting an error escape to the page."""
+        if isinstance(event, Mapping) and len(event) <= MAX_EVENT_FIELDS and event.get("type") == LANGUAGE_EVENT:
+            self.switch_language(event.get("value"))
+            return
         with language(self.lang):
             try:
                 event_type(event, self.session.events)
@@ -259,6 +271,22 @@ class LearnWidget(anywidget.AnyWidget, Generic[C]):
                 log.exception("%s: event %.200r failed", type(self).__name__, event)
                 self.session.message = text("ui.internal")
         self.refresh()
+
+    def switch_language(self, value: object) -> None:
+        """Speak ``value`` from now on: ``lang``, ``strings`` and every view (or one line in ``message``)."""
+        codes = available_languages()
+        if not isinstance(value, str) or value not in codes:
+            shown = value if isinstance(value, str | int | float | bool | None) and len(repr(value)) < 40 else "…"
+            with language(self.lang):
+                self.session.message = _one_line(describe("language", shown, "one of " + ", ".join(codes)))
+            self.refresh()
+            return
+        with self.hold_sync():
+            self.lang = value
+            with language(value):
+                self.strings = self.front_end_strings()
+            self.session.message = ""
+            self.refresh()
 
     def act(self, kind: str, **fields: Any) -> None:
         """Do what the front end does for one action: write a new ``event``."""

@@ -10,7 +10,7 @@ are Playwright's, which pierce Panel's shadow root.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from playwright.sync_api import Locator, Page, expect
 
@@ -45,11 +45,13 @@ class Player:
     seed: int
     auto_setup: bool = True
     variation: bool = False
-    game: Game = field(init=False)
+    #: The engine's twin of the page's game (a lesson's guided game); by default seeded dice.
+    game: Game | None = None
     menus: int = 0
 
     def __post_init__(self) -> None:
-        self.game = Game(self.level, DEFAULT_LABELS, variation=self.variation, seed=self.seed)
+        if self.game is None:
+            self.game = Game(self.level, DEFAULT_LABELS, variation=self.variation, seed=self.seed)
         if self.auto_setup:  # the lesson fills the labels with the first setup choice of each roll
             while self.game.phase == "setup":
                 self.game.play(self.game.legal_moves()[0])  # type: ignore[arg-type]

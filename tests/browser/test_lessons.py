@@ -19,6 +19,7 @@ from playwright.sync_api import Page, expect
 from caterpillar_learn.caterpillars import Level, Move, why_not
 from caterpillar_learn.i18n import text
 from caterpillar_learn.lessons import LESSONS, get_lesson
+from caterpillar_learn.lessons.caterpillars import guided_game
 
 from .conftest import ROOT, Server, screenshot
 from .driver import CLICK_TIMEOUT, RENDER_TIMEOUT, Player, box_id, choose, open_lesson
@@ -73,29 +74,39 @@ def test_lesson_plays_a_whole_seeded_game(lesson_list: Page, name: str) -> None:
     try:
         expect(page.get_by_test_id("sheet")).to_be_visible(timeout=RENDER_TIMEOUT)
         expect_no_error(page)
-        player = Player(page, lesson.level, lesson.seed, auto_setup=lesson.auto_setup, variation=lesson.variation)
+        player = Player(page, lesson.level, lesson.seed, lesson.auto_setup, lesson.variation, game=guided_game(lesson))
         final = player.play_to_the_end()
         if Level.parse(lesson.level).rules.bonus_boxes:  # a bonus choice puts several moves in one box
             assert player.menus > 0, "no round needed the per-box menu"
+        expect(page.get_by_test_id("legal-move")).to_have_count(0)
+        walk_the_steps(page, name, player)
         expect(page.get_by_test_id("final-score")).to_contain_text(
             re.compile(rf"(?<!\d){final}(?!\d)"), timeout=CLICK_TIMEOUT
         )
-        expect(page.get_by_test_id("legal-move")).to_have_count(0)
-        walk_the_steps(page, name)
         expect_no_error(page)
     finally:
         screenshot(page, name)
         page.close()
 
 
-def walk_the_steps(page: Page, name: str) -> None:
-    """After a finished game every step is unlocked: *next* walks them all, in order."""
+def walk_the_steps(page: Page, name: str, player: Player) -> None:
+    """After a finished game *next* walks every step, in order; "Which caterpillar will fly?" is asked on the way."""
     steps = get_lesson(name).steps
     for index, step in enumerate(steps):
         expect(page.get_by_test_id("lesson-step")).to_have_text(text(f"lessons.{step.key}.title"))
+        if step.question == "fly":
+            expect(page.get_by_test_id("final-score")).to_have_count(0)  # asked before it is shown
+            answer_fly(page, player)
         if index < len(steps) - 1:
             page.get_by_test_id("next-step").click()
     expect(page.get_by_test_id("next-step")).to_be_disabled()
+
+
+def answer_fly(page: Page, player: Player) -> None:
+    assert player.game is not None
+    page.locator(f'[data-testid="answer"][data-option="{player.game.score().flying}"]').click()
+    page.get_by_test_id("check-answer").click()
+    expect(page.get_by_test_id("feedback")).to_have_attribute("data-correct", "true")
 
 
 @pytest.fixture
@@ -104,7 +115,7 @@ def beginner(lesson_list: Page) -> Iterator[tuple[Page, Player]]:
     expect(page.get_by_test_id("sheet")).to_be_visible(timeout=RENDER_TIMEOUT)
     lesson = get_lesson("01-beginner")
     try:
-        yield page, Player(page, lesson.level, lesson.seed, auto_setup=lesson.auto_setup)
+        yield page, Player(page, lesson.level, lesson.seed, auto_setup=lesson.auto_setup, game=guided_game(lesson))
     finally:
         page.close()
 
@@ -177,3 +188,82 @@ def test_a_round_by_keyboard_alone(beginner: tuple[Page, Player]) -> None:
     page.keyboard.press("r")
     expect(page.get_by_test_id("roll-button")).to_be_disabled(timeout=CLICK_TIMEOUT)
     player.check_dice()
+
+
+def test_the_beginner_lesson_asks_before_it_shows(beginner: tuple[Page, Player]) -> None:
+    """Step by step as a learner: every question answered (the first one wrong first), the game to its score."""
+    page, player = beginner
+    game = player.game
+    assert game is not None
+    first_wrong = True
+    titles = {text(f"lessons.{step.key}.title"): step for step in get_lesson("01-beginner").steps}
+    for _ in range(200):
+        if page.get_by_test_id("final-score").count() and page.get_by_test_id("next-step").is_disabled():
+            break
+        step = titles[page.get_by_test_id("lesson-step").text_content() or ""]
+        if step.question is not None and (game.phase == "play") == (step.question != "fly"):
+            expect(page.get_by_test_id("question")).to_be_visible(timeout=CLICK_TIMEOUT)  # asked on arrival
+        question = page.get_by_test_id("question")
+        open_question = question.count() and page.get_by_test_id("check-answer").is_enabled()
+        if open_question:
+            expect(page.get_by_test_id("legal-move")).to_have_count(0)  # asked before the stars show
+            right = right_answers(page, player)
+            if first_wrong:
+                wrong = next(o for o in answer_options(page) if o not in right)
+                pick(page, wrong)
+                page.get_by_test_id("check-answer").click()
+                expect(page.get_by_test_id("feedback")).to_have_attribute("data-correct", "false")
+                pick(page, wrong)  # take it back
+                first_wrong = False
+            for option in sorted(right):
+                pick(page, option)
+            page.get_by_test_id("check-answer").click()
+            expect(page.get_by_test_id("feedback")).to_have_attribute("data-correct", "true")
+        elif page.get_by_test_id("next-step").is_enabled():
+            before = page.get_by_test_id("lesson-step").text_content() or ""
+            page.get_by_test_id("next-step").click()
+            expect(page.get_by_test_id("lesson-step")).not_to_have_text(before, timeout=CLICK_TIMEOUT)
+        elif game.phase == "play" and page.get_by_test_id("roll-button").is_enabled():
+            player.roll()
+        elif game.phase == "play":
+            player.click(choose([m for m in game.legal_moves() if isinstance(m, Move)]))
+        else:
+            raise AssertionError("the lesson is stuck: " + (page.get_by_test_id("lesson-todo").text_content() or ""))
+    expect(page.get_by_test_id("final-score")).to_contain_text(str(game.score().final))
+    assert not first_wrong
+    expect(page.get_by_test_id("save-answers")).to_have_attribute("download", "01-beginner-answers.json")
+
+
+def answer_options(page: Page) -> list[str]:
+    options = page.get_by_test_id("answer")
+    found = []
+    for index in range(options.count()):
+        option = options.nth(index)
+        found.append(option.get_attribute("data-option") or _box_option(option))
+    return found
+
+
+def _box_option(inner: object) -> str:
+    box = inner.locator("xpath=..")  # type: ignore[attr-defined]
+    return f"{box.get_attribute('data-caterpillar')}-{box.get_attribute('data-box')}"
+
+
+def pick(page: Page, option: str) -> None:
+    if option[0].isupper() and "-" in option:  # a box of the sheet
+        name, box = option.split("-")
+        page.get_by_test_id(f"box-{name}-{box}").click()
+    else:
+        page.locator(f'[data-testid="answer"][data-option="{option}"]').click()
+
+
+def right_answers(page: Page, player: Player) -> set[str]:
+    """The right answer from the engine's twin of the game (never read from the page)."""
+    game = player.game
+    assert game is not None
+    text_shown = page.get_by_test_id("question").text_content() or ""
+    if game.phase == "over":
+        return {game.score().flying}
+    moves = [m for m in game.legal_moves() if isinstance(m, Move) and not m.zero]
+    if "Tap every box" in text_shown:
+        return {f"{box_id(m.slot)[4:]}" for m in moves}
+    return {"yes" if moves else "no"}

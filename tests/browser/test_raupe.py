@@ -72,6 +72,27 @@ def choose(page: Page) -> tuple[int, int, list[str]]:
     return option.card, option.side, shouts
 
 
+def answer_which_cards_fit(lesson: Page) -> None:
+    """The lesson asks before the first game: a wrong answer first, then the right one, by taps on the cards."""
+    state, _ = settled(lesson)
+    fitting = {option.card for option in legal_plays(state, 0) if option.side == 0}
+    expect(lesson.get_by_test_id("question")).to_contain_text("which of your cards fit")
+    answers = lesson.get_by_test_id("answer")
+    expect(answers).to_have_count(len(state.hands[0]))
+    wrong = next(i for i in range(len(state.hands[0])) if i not in fitting)
+    lesson.locator(f'[data-testid="raupe-card"][data-index="{wrong}"]').click()
+    expect(answers.nth(wrong)).to_have_attribute("aria-pressed", "true")
+    lesson.get_by_test_id("check-answer").click()
+    expect(lesson.get_by_test_id("feedback")).to_have_attribute("data-correct", "false")
+    lesson.locator(f'[data-testid="raupe-card"][data-index="{wrong}"]').click()
+    for index in sorted(fitting):
+        lesson.locator(f'[data-testid="raupe-card"][data-index="{index}"]').click()
+        expect(answers.nth(index)).to_have_attribute("aria-pressed", "true")
+    lesson.get_by_test_id("check-answer").click()
+    expect(lesson.get_by_test_id("feedback")).to_have_attribute("data-correct", "true")
+    expect(lesson.get_by_test_id("answer")).to_have_count(0)  # the cards are cards again
+
+
 def test_a_round_by_clicks_and_a_round_by_keyboard(page: Page, lessons_server: Server) -> None:
     page.goto(lessons_server.url)
     lesson = open_lesson(page, LESSON)
@@ -79,6 +100,7 @@ def test_a_round_by_clicks_and_a_round_by_keyboard(page: Page, lessons_server: S
     expect(lesson.get_by_test_id("raupe-mode")).to_have_text("Shape")
     expect(lesson.get_by_test_id("raupe-winner")).to_have_count(0)
     expect_sizes_match(lesson)
+    answer_which_cards_fit(lesson)
     lesson.get_by_test_id("raupe-start").click()
     expect(lesson.get_by_test_id("raupe-start")).to_have_text("New game")
 

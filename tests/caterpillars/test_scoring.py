@@ -37,7 +37,8 @@ def test_a_tie_is_the_players_choice_modelled_as_the_best_bonus() -> None:
     result = score(sheet("advanced", 10, 10, 15, (None, 4, None)))
     assert (result.flying, result.final) == ("Bobby", 14)
     assert result.explanation[1] == (
-        "Alex and Bobby tie on 10: you choose which to strike out, so keep Bobby, whose bonus box holds the most (4)."
+        "Alex and Bobby tie on 10. The rules let the player choose which to strike out; the best choice is taken here: "
+        "Bobby flies, whose bonus box holds the most (4)."
     )
     assert "Alex also has 10 and is struck out instead." in result.explanation
     low_tie = score(sheet("expert", 10, 15, 15, (1, 2, 6)))

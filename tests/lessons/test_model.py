@@ -32,12 +32,24 @@ def test_every_step_has_its_texts(name: str) -> None:
             assert text(f"lessons.todo.{step.check}")
 
 
-@pytest.mark.parametrize("name", [n for n, lesson in LESSONS.items() if "board" in lesson.widgets])
+@pytest.mark.parametrize("name", [n for n, lesson in LESSONS.items() if lesson.scenario is not None])
 def test_the_guided_part_ends_in_a_whole_game_then_scoring_and_free_play(name: str) -> None:
     checks = [step.check for step in get_lesson(name).steps]
     assert "game_over" in checks
     after = checks[checks.index("game_over") + 1 :]
     assert after and all(check == "none" for check in after)
+
+
+def test_lesson_zero_plays_no_game_before_lesson_one_teaches_placing() -> None:
+    checks = [step.check for step in get_lesson("00-setup").steps]
+    assert checks[-2:] == ["setup_done", "none"] and not {"rolled", "played", "game_over"} & set(checks)
+
+
+@pytest.mark.parametrize("name", [n for n, lesson in LESSONS.items() if lesson.scenario is not None])
+def test_every_level_lesson_asks_at_least_three_questions(name: str) -> None:
+    asked = [step.question for step in get_lesson(name).steps if step.question]
+    assert len(asked) >= 3 and asked[-1] == "fly"
+    assert {"02-intermediate": "split", "03-advanced": "bonus"}.get(name, asked[0]) in asked
 
 
 def test_checks() -> None:

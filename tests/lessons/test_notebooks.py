@@ -16,8 +16,8 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from caterpillar_learn.caterpillars import Game
 from caterpillar_learn.lessons import LESSONS, get_lesson
+from caterpillar_learn.lessons.caterpillars import guided_game
 
 ROOT = Path(__file__).resolve().parents[2]
 LESSON_DIR = ROOT / "lessons"
@@ -45,8 +45,9 @@ def printed(notebook: nbformat.NotebookNode) -> str:
     )
 
 
-def engine_final(level: str, seed: int) -> int:
-    game = Game(level, seed=seed)
+def engine_final(name: str) -> int:
+    """The sample game's final score, played in the engine alone on the lesson's guided dice."""
+    game = guided_game(get_lesson(name))
     while game.phase != "over":
         game.play(game.legal_moves()[0])
     return game.score().final
@@ -76,7 +77,7 @@ def test_a_game_lesson_runs_and_prints_the_engines_final_score(name: str) -> Non
     assert sum(WIDGET_MIME in o.get("data", {}) for o in outputs) == 1, "one lesson widget per notebook"
     found = re.search(r"final score (\d+)\.", printed(notebook))
     assert found, printed(notebook)
-    assert int(found.group(1)) == engine_final(lesson.level, lesson.seed)
+    assert int(found.group(1)) == engine_final(name)
     assert f"Seed {lesson.seed}," in printed(notebook)
 
 

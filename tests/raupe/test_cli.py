@@ -110,7 +110,7 @@ def test_simulate_with_a_custom_deck(capsys: pytest.CaptureFixture[str], tmp_pat
         ),
         (["simulate", "--games", "0"], "games: got 0, expected 1 to"),
         (["simulate", "--bot-level", "pro"], "invalid choice: 'pro'"),
-        (["simulate", "--players", "7"], "invalid choice: 7"),
+        (["simulate", "--players", "7"], "--players: got 7, expected 2 to 4"),
         (["simulate", "--deck", "/no/such/file"], "deck file: got '/no/such/file'"),
         (["playable", "--mode", "shape"], "required"),
     ],

@@ -14,12 +14,13 @@ from caterpillar_learn.i18n import text
 from caterpillar_learn.lessons import SETUPS
 from caterpillar_learn.raupe import Game, legal_plays
 from caterpillar_learn.ui.raupe import RaupeWidget
+from tests.raupe_ui.helpers import ready
 
 PAUSED = text("raupe_lessons.msg.is_paused")
 
 
 def started(lesson: str, seed: int = 5) -> RaupeWidget:
-    widget = RaupeWidget(lesson, seed=seed)
+    widget = ready(lesson, seed=seed)
     widget.act("start")
     widget.act("tick", dt=0.5)
     return widget
@@ -93,7 +94,7 @@ def test_the_referee_cannot_call_while_paused() -> None:
 
 
 def test_pause_only_while_a_game_runs_and_a_new_game_starts_unpaused() -> None:
-    widget = RaupeWidget("15-raupe-race", seed=2)
+    widget = ready("15-raupe-race", seed=2)
     widget.act("pause")
     assert widget.message == text("raupe_lessons.msg.nothing_to_pause")
     assert widget.table["paused"] is False

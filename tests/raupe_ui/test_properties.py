@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from caterpillar_learn.lessons import SETUPS
 from caterpillar_learn.raupe import Game
-from caterpillar_learn.ui.raupe import RaupeWidget
+from tests.raupe_ui.helpers import ready
 
 EVENTS = st.one_of(
     st.builds(lambda dt: {"type": "tick", "dt": dt}, st.floats(0, 2, allow_nan=False)),
@@ -24,7 +24,7 @@ EVENTS = st.one_of(
 @settings(max_examples=40, deadline=None)
 @given(lesson=st.sampled_from(sorted(SETUPS)), seed=st.integers(0, 10_000), events=st.lists(EVENTS, max_size=60))
 def test_random_events_keep_the_table_whole(lesson: str, seed: int, events: list[dict[str, object]]) -> None:
-    widget = RaupeWidget(lesson, seed=seed)
+    widget = ready(lesson, seed=seed)
     total = len(widget.session.setup.deck())
     for number, event in enumerate(events):
         paused, before = widget.session.paused, widget.session.game.state

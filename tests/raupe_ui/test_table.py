@@ -19,13 +19,14 @@ from caterpillar_learn.raupe import Game, Mistake, Mode, State, legal_plays, out
 from caterpillar_learn.raupe.hints import explain_mistake, penalty_text
 from caterpillar_learn.ui.raupe import RaupeTable, RaupeWidget
 from caterpillar_learn.ui.raupe.controller import MAX_TICK
+from tests.raupe_ui.helpers import ready
 
 EXPERT_PAIR = TableSetup(players=2, level="expert", speed=1.0)
 
 
 def widget_for(setup: TableSetup, seed: int) -> RaupeWidget:
     """A widget at a table that is not one of the lessons (same class, another setup)."""
-    widget = RaupeWidget("10-raupe-shape", seed=seed)
+    widget = ready("10-raupe-shape", seed=seed)
     widget.session = RaupeTable(setup, seed)
     widget.refresh()
     return widget
@@ -87,7 +88,7 @@ def wrong_side(s: State) -> tuple[int, int]:
 
 
 def test_nothing_moves_before_start_and_ticks_are_capped_and_scaled() -> None:
-    widget = RaupeWidget("10-raupe-shape", seed=3)
+    widget = ready("10-raupe-shape", seed=3)
     widget.act("tick", dt=10.0)
     assert widget.session.now == 0.0 and not widget.table["running"]
     widget.act("start")
@@ -97,7 +98,7 @@ def test_nothing_moves_before_start_and_ticks_are_capped_and_scaled() -> None:
 
 
 def test_bots_play_when_their_time_comes() -> None:
-    widget = RaupeWidget("10-raupe-shape", seed=3)
+    widget = ready("10-raupe-shape", seed=3)
     widget.act("start")
     pending = widget.session.pending
     assert pending is not None and pending.time > 0
@@ -111,7 +112,7 @@ def test_bots_play_when_their_time_comes() -> None:
 
 
 def test_a_matching_card_leaves_the_hand_and_tops_the_pile() -> None:
-    widget = RaupeWidget("10-raupe-shape", seed=5)
+    widget = ready("10-raupe-shape", seed=5)
     widget.act("start")
     hand, _, pile = shown_sizes(widget)
     assert any(card["fits"] for card in widget.hand) or any(card["other_fits"] for card in widget.hand)
@@ -123,7 +124,7 @@ def test_a_matching_card_leaves_the_hand_and_tops_the_pile() -> None:
 
 
 def test_flipping_turns_a_card_over_and_a_butterfly_stays() -> None:
-    widget = RaupeWidget("11-raupe-colour", seed=2)
+    widget = ready("13-raupe-butterflies-and-aphids", seed=2)
     cards = state(widget).hands[0]
     plain = next(i for i, card in enumerate(cards) if card.sides and not card.is_change)
     before = widget.hand[plain]["label"]
@@ -136,7 +137,7 @@ def test_flipping_turns_a_card_over_and_a_butterfly_stays() -> None:
 
 
 def test_faces_stay_with_their_cards_when_a_card_leaves() -> None:
-    widget = RaupeWidget("10-raupe-shape", seed=5)
+    widget = ready("10-raupe-shape", seed=5)
     widget.act("start")
     s = state(widget)
     option = legal_plays(s, 0)[0]
@@ -197,9 +198,11 @@ def test_butterfly_with_an_announcement_then_any_card() -> None:
 
 
 def test_aphid_shouted_or_forgotten() -> None:
-    seed = next(seed for seed in range(1, 200) if RaupeTable(SETUPS["10-raupe-shape"], seed).game.state.aphid_owed)
+    # Aphids come in lesson 13 (lessons 10 and 11 deal none).
+    lesson = "13-raupe-butterflies-and-aphids"
+    seed = next(seed for seed in range(1, 200) if RaupeTable(SETUPS[lesson], seed).game.state.aphid_owed)
     for shout, expected in ((True, ()), (False, (Mistake.MISSING_APHID,))):
-        widget = RaupeWidget("10-raupe-shape", seed=seed)
+        widget = ready(lesson, seed=seed)
         widget.act("start")
         assert widget.table["hint"].startswith(text("raupe_lessons.hint.aphid"))
         option = legal_plays(state(widget), 0)[0]
@@ -263,7 +266,7 @@ def test_a_whole_game_to_the_winner() -> None:
 
 
 def test_spot_the_mistake_right_false_and_missed() -> None:
-    widget = RaupeWidget("14-raupe-spot-the-mistake", seed=14)
+    widget = ready("14-raupe-spot-the-mistake", seed=14)
     assert widget.hand == [] and widget.table["referee"]
     widget.act("play", index=0)
     assert widget.message == text("raupe_lessons.msg.referee_only")
@@ -305,7 +308,7 @@ def test_spot_the_mistake_right_false_and_missed() -> None:
     ],
 )
 def test_a_bad_event_gives_one_line_and_keeps_the_game(event: object) -> None:
-    widget = RaupeWidget("10-raupe-shape", seed=6)
+    widget = ready("10-raupe-shape", seed=6)
     widget.act("start")
     widget.act("tick", dt=0.5)
     before = state(widget)
@@ -330,7 +333,7 @@ def test_a_refused_play_names_the_table_rule() -> None:
 
 
 def test_speed_and_level_controls() -> None:
-    widget = RaupeWidget("15-raupe-race", seed=15)
+    widget = ready("15-raupe-race", seed=15)
     assert widget.table["controls"]["show"] and widget.table["controls"]["levels"] == [
         "beginner",
         "advanced",
@@ -347,7 +350,7 @@ def test_speed_and_level_controls() -> None:
 
 def test_every_lesson_table_deals_and_shows_its_mode() -> None:
     for name, setup in SETUPS.items():
-        widget = RaupeWidget(name, seed=1)
+        widget = ready(name, seed=1)
         assert widget.table["mode"] == setup.mode
         assert len(widget.table["opponents"]) == setup.players - (0 if setup.referee else 1)
         assert all(card["label"].startswith("Card ") for card in widget.hand)
@@ -357,3 +360,39 @@ def test_every_lesson_table_deals_and_shows_its_mode() -> None:
 
 def test_mode_word_round_trip() -> None:
     assert Mode.SHAPE.word == "shape"  # the trait uses the engine's words
+
+
+def test_the_first_two_lessons_deal_no_change_cards_butterflies_or_aphids() -> None:
+    for name in ("10-raupe-shape", "11-raupe-colour"):
+        for seed in range(1, 6):
+            game = RaupeTable(SETUPS[name], seed).game
+            cards = [card for hand in game.state.hands for card in hand] + [game.state.pile[0].card]
+            assert not any(card.is_change or card.is_butterfly for card in cards)
+            assert not any(side.aphid for card in cards for side in card.sides)
+    later = RaupeTable(SETUPS["12-raupe-change-card"], 1).game.state.hands[0]
+    assert any(card.is_change for card in later) and any(card.is_butterfly for card in later)
+
+
+def test_which_cards_fit_is_asked_before_the_first_game_and_checked_by_the_rules() -> None:
+    widget = RaupeWidget("10-raupe-shape", seed=10)
+    question = widget.session.quiz.question
+    assert question is not None and widget.question["on_board"] and widget.question["kind"] == "cards"
+    hand, top, mode = state(widget).hands[0], state(widget).pile[-1].face, state(widget).mode
+    # The right cards, straight from the cards' sides (shown side 0 up): the caterpillar matches the leaf.
+    fits = {str(i) for i, card in enumerate(hand) if card.sides[0].caterpillar_key[mode] is top.leaf_key[mode]}
+    assert set(question.correct) == fits
+    assert all("fits" not in card and card["answer"] for card in widget.hand)  # no ✓ marks before the answer
+    widget.act("start")
+    assert widget.message == text("lessons.question.answer_first") and not widget.table["started"]
+    wrong = next(i for i in range(len(hand)) if str(i) not in fits)
+    widget.act("play", index=wrong)  # a tap answers, it does not play
+    assert widget.hand[wrong]["chosen"] and len(state(widget).pile) == 1
+    widget.act("check")
+    assert widget.question["feedback"]["correct"] is False
+    widget.act("play", index=wrong)
+    for option in sorted(fits):
+        widget.act("answer", option=option)
+    widget.act("check")
+    assert widget.question["feedback"]["correct"] is True and widget.record["answers"][-1]["correct"]
+    widget.act("start")
+    assert widget.table["started"] and "fits" in widget.hand[0]

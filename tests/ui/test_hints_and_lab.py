@@ -110,7 +110,8 @@ def test_the_lab_draws_one_row_of_bars_per_strategy(monkeypatch: pytest.MonkeyPa
         level: str, strategy: str, games: int, seed: int, labels: object = None, progress: bool = False
     ) -> types.SimpleNamespace:
         calls.append((level, strategy, games, seed, progress))
-        return types.SimpleNamespace(finals=[seed + len(strategy) + i % 3 for i in range(games)])
+        finals = [seed + len(strategy) + i % 3 for i in range(games)]
+        return types.SimpleNamespace(finals=finals, totals=[(0, final, 20) for final in finals])
 
     monkeypatch.setattr(lab, "simulate", simulate)
     report = lab.run_lab("beginner", ("random", "greedy"), games=6, seed=2)

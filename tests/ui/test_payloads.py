@@ -14,6 +14,8 @@ import pytest
 from caterpillar_learn.ui.assets import widget_file
 from caterpillar_learn.ui.caterpillars import CaterpillarsBoard, CaterpillarsLesson
 from caterpillar_learn.ui.caterpillars import views as caterpillars_views
+from caterpillar_learn.ui.lab import LabWidget
+from caterpillar_learn.ui.lab import views as lab_views
 from caterpillar_learn.ui.raupe import RaupeWidget
 from caterpillar_learn.ui.raupe import views as raupe_views
 
@@ -51,8 +53,8 @@ def typed_dicts(module: object) -> dict[str, set[str]]:
 
 @pytest.mark.parametrize(
     ("file", "module"),
-    [("caterpillars.js", caterpillars_views), ("raupe.js", raupe_views)],
-    ids=["caterpillars", "raupe"],
+    [("caterpillars.js", caterpillars_views), ("raupe.js", raupe_views), ("lab.js", lab_views)],
+    ids=["caterpillars", "raupe", "lab"],
 )
 def test_every_typed_dict_has_its_typedef_with_the_same_fields(file: str, module: object) -> None:
     js, py = typedefs(file), typed_dicts(module)
@@ -68,7 +70,7 @@ def test_the_board_typedef_lists_exactly_the_view_traits() -> None:
 
 
 def test_the_view_traits_are_the_synced_traits_but_event() -> None:
-    for widget in (CaterpillarsBoard, RaupeWidget):
+    for widget in (CaterpillarsBoard, RaupeWidget, LabWidget):
         synced = {name for name, trait in widget.class_traits(sync=True).items() if not name.startswith("_")}
         framework = set(anywidget.AnyWidget.class_traits(sync=True))  # ipywidgets' own (layout, tabbable, ...)
         assert set(widget.view_trait_names()) == synced - framework - {"event", "view_names"}

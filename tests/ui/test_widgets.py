@@ -14,6 +14,7 @@ from caterpillar_learn.caterpillars import Game, Move, score, why_not
 from caterpillar_learn.caterpillars.sheet import describe_slot, slot_of
 from caterpillar_learn.i18n import text
 from caterpillar_learn.lessons import LESSONS, get_lesson
+from caterpillar_learn.lessons.caterpillars import guided_game
 from caterpillar_learn.ui.caterpillars import CaterpillarsBoard, CaterpillarsLesson
 
 LEVELS = ("beginner", "intermediate", "advanced", "expert")
@@ -30,6 +31,34 @@ def engine_game(level: str, seed: int, *, auto_setup: bool = True, variation: bo
 def click(board: CaterpillarsBoard, slot: int) -> None:
     name, box = describe_slot(slot)
     board.act("box", caterpillar=name, box=box)
+
+
+def answer(board: CaterpillarsLesson, *, right: bool) -> None:
+    """Answer the board's open question as the front end does (boxes by clicks), right or wrong, and check."""
+    question = board.session.quiz.question
+    assert question is not None
+    ids = [option.id for option in question.options]
+    if question.kind == "split":  # options "index:value"; right = the values that make the score
+        values = sorted(question.correct)[0].split("+")
+        pick = []
+        for value in values:
+            pick.append(next(i for i in ids if i.endswith(f":{value}") and i not in pick))
+        if not right:
+            pick = [ids[0]] if not question.accepts([ids[0]]) else [ids[0], ids[1]]
+    elif right:
+        pick = sorted(question.correct) if question.multiple else sorted(question.correct)[:1]
+    else:
+        wrong = [i for i in ids if i not in question.correct]
+        pick = wrong[:1] if wrong else []
+    # Several options toggle (so change only what differs); a single choice replaces the last one.
+    changes = sorted(set(board.session.quiz.selected) ^ set(pick)) if question.multiple else pick
+    for option in changes:
+        if question.kind == "boxes":
+            name, box = option.split("-")
+            board.act("box", caterpillar=name, box=int(box))
+        else:
+            board.act("answer", option=option)
+    board.act("check")
 
 
 def play_like_a_learner(board: CaterpillarsBoard, game: Game, prefer_menu: bool = True) -> int:
@@ -91,20 +120,32 @@ def test_every_lesson_walks_its_steps_and_ends_in_a_full_game(name: str) -> None
     lesson = get_lesson(name)
     board = CaterpillarsLesson(name)
     assert board.lesson["title"] == text(f"lessons.{lesson.steps[0].key}.title")
-    game = engine_game(lesson.level, lesson.seed, auto_setup=lesson.auto_setup)
-    taken = 0
-    while game.phase != "over":
-        # Go as far as the checks allow, then play one choice and try again.
+    game = guided_game(lesson)
+    if lesson.auto_setup:
+        while game.phase == "setup":
+            game.play(game.legal_moves()[0])
+    taken = asked = 0
+    while game.phase != "over" or board.question.get("answered") is False:
+        # Go as far as the checks allow, answer what is asked, then play one choice and try again.
         while board.lesson["can_next"]:
             board.act("step", delta=1)
             taken += 1
+        if board.question and not board.question["answered"]:
+            answer(board, right=True)
+            asked += 1
+            continue
         if game.phase == "setup":
             board.act("roll")
             for slot in game.state.blank_label_slots()[:3]:
                 click(board, slot)
             game.play(game.legal_moves()[0])
             continue
+        if game.phase == "over":
+            break
         board.act("roll")
+        assert board.dice["values"] == list(game.roll().dice)
+        if board.question and not board.question["answered"]:
+            continue  # answered at the top of the loop, before the move
         if board.lesson["todo"] == text("lessons.todo.hint"):
             board.act("hint")
             assert board.hint["status"] in ("ready", "unavailable")
@@ -113,12 +154,16 @@ def test_every_lesson_walks_its_steps_and_ends_in_a_full_game(name: str) -> None
         if board.menu:
             board.act("option", index=0)
         game.play(move)
+    while board.lesson["can_next"] or (board.question and not board.question["answered"]):
+        if board.question and not board.question["answered"]:
+            answer(board, right=True)
+            asked += 1
+        else:
+            board.act("step", delta=1)
     assert board.final["final"] == score(game.state).final
-    while board.lesson["can_next"]:
-        board.act("step", delta=1)
     assert board.step == len(lesson.steps) - 1
     assert board.lesson["title"] == text(f"lessons.{lesson.steps[-1].key}.title")
-    assert taken > 0
+    assert taken > 0 and asked == sum(step.question is not None for step in lesson.steps)
     board.act("step", delta=-1)
     assert board.step == len(lesson.steps) - 2
 

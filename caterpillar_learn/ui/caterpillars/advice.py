@@ -33,8 +33,9 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
-from caterpillar_learn.caterpillars import Game, Move, Roll, State
+from caterpillar_learn.caterpillars import Game, Move, Roll, State, apply
 from caterpillar_learn.caterpillars.levels import Level
+from caterpillar_learn.caterpillars.svg import sheet_svg
 from caterpillar_learn.i18n import text
 
 __all__ = [
@@ -44,6 +45,7 @@ __all__ = [
     "hint_view",
     "join_background_solves",
     "loss_lines",
+    "outcome",
     "prepare",
     "review_view",
 ]
@@ -197,4 +199,22 @@ def review_view(game: Game) -> dict[str, list[str]]:
     return {
         "summary": [str(line) for line in found.summary],
         "rounds": [entry.line for entry in found.entries],
+    }
+
+
+def outcome(before: State, move: Move) -> dict[str, Any]:
+    """What ``move`` leads to from ``before``: the sheet after it and its expected final score.
+
+    Exact at Beginner and Intermediate (best play from there on), the helper's
+    estimate above.
+    """
+    after = apply(before, move)
+    with ADVICE_LOCK:
+        value, exact = _advice().state_value(after)
+    key = "lessons.whatif.value_exact" if exact else "lessons.whatif.value_estimate"
+    return {
+        "value": round(float(value), 2),
+        "value_text": text(key, value=float(value)),
+        "exact": bool(exact),
+        "svg": sheet_svg(after, size=0.5),
     }

@@ -34,13 +34,24 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from caterpillar_learn.caterpillars import DEFAULT_LABELS, Game, Move, SetupChoice, why_not
+from caterpillar_learn.caterpillars import DEFAULT_LABELS, Game, Move, SetupChoice, legal_moves, why_not
 from caterpillar_learn.caterpillars.sheet import describe_slot, slot_of
 from caterpillar_learn.errors import describe
 from caterpillar_learn.i18n import text
-from caterpillar_learn.lessons import CHECKS, Lesson, Progress, get_lesson
+from caterpillar_learn.lessons import CHECKS, Lesson, Progress, Step, get_lesson
+from caterpillar_learn.lessons.caterpillars import guided_game
+from caterpillar_learn.lessons.questions import (
+    ask_bonus,
+    ask_boxes,
+    ask_fly,
+    ask_split,
+    ask_zero,
+    box_id,
+    slot_from_id,
+)
+from caterpillar_learn.lessons.scenarios import best_move
 from caterpillar_learn.ui.base import BadEventError, whole
-from caterpillar_learn.ui.caterpillars.advice import Warmup, hint_view, loss_lines, prepare
+from caterpillar_learn.ui.caterpillars.advice import Warmup, hint_view, loss_lines, outcome, prepare
 from caterpillar_learn.ui.caterpillars.advice import review_view as advice_review
 from caterpillar_learn.ui.caterpillars.views import (
     dice_view,
@@ -50,10 +61,11 @@ from caterpillar_learn.ui.caterpillars.views import (
     review_view,
     sheet_view,
 )
+from caterpillar_learn.ui.quiz import Quiz
 
 __all__ = ["EVENTS", "LessonSession", "Session"]
 
-EVENTS: tuple[str, ...] = ("roll", "box", "option", "close", "die", "hint", "review", "new_game")
+EVENTS: tuple[str, ...] = ("roll", "box", "option", "close", "die", "hint", "review", "new_game", "whatif")
 _uids = itertools.count(1)
 
 
@@ -84,6 +96,8 @@ class Session:
     advice_review: dict[str, list[str]] | None = field(init=False, default=None)
     #: The background solve of this game's layout, once its labels are known.
     warmup: Warmup | None = field(init=False, default=None, repr=False)
+    #: The last round replayed with another move ("Try another move"), as its view.
+    whatif: dict[str, Any] = field(init=False, default_factory=dict)
     #: Makes this sheet's pattern ids unique on a page with several boards.
     uid: str = field(init=False, default_factory=lambda: f"b{next(_uids)}")
 
@@ -94,7 +108,8 @@ class Session:
     def start(self, seed: int) -> None:
         """A fresh game with ``seed`` (the whole class gets the same dice)."""
         self.seed = seed
-        self.game = Game(self.level, self.labels, variation=self.variation, seed=seed)
+        self.game = self.make_game(seed)
+        self.whatif = {}
         self.revealed = False
         self.pending = {}
         self.pieces = []
@@ -110,6 +125,10 @@ class Session:
             while self.game.phase == "setup":
                 self.game.play(self.game.legal_moves()[0])
         self._layout_known()
+
+    def make_game(self, seed: int) -> Game:
+        """The game a start or *new game* plays (a lesson's first one uses its designed dice)."""
+        return Game(self.level, self.labels, variation=self.variation, seed=seed)
 
     def _layout_known(self) -> None:
         """Start solving the layout in the background, once no label is blank."""
@@ -151,12 +170,15 @@ class Session:
                 raise BadEventError(text("lessons.msg.review_at_end"))
             if self.advice_review is None:
                 self.advice_review = advice_review(self.game)
+        elif kind == "whatif":
+            self.try_other(whole(event.get("index"), "other move"))
 
     def roll(self) -> None:
         if self.game.phase == "over":
             raise BadEventError(text("lessons.msg.over"))
         if not self.revealed:
             self.revealed = True
+            self.whatif = {}
             self.roll_count += 1
             self.progress.rolls += 1
             if self.game.phase == "setup":
@@ -229,6 +251,32 @@ class Session:
             self.warmup.wait()  # the widget already shows "Thinking…"
         self.hint = hint_view(state, self.game.roll())
 
+    def other_moves(self) -> list[Move]:
+        """The moves the last round offered besides the one played (for "Try another move")."""
+        last = self.game.history[-1] if self.game.history else None
+        if last is None or not isinstance(last.choice, Move) or self.revealed:
+            return []
+        return [move for move in legal_moves(last.before, last.roll) if move != last.choice]
+
+    def try_other(self, index: int) -> None:
+        """Replay the last round with another move; show both outcomes side by side."""
+        others = self.other_moves()
+        if not others:
+            raise BadEventError(text("lessons.whatif.after_move"))
+        if not 0 <= index < len(others):
+            raise BadEventError(describe("other move", index, f"a number from 0 to {len(others) - 1}"))
+        last = self.game.history[-1]
+        assert isinstance(last.choice, Move)
+        chosen, other = last.choice, others[index]
+        outcomes = [outcome(last.before, move) for move in (chosen, other)]
+        rounds = sum(1 for turn in self.game.history if not turn.is_setup)
+        self.whatif = {
+            "title": text("lessons.whatif.title", round=rounds),
+            "yours": {**outcomes[0], "text": text("lessons.whatif.yours", move=chosen.describe())},
+            "other": {**outcomes[1], "text": text("lessons.whatif.other", move=other.describe())},
+            "index": index,
+        }
+
     # -- setup ----------------------------------------------------------------
     def _used_dice(self) -> list[int]:
         return [index for index in self.pieces if index >= 0]
@@ -289,15 +337,26 @@ class Session:
             "explanation": self.explanation,
             "final": final_view(game),
             "review": review_view(game, self.advice_review),
+            "whatif": {**self.whatif, "options": [m.describe() for m in self.other_moves()]},
         }
 
 
 class LessonSession(Session):
-    """A lesson's game with its stepper (explain → roll → ... → score → free play)."""
+    """A lesson's game with its stepper: explain → roll → ask → play → ... → score → free play.
+
+    The guided game plays the lesson's designed dice
+    (:class:`~caterpillar_learn.lessons.scenarios.Scenario`); *new game* then
+    plays seeded dice.  A question step asks before it shows: while its
+    question waits for a first check, the stars (or the scoring) stay hidden
+    and the board's boxes answer instead of playing; *next* opens once it is
+    checked, and a wrong answer can be changed and checked again.
+    """
 
     def __init__(self, name: str = "01-beginner", seed: int | None = None) -> None:
         self.lesson: Lesson = get_lesson(name)
         self.step = 0
+        self.quiz = Quiz()
+        self.games_made = 0
         lesson = self.lesson
         practice = None if lesson.practice is None else (lesson.practice.level, lesson.practice.variation)
         super().__init__(
@@ -307,33 +366,138 @@ class LessonSession(Session):
             auto_setup=lesson.auto_setup,
             practice=practice,
         )
-        self.events = (*EVENTS, "step")
+        self.events = (*EVENTS, "step", "answer", "check")
+        self._ask()
+
+    def make_game(self, seed: int) -> Game:
+        self.games_made += 1
+        if self.games_made == 1 and self.lesson.scenario is not None:
+            return guided_game(self.lesson, seed)
+        return super().make_game(seed)
+
+    @property
+    def current(self) -> Step:
+        return self.lesson.steps[self.step]
 
     def is_step_done(self) -> bool:
-        """The current step's check, which every step passes once a game is finished."""
-        check = self.lesson.steps[self.step].check
-        return CHECKS[check](self.progress) or self.progress.games_finished >= 1
+        """The current step's check (every check passes once a game is finished).
+
+        A question needs its answer, except a question about a round's dice
+        once the game is over (its moment has passed).
+        """
+        kind = self.current.question
+        if kind is not None:
+            return self.quiz.is_answered or (kind != "fly" and self.game.phase == "over")
+        return CHECKS[self.current.check](self.progress) or self.progress.games_finished >= 1
+
+    @property
+    def hides_result(self) -> bool:
+        """Whether the guided game's scoring waits for "Which caterpillar will fly?" (asked at a later step)."""
+        fly = [i for i, step in enumerate(self.lesson.steps) if step.question == "fly"]
+        if not fly or self.games_made > 1 or self.game.phase != "over":
+            return False
+        asked_here = self.current.question == "fly" and self.quiz.is_right
+        return self.step <= fly[0] and not asked_here
 
     def can_go_on(self) -> bool:
         return self.step < len(self.lesson.steps) - 1 and self.is_step_done()
 
-    def handle(self, event: Mapping[str, Any]) -> None:
-        if event["type"] != "step":
-            super().handle(event)
+    # -- questions ------------------------------------------------------------
+    def _ask(self) -> None:
+        """Ask the current step's question once the game has reached it (dice rolled, or the end)."""
+        kind = self.current.question
+        if kind is None:
+            if self.quiz.question is not None:
+                self.quiz.close()
             return
-        self.message = ""
-        delta = event.get("delta")
-        if isinstance(delta, bool) or delta not in (1, -1):
-            raise BadEventError(
-                describe("step delta", delta if len(repr(delta)) < 40 else "…", "1 (next) or -1 (back)")
-            )
-        if delta == 1 and not self.can_go_on():
-            raise BadEventError(text(f"lessons.todo.{self.lesson.steps[self.step].check}"))
-        self.step = max(0, self.step + delta)
+        if self.quiz.question is not None and self.quiz.key == self.current.key:
+            return
+        game = self.game
+        if kind == "fly":
+            if game.phase == "over":
+                self.quiz.ask(ask_fly(game.state), self.current.key)
+            return
+        if game.phase != "play" or not self.revealed:
+            return
+        state, roll = game.state, game.roll()
+        if kind == "boxes":
+            question = ask_boxes(state, roll)
+        elif kind == "zero":
+            question = ask_zero(state, roll)
+        elif kind == "bonus":
+            question = ask_bonus(state, roll, best_move(state, roll))
+        else:
+            target = best_move(state, roll)
+            question = ask_split(state, roll, target.slot)
+        self.quiz.ask(question, self.current.key)
 
+    @property
+    def asking(self) -> bool:
+        """Whether a question waits for a right answer (its answer is not shown yet; *next* opens once checked)."""
+        return self.quiz.is_pending
+
+    def legal_moves(self) -> list[Move]:
+        return (
+            []
+            if self.asking and self.quiz.question is not None and self.quiz.question.kind != "fly"
+            else (super().legal_moves())
+        )
+
+    def handle(self, event: Mapping[str, Any]) -> None:
+        kind = event["type"]
+        if kind == "step":
+            self.message = ""
+            self._step(event.get("delta"))
+        elif kind == "answer":
+            self.message = ""
+            self.quiz.choose(event.get("option"))
+        elif kind == "check":
+            self.message = ""
+            self.quiz.check()
+        elif kind == "box" and self.asking:
+            question = self.quiz.question
+            assert question is not None
+            self.message = ""
+            slot = slot_of(event.get("caterpillar"), event.get("box"))  # type: ignore[arg-type]
+            if question.kind != "boxes":
+                raise BadEventError(text("lessons.question.answer_first"))
+            self.quiz.choose(box_id(slot))
+        elif kind in ("option", "hint") and self.asking:
+            raise BadEventError(text("lessons.question.answer_first"))
+        else:
+            super().handle(event)
+        self._ask()
+
+    def _step(self, delta: object) -> None:
+        if isinstance(delta, bool) or delta not in (1, -1):
+            shown = delta if len(repr(delta)) < 40 else "…"
+            raise BadEventError(describe("step delta", shown, "1 (next) or -1 (back)"))
+        if delta == 1 and not self.can_go_on():
+            if self.current.question is not None:
+                raise BadEventError(text("lessons.question.answer_first"))
+            raise BadEventError(text(f"lessons.todo.{self.current.check}"))
+        self.step = max(0, self.step + delta)
+        if self.current.question is None or self.quiz.key != self.current.key:
+            self.quiz.close()
+
+    # -- views ------------------------------------------------------------------
     def views(self) -> dict[str, Any]:
         views = super().views()
-        lesson, current = self.lesson, self.lesson.steps[self.step]
+        lesson, current = self.lesson, self.current
+        hide_result = self.hides_result
+        if hide_result:  # "Which caterpillar will fly?" comes before the scoring
+            views["final"], views["review"] = {}, {}
+        question = self.quiz.question
+        if self.asking or hide_result:
+            boxes = question is not None and question.kind == "boxes" and self.asking
+            answers = frozenset(slot_from_id(o.id) for o in question.options) if boxes and question else None
+            chosen = frozenset(slot_from_id(i) for i in self.quiz.selected) if boxes else None
+            views["sheet"] = sheet_view(
+                self.game, [], self.pending, self.uid, answers=answers, chosen=chosen, result=not hide_result
+            )
+        todo = "" if self.is_step_done() else text(f"lessons.todo.{current.check}")
+        if current.question is not None and not self.is_step_done():
+            todo = text("lessons.todo.answer") if self.quiz.question is not None else text("lessons.todo.rolled")
         views["lesson"] = {
             "name": lesson.name,
             "heading": text(lesson.title_key),
@@ -344,6 +508,8 @@ class LessonSession(Session):
             "progress": text("lessons.ui.step_of", number=self.step + 1, count=len(lesson.steps)),
             "can_back": self.step > 0,
             "can_next": self.can_go_on(),
-            "todo": "" if self.is_step_done() else text(f"lessons.todo.{current.check}"),
+            "todo": todo,
         }
+        views["question"] = self.quiz.view()
+        views["record"] = self.quiz.record(lesson.name)
         return views

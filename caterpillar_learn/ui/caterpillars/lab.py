@@ -1,20 +1,34 @@
-"""The strategy lab's picture: score histograms of simulated strategies, as HTML.
+"""The strategy lab's picture: score histograms and a table of simulated strategies, as HTML.
 
-The simulations come from :func:`caterpillar_learn.advice.simulate`.  The
-histogram is plain SVG built here, so the lab needs no plotting library.
+The simulations come from :func:`caterpillar_learn.advice.simulate`.  Each
+strategy's row gives its mean final score and the mean totals of each game's
+lowest, middle and highest caterpillar, which show *how* it scores; the
+lines of :meth:`LabReport.insights` are computed from the same numbers, so
+they always say what this run shows.  The histogram is plain SVG built
+here, so the lab needs no plotting library.
 
->>> report = LabReport("beginner", {"greedy": [8, 9, 9, 12], "median": [11, 12, 12, 14]}, seed=1)
+>>> report = LabReport(
+...     "beginner",
+...     {"greedy": [8, 9, 9, 12], "hint": [11, 12, 12, 14]},
+...     seed=1,
+...     totals={"greedy": [(6, 8, 10), (7, 9, 11), (8, 9, 9), (9, 12, 12)], "hint": [(2, 11, 13), (3, 12, 12)] * 2},
+... )
 >>> "greedy" in report._repr_html_() and "<svg" in report._repr_html_()
 True
 >>> print(report.summary())
 greedy: mean 9.5 over 4 games
-median: mean 12.2 over 4 games
+hint: mean 12.2 over 4 games
+>>> print("\\n".join(report.insights()))
+Highest mean final score: hint (12.2).
+Most level caterpillars: greedy (highest and lowest 3.0 apart on average).
+With hint, the lowest caterpillar ends 9.0 below the middle one, and the highest 1.0 above it.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from html import escape
 from statistics import fmean
 
@@ -24,6 +38,8 @@ from caterpillar_learn.i18n import text
 from caterpillar_learn.ui.caterpillars.advice import ADVICE_LOCK
 
 STRATEGIES = ("random", "greedy", "median", "hint")
+#: What a lab runs when not told otherwise: every strategy, best play included.
+DEFAULT_STRATEGIES = STRATEGIES
 #: One colour and one fill pattern per strategy, so bars differ without colour too.
 STYLES = {
     "random": ("#999999", "none"),
@@ -33,13 +49,49 @@ STYLES = {
 }
 
 
-class LabReport:
-    """Finals of several strategies, shown as side-by-side histograms."""
+@dataclass(frozen=True)
+class StrategyRow:
+    """One strategy's line of the table: its games, mean final and mean lowest, middle, highest totals."""
 
-    def __init__(self, level: str, finals: Mapping[str, Sequence[int]], seed: int) -> None:
+    strategy: str
+    games: int
+    mean: float
+    #: The mean totals of each game's lowest, middle and highest caterpillar.
+    finishes: tuple[float, float, float]
+
+    @property
+    def lowest(self) -> float:
+        return self.finishes[0]
+
+    @property
+    def middle(self) -> float:
+        return self.finishes[1]
+
+    @property
+    def highest(self) -> float:
+        return self.finishes[2]
+
+    @property
+    def spread(self) -> float:
+        """How far apart the highest and the lowest caterpillar end, on average."""
+        return self.highest - self.lowest
+
+
+class LabReport:
+    """Finals (and each game's three totals) of several strategies: histograms, a table, what they show."""
+
+    def __init__(
+        self,
+        level: str,
+        finals: Mapping[str, Sequence[int]],
+        seed: int,
+        totals: Mapping[str, Sequence[Sequence[int]]] | None = None,
+    ) -> None:
         self.level = level
         self.finals = {name: list(values) for name, values in finals.items()}
         self.seed = seed
+        #: Each game's totals, lowest first (a strategy without them gets no table row).
+        self.totals = {name: [tuple(sorted(game)) for game in games] for name, games in (totals or {}).items()}
 
     def summary(self) -> str:
         return "\n".join(
@@ -47,6 +99,37 @@ class LabReport:
             for name, values in self.finals.items()
             if values
         )
+
+    def rows(self) -> list[StrategyRow]:
+        """One row per strategy that has games and totals, in the order they were run."""
+        out = []
+        for name, values in self.finals.items():
+            games = self.totals.get(name, [])
+            if values and games:
+                low, middle, high = (fmean(game[i] for game in games) for i in range(3))
+                out.append(StrategyRow(name, len(values), fmean(values), (low, middle, high)))
+        return out
+
+    def insights(self) -> list[str]:
+        """What the numbers of this run show, in words computed from them (so they are true of this run)."""
+        rows = self.rows()
+        if not rows:
+            return []
+        best = max(rows, key=lambda r: r.mean)
+        lines = []
+        if len(rows) > 1:
+            lines.append(text("lessons.lab.best", strategy=best.strategy, mean=best.mean))
+            level = min(rows, key=lambda r: r.spread)
+            lines.append(text("lessons.lab.level", strategy=level.strategy, spread=level.spread))
+        lines.append(
+            text(
+                "lessons.lab.shape",
+                strategy=best.strategy,
+                below=best.middle - best.lowest,
+                above=best.highest - best.middle,
+            )
+        )
+        return lines
 
     def histogram_svg(self) -> str:
         """One row of bars per strategy on a shared score axis."""
@@ -102,27 +185,51 @@ class LabReport:
         out.append("</svg>")
         return "".join(out)
 
+    def table_html(self) -> str:
+        """The rows as an HTML table (the notebook's picture; the widget draws the same numbers itself)."""
+        rows = self.rows()
+        if not rows:
+            return ""
+        heads = "".join(f"<th scope='col'>{escape(text(f'lessons.lab.col.{key}'))}</th>" for key in COLUMNS)
+        body = "".join(
+            f"<tr><th scope='row'>{escape(row.strategy)}</th><td>{row.games}</td>"
+            + "".join(f"<td>{value:.1f}</td>" for value in (row.mean, row.lowest, row.middle, row.highest, row.spread))
+            + "</tr>"
+            for row in rows
+        )
+        return f"<table class='cl-lab-table'><thead><tr>{heads}</tr></thead><tbody>{body}</tbody></table>"
+
     def _repr_html_(self) -> str:
-        lines = "".join(f"<li>{escape(line)}</li>" for line in self.summary().splitlines())
-        return f'<div class="cl-lab">{self.histogram_svg()}<ul>{lines}</ul></div>'
+        lines = "".join(f"<li>{escape(line)}</li>" for line in self.insights() or self.summary().splitlines())
+        return f'<div class="cl-lab">{self.histogram_svg()}{self.table_html()}<ul>{lines}</ul></div>'
 
     def __repr__(self) -> str:
         return self.summary()
 
 
+#: The table's columns, in order (catalogue keys ``lessons.lab.col.<name>``).
+COLUMNS = ("strategy", "games", "mean", "lowest", "middle", "highest", "spread")
+
+
 def run_lab(
     level: str = "beginner",
-    strategies: Sequence[str] = ("random", "greedy", "median"),
-    games: int = 200,
+    strategies: Sequence[str] = DEFAULT_STRATEGIES,
+    games: int | Mapping[str, int] = 200,
     seed: int = 1,
 ) -> LabReport:
-    """Simulate each strategy with :func:`caterpillar_learn.advice.simulate` and report."""
+    """Simulate each strategy with :func:`caterpillar_learn.advice.simulate` and report.
+
+    ``games`` is one count for every strategy, or a count per strategy.
+    """
     finals: dict[str, list[int]] = {}
+    totals: dict[str, list[tuple[int, int, int]]] = {}
     for name in strategies:
+        count = games if isinstance(games, int) else games[name]
         with ADVICE_LOCK:  # the hint strategy solves layouts: never beside a lesson's background solve
-            result = simulate(level, name, games, seed, progress=False)
+            result = simulate(level, name, count, seed, progress=False)
         finals[name] = [int(v) for v in result.finals]
-    return LabReport(level, finals, seed)
+        totals[name] = list(result.totals)
+    return LabReport(level, finals, seed, totals)
 
 
-__all__ = ["STRATEGIES", "LabReport", "run_lab"]
+__all__ = ["COLUMNS", "DEFAULT_STRATEGIES", "STRATEGIES", "LabReport", "StrategyRow", "run_lab"]

@@ -30,8 +30,10 @@ __all__ = [
     "LegalEntry",
     "LessonView",
     "MenuView",
+    "OutcomeView",
     "ReviewView",
     "SheetView",
+    "WhatIfView",
     "dice_view",
     "final_view",
     "legal_view",
@@ -105,6 +107,22 @@ class ReviewView(TypedDict, total=False):
     thinking: str
 
 
+class OutcomeView(TypedDict, total=False):
+    text: str
+    value: float
+    value_text: str
+    exact: bool
+    svg: str
+
+
+class WhatIfView(TypedDict, total=False):
+    title: str
+    yours: OutcomeView
+    other: OutcomeView
+    index: int
+    options: list[str]
+
+
 class LessonView(TypedDict, total=False):
     name: str
     heading: str
@@ -132,8 +150,22 @@ def legal_view(game: Game, moves: Sequence[Move], blanks: Sequence[int]) -> list
     return entries
 
 
-def sheet_view(game: Game, legal: Sequence[LegalEntry], pending: Mapping[int, int], uid: str) -> SheetView:
-    """The sheet's data (with the setup labels placed this roll) and its picture."""
+def sheet_view(
+    game: Game,
+    legal: Sequence[LegalEntry],
+    pending: Mapping[int, int],
+    uid: str,
+    *,
+    answers: frozenset[int] | None = None,
+    chosen: frozenset[int] | None = None,
+    result: bool = True,
+) -> SheetView:
+    """The sheet's data (with the setup labels placed this roll) and its picture.
+
+    While a question asks about the boxes, ``answers`` are the boxes that are
+    its options and ``chosen`` those the learner picked; ``result=False`` keeps
+    a full sheet's scoring hidden until "Which caterpillar will fly?" is answered.
+    """
     state = game.state
     data = state_to_json(state)
     for slot, value in pending.items():
@@ -146,7 +178,17 @@ def sheet_view(game: Game, legal: Sequence[LegalEntry], pending: Mapping[int, in
         "round": min(state.round, 12),
         "totals": dict(zip(CATERPILLARS, state.totals)),
         "pending": [describe_slot(slot) for slot in pending],
-        "svg": sheet_svg(state, board=Board(legal=slots, pending=dict(pending), uid=uid)),
+        "svg": sheet_svg(
+            state,
+            board=Board(
+                legal=slots,
+                pending=dict(pending),
+                uid=uid,
+                answers=answers or frozenset(),
+                chosen=chosen or frozenset(),
+                result=result,
+            ),
+        ),
     }
     return view
 

@@ -46,7 +46,8 @@ class CaterpillarsBoard(LearnWidget[Session]):
     STRING_KEYS: ClassVar[dict[str, str]] = {
         **_ui(
             "roll", "hint", "next", "back", "new_game", "close", "round", "dice", "die", "action", "setup_dice",
-            "pick_die", "menu_hint", "no_dice", "final_title", "hint_title", "more", "review",
+            "pick_die", "menu_hint", "no_dice", "final_title", "hint_title", "more", "review", "try_other",
+            "save_answers", "read_aloud", "no_voice", "language",
         ),
         **{f"face_{face}": f"lessons.ui.face_{face}" for face in ACTION_FACES},
     }  # fmt: skip
@@ -60,6 +61,9 @@ class CaterpillarsBoard(LearnWidget[Session]):
     final = traitlets.Dict().tag(sync=True, view=True)
     review = traitlets.Dict().tag(sync=True, view=True)
     lesson = traitlets.Dict().tag(sync=True, view=True)
+    whatif = traitlets.Dict().tag(sync=True, view=True)
+    question = traitlets.Dict().tag(sync=True, view=True)
+    record = traitlets.Dict().tag(sync=True, view=True)
 
     def __init__(
         self,

@@ -75,7 +75,9 @@ def panel_component(widget_class: type[LearnWidget[Any]]) -> type[AnyWidgetCompo
 
     def pull(self: Any) -> None:
         """Copy the widget's traits into the parameters (Panel sends only what changed)."""
-        self.param.update({name: getattr(self.widget, name) for name in names})
+        changed = {name: value for name in names if (value := getattr(self.widget, name)) != getattr(self, name)}
+        if changed:  # comparing first is cheaper than letting param compare and notify every name
+            self.param.update(changed)
 
     attributes: dict[str, Any] = {name: _parameter(value) for name, value in sample.items()}
     attributes.update(

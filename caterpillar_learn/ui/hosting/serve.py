@@ -1,47 +1,88 @@
-"""``caterpillar-learn serve``: the lesson notebooks as Voila web pages.
+"""``caterpillar-learn serve``: the lesson notebooks as Voila web pages, for one computer or a class.
 
 Voila runs in this process on the ``lessons/`` folder: the page at
 ``http://localhost:PORT/`` lists every lesson and a lesson shows its widgets
-and text but never its code.  Learners see no tracebacks either, whatever a
-local ``voila.json`` says (``--show_tracebacks`` is forced off here).
+and text but never its code.  Learners see no tracebacks either
+(``show_tracebacks`` is forced off, and so are jupyter_server's), and no
+configuration file is read: Voila would otherwise execute a ``voila.py``
+found in the working directory.
+
+For a class (see docs/TEACHERS.md):
+
+* ``--host ADDR`` opens the lessons to the network.  Loopback stays the
+  default; on any other address the server needs a token: a random one is
+  made at start and printed as part of the address
+  (``http://ADDR:PORT/?token=...``), through jupyter_server's own token
+  login (a pupil's browser keeps a login cookie after the first visit).  The
+  token is 12 characters without look-alikes (no 0/o, 1/l/i), about 59 bits:
+  short enough to type on a tablet, far too many to guess over a network.
+* Every request's ``Host`` header must name this computer (its names, its
+  addresses, or ``--allow-host NAME``), on loopback too: a page from another
+  site that points its own name at this computer gets nothing.
+* ``--max-kernels N`` (default 40: a class of 30, the teacher and a few
+  pages still closing) caps the live kernels; a page beyond it gets
+  "The class is full" (HTTP 503).
+* ``--cull-after SECONDS`` (default 600) stops a kernel whose page was closed
+  or never connected after that long without activity.  A page that stays
+  open keeps its kernel however long the learner thinks.
+* The lessons' kernels share their exact solves through a cache folder
+  (:mod:`caterpillar_learn.advice.disk_cache`): a fresh temporary folder,
+  removed when the server stops, unless ``--solve-cache DIR`` names one to
+  keep (or ``off``).
+* ``--lang de`` makes German the lessons' first language (through
+  :data:`caterpillar_learn.i18n.LANGUAGE_ENV`, which each kernel reads); each
+  learner's page can still switch with its language menu.
 
 The lessons' kernels run the Python that runs this command, so a lesson sees
 exactly the packages the server sees, without ``python -m ipykernel
 install``: a kernel spec named ``python3`` pointing at :data:`sys.executable`
 is written to a temporary directory that goes first on ``JUPYTER_PATH``.
 
->>> lessons_url(8866)
-'http://localhost:8866/'
+>>> voila_argv(Path("lessons"), 8866, open_browser=False)[:2]
+['lessons', '--Voila.ip=localhost']
 """
 
 from __future__ import annotations
 
 import argparse
-import errno
 import json
 import os
-import socket
+import shutil
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import caterpillar_learn
-from caterpillar_learn.errors import CaterpillarLearnError, describe
+from caterpillar_learn.advice import disk_cache
+from caterpillar_learn.errors import brief, describe
+from caterpillar_learn.i18n import LANGUAGE_ENV, available_languages
+from caterpillar_learn.ui.hosting.network import (
+    HOST,
+    ServeError,
+    allowed_hosts,
+    is_loopback,
+    lessons_urls,
+    new_token,
+    pick_port,
+)
 
 #: Voila's own default port, so the URL matches what Voila's documentation says.
 DEFAULT_PORT = 8866
-#: Loopback only: a classroom laptop must not publish its kernels to the network.
-HOST = "localhost"
 #: The kernel name the lesson notebooks ask for in their metadata.
 KERNEL_NAME = "python3"
 #: The ``lessons/`` folder of a checkout (editable install, Binder, CI).
 CHECKOUT_LESSONS = Path(caterpillar_learn.__file__).resolve().parent.parent / "lessons"
-
-
-class ServeError(CaterpillarLearnError):
-    """The lessons cannot be served as asked (bad folder, busy port)."""
+#: A class of 30, the teacher's projector, and pages that are closing or about to be culled.
+DEFAULT_MAX_KERNELS = 40
+#: Ten minutes: a tablet that slept through the teacher's explanation finds its game again.
+DEFAULT_CULL_SECONDS = 600
+#: Below this, a page still opening on a loaded server may be culled before it connects
+#: (30 pages opened at once on 2 cores took up to 80 s from the kernel's last output to the page's connection).
+SHORT_CULL_SECONDS = 120
+#: ``--solve-cache`` value that turns sharing off (each kernel solves its own layouts).
+NO_SOLVE_CACHE = "off"
 
 
 # -- where the lessons are -------------------------------------------------------
@@ -53,7 +94,7 @@ def find_lessons(explicit: str | Path | None = None) -> Path:
     >>> find_lessons("/nonexistent")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    caterpillar_learn.ui.hosting.serve.ServeError: --lessons: got '/nonexistent', expected a folder ...
+    caterpillar_learn.ui.hosting.network.ServeError: --lessons: got '/nonexistent', expected a folder ...
     """
     if explicit is not None:
         folder = Path(explicit).expanduser().resolve()
@@ -69,50 +110,6 @@ def find_lessons(explicit: str | Path | None = None) -> Path:
 def lesson_notebooks(folder: Path) -> list[Path]:
     """The lessons in the order the list shows them (file name order: 00, 01, ...)."""
     return sorted(p for p in folder.glob("*.ipynb") if not p.name.startswith("."))
-
-
-# -- which port ------------------------------------------------------------------
-
-
-def port_is_free(port: int) -> bool:
-    """Whether nothing listens on ``port`` of the loopback interface.
-
-    >>> with socket.socket() as busy:
-    ...     busy.bind(("127.0.0.1", 0)); busy.listen()
-    ...     port_is_free(busy.getsockname()[1])
-    False
-    """
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        try:
-            probe.bind(("127.0.0.1", port))
-        except OSError as error:
-            if error.errno in (errno.EADDRINUSE, errno.EACCES):
-                return False
-            raise
-    return True
-
-
-def pick_port(requested: int) -> int:
-    """``requested`` if it is free; 0 means any free port the system hands out.
-
-    >>> 1 <= pick_port(0) <= 65535
-    True
-    >>> pick_port(70000)
-    Traceback (most recent call last):
-    ...
-    caterpillar_learn.ui.hosting.serve.ServeError: --port: got 70000, expected a port from 1 to 65535, or 0 for any \
-free port
-    """
-    if not 0 <= requested <= 65535:
-        raise ServeError(describe("--port", requested, "a port from 1 to 65535, or 0 for any free port"))
-    if requested == 0:
-        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-            probe.bind(("127.0.0.1", 0))
-            port: int = probe.getsockname()[1]
-            return port
-    if not port_is_free(requested):
-        raise ServeError(describe("--port", requested, "a free port (or --port 0 for any free one)"))
-    return requested
 
 
 # -- the kernel ------------------------------------------------------------------
@@ -154,60 +151,202 @@ def pinned_kernel(python: str = sys.executable) -> Iterator[Path]:
                 os.environ["JUPYTER_PATH"] = before
 
 
+# -- shared solves -----------------------------------------------------------------
+
+
+@contextmanager
+def shared_solves(choice: str | None) -> Iterator[Path | None]:
+    """Name the kernels' solve cache folder in :data:`~caterpillar_learn.advice.disk_cache.ENV` while the block runs.
+
+    ``None``: a fresh temporary folder, removed afterwards; :data:`NO_SOLVE_CACHE`:
+    none (every kernel solves for itself); otherwise that folder, created if
+    needed and kept.
+
+    >>> with shared_solves(None) as folder:
+    ...     os.environ[disk_cache.ENV] == str(folder) and folder.is_dir()
+    True
+    >>> folder.exists(), disk_cache.ENV in os.environ
+    (False, False)
+    """
+    before = os.environ.get(disk_cache.ENV)
+    temporary = choice is None
+    if choice == NO_SOLVE_CACHE:
+        folder = None
+    elif choice is None:
+        folder = Path(tempfile.mkdtemp(prefix="caterpillar-learn-solved-"))
+    else:
+        folder = Path(choice).expanduser().resolve()
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            message = describe("--solve-cache", choice, f"a folder this user can write ({error.strerror})")
+            raise ServeError(message) from None
+    if folder is None:
+        os.environ.pop(disk_cache.ENV, None)
+    else:
+        os.environ[disk_cache.ENV] = str(folder)
+    try:
+        yield folder
+    finally:
+        if before is None:
+            os.environ.pop(disk_cache.ENV, None)
+        else:
+            os.environ[disk_cache.ENV] = before
+        if temporary and folder is not None:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
 # -- Voila -----------------------------------------------------------------------
 
 
-def lessons_url(port: int) -> str:
-    """The address of the lesson list."""
-    return f"http://{HOST}:{port}/"
+def cull_interval(cull_after: int) -> int:
+    """How often to look for idle kernels: a tenth of the idle time, from 1 s to a minute.
+
+    >>> cull_interval(600), cull_interval(3), cull_interval(7200)
+    (60, 1, 60)
+    """
+    return max(1, min(60, cull_after // 10))
 
 
-def voila_argv(lessons: Path, port: int, *, open_browser: bool) -> list[str]:
-    """Voila's command line for serving ``lessons`` on ``port``."""
+def voila_argv(
+    lessons: Path,
+    port: int,
+    *,
+    open_browser: bool,
+    host: str = HOST,
+    token: str | None = None,
+    max_kernels: int = DEFAULT_MAX_KERNELS,
+    cull_after: int = DEFAULT_CULL_SECONDS,
+) -> list[str]:
+    """Voila's command line for serving ``lessons`` on ``port`` of ``host``.
+
+    >>> argv = voila_argv(Path("lessons"), 8866, open_browser=False, max_kernels=2, cull_after=30)
+    >>> "--ClassroomKernelManager.max_kernels=2" in argv, "--MappingKernelManager.cull_idle_timeout=30" in argv
+    (True, True)
+    >>> any(a.startswith("--Voila.token") for a in argv)
+    False
+    """
     argv = [
         str(lessons),
-        f"--Voila.ip={HOST}",
+        f"--Voila.ip={host}",
         f"--Voila.port={port}",
         "--Voila.port_retries=0",  # the printed URL must stay true: never wander to another port
         f"--Voila.open_browser={open_browser}",
         "--VoilaConfiguration.show_tracebacks=False",
         "--VoilaConfiguration.strip_sources=True",
         f"--MappingKernelManager.default_kernel_name={KERNEL_NAME}",
+        "--VoilaConfiguration.multi_kernel_manager_class=caterpillar_learn.ui.hosting.voila_app.ClassroomKernelManager",
+        f"--ClassroomKernelManager.max_kernels={max_kernels}",
+        # jupyter_server's culler: an idle kernel with no page connected (closed, or never
+        # connected) stops; a connected or busy one is left alone.
+        f"--MappingKernelManager.cull_idle_timeout={cull_after}",
+        f"--MappingKernelManager.cull_interval={cull_interval(cull_after)}",
+        "--MappingKernelManager.cull_connected=False",
+        "--MappingKernelManager.cull_busy=False",
     ]
+    if os.name == "posix":
+        # Kernels talk to the server over Unix sockets in Voila's private connection folder: thirty
+        # kernels starting at once on TCP ports sometimes pick a port another just took, and die.
+        argv.append("--KernelManager.transport=ipc")
+    if token:
+        argv.append(f"--Voila.token={token}")
     return argv
 
 
-def serve(lessons: Path, port: int, *, open_browser: bool) -> int:
-    """Serve ``lessons`` with Voila on ``port`` until interrupted."""
+def serve(
+    lessons: Path,
+    port: int,
+    *,
+    open_browser: bool,
+    host: str = HOST,
+    token: str | None = None,
+    max_kernels: int = DEFAULT_MAX_KERNELS,
+    cull_after: int = DEFAULT_CULL_SECONDS,
+    allow_hosts: Iterable[str] = (),
+) -> int:
+    """Serve ``lessons`` with Voila on ``port`` of ``host`` until interrupted."""
     # lazy: the rest of the command line must not pay for importing Jupyter
-    from voila.app import Voila  # type: ignore[import-untyped]
+    from caterpillar_learn.ui.hosting.voila_app import ClassroomVoila
 
+    argv = voila_argv(
+        lessons, port, open_browser=open_browser, host=host, token=token, max_kernels=max_kernels, cull_after=cull_after
+    )
     with pinned_kernel():
-        app = Voila()
-        app.initialize(voila_argv(lessons, port, open_browser=open_browser))
+        # No configuration file at all: Voila would execute a voila.py from the working directory.
+        app = ClassroomVoila(config_file_paths=[], allowed_hosts=allowed_hosts(host, allow_hosts))
+        app.initialize(argv)
         app.start()
     return 0
 
 
+# -- the command --------------------------------------------------------------------
+
+
+def _whole(low: int) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``low`` (argparse names the option in its message)."""
+
+    def parse(value: str) -> int:
+        try:
+            number = int(value)
+        except ValueError:
+            number = low - 1
+        if number < low:
+            raise argparse.ArgumentTypeError(f"got {brief(value)}, expected a whole number from {low}")
+        return number
+
+    return parse
+
+
 def _handle(args: argparse.Namespace) -> int:
     lessons = find_lessons(args.lessons)
-    port = pick_port(args.port)
+    if args.lang:  # the kernels this server starts inherit it: their widgets' first language
+        os.environ[LANGUAGE_ENV] = args.lang
+    host = args.host.strip()
+    remote = not is_loopback(host)
+    port = pick_port(args.port, host)
+    token = new_token() if remote else None
     names = ", ".join(p.stem for p in lesson_notebooks(lessons))
-    print(f"Lessons ({names}) at {lessons_url(port)}", flush=True)
-    print("Press Ctrl+C to stop.", flush=True)
-    try:
-        return serve(lessons, port, open_browser=not args.no_browser)
-    except KeyboardInterrupt:
-        return 0
+    urls = lessons_urls(port, host, token)
+    with shared_solves(args.solve_cache) as folder:
+        print(f"Lessons ({names}) at {urls[0]}", flush=True)
+        for url in urls[1:]:
+            print(f"  also at {url}", flush=True)
+        if remote:
+            print("Open to the network: give learners the whole address, token included.", flush=True)
+        limit = f"at most {args.max_kernels} lessons open at once" if args.max_kernels else "no limit on open lessons"
+        culled = f"{args.cull_after} s" if args.cull_after else "never"
+        print(f"Limits: {limit}; a closed lesson's kernel stops after {culled} idle.", flush=True)
+        if 0 < args.cull_after < SHORT_CULL_SECONDS:
+            print(
+                f"Warning: --cull-after {args.cull_after} is short: on a busy server a page still opening "
+                "can lose its kernel before it connects.",
+                flush=True,
+            )
+        print(f"Solved layouts shared in {folder}" if folder else "Solved layouts not shared.", flush=True)
+        print("Press Ctrl+C to stop.", flush=True)
+        try:
+            return serve(
+                lessons,
+                port,
+                open_browser=not args.no_browser,
+                host=host,
+                token=token,
+                max_kernels=args.max_kernels,
+                cull_after=args.cull_after,
+                allow_hosts=args.allow_host,
+            )
+        except KeyboardInterrupt:
+            return 0
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``serve`` to the ``caterpillar-learn`` command."""
     parser = subparsers.add_parser(
         "serve",
-        help="serve the lessons as web pages (Voila) on this computer",
+        help="serve the lessons as web pages (Voila), on this computer or to a class",
         description=(
-            "Serve the lesson notebooks with Voila at http://localhost:PORT/ (this computer only). "
+            "Serve the lesson notebooks with Voila at http://localhost:PORT/ (this computer only), "
+            "or with --host to a classroom network (then the address carries a token). "
             "Learners see the lessons without their code."
         ),
     )
@@ -217,8 +356,53 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         default=DEFAULT_PORT,
         help=f"port to listen on (default {DEFAULT_PORT}; 0 picks any free port); a busy port is an error",
     )
+    parser.add_argument(
+        "--host",
+        metavar="ADDR",
+        default=HOST,
+        help=(
+            f"address to listen on (default {HOST}: this computer only); an address of the classroom network, "
+            "or 0.0.0.0 for every interface, opens the lessons to other devices and requires a printed token"
+        ),
+    )
     parser.add_argument("--no-browser", action="store_true", help="do not open a web browser (servers, CI)")
     parser.add_argument(
         "--lessons", metavar="DIR", default=None, help="folder of lesson notebooks (default: the checkout's lessons/)"
+    )
+    parser.add_argument(
+        "--max-kernels",
+        metavar="N",
+        type=_whole(0),
+        default=DEFAULT_MAX_KERNELS,
+        help=f"most lessons open at once, each about 100 MB (default {DEFAULT_MAX_KERNELS}; 0: no limit); "
+        "beyond it a page says the class is full",
+    )
+    parser.add_argument(
+        "--cull-after",
+        metavar="SECONDS",
+        type=_whole(0),
+        default=DEFAULT_CULL_SECONDS,
+        help=f"stop a lesson's kernel once its page is closed (or never connected) and it has been idle this long "
+        f"(default {DEFAULT_CULL_SECONDS}; 0: never)",
+    )
+    parser.add_argument(
+        "--solve-cache",
+        metavar="DIR",
+        default=None,
+        help="folder where kernels share solved layouts, kept between runs (default: a temporary folder removed "
+        f"at exit; '{NO_SOLVE_CACHE}': every kernel solves for itself)",
+    )
+    parser.add_argument(
+        "--allow-host",
+        metavar="NAME",
+        action="append",
+        default=[],
+        help="another name learners use to reach this computer (a DNS alias, a reverse proxy); repeatable",
+    )
+    parser.add_argument(
+        "--lang",
+        choices=available_languages(),
+        default=None,
+        help="the lessons' first language (default: English); each learner can still switch on the page",
     )
     parser.set_defaults(handler=_handle)

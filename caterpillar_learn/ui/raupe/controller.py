@@ -22,11 +22,12 @@ and the learner's cards, shouts and calls are refused with one line.
 
 >>> from caterpillar_learn.lessons import get_table
 >>> table = RaupeTable(get_table("10-raupe-shape"), seed=4)
+>>> table.handle({"type": "check"})  # "Which of your cards fit?" comes first
 >>> table.handle({"type": "start"})
 >>> table.handle({"type": "play", "index": "x"})
 Traceback (most recent call last):
 ...
-caterpillar_learn.ui.base.BadEventError: card number: got 'x', expected a whole number from 0 to 13
+caterpillar_learn.ui.base.BadEventError: card number: got 'x', expected a whole number from 0 to 11
 >>> Game.from_json(table.record()).state == table.game.state
 True
 """
@@ -40,6 +41,7 @@ from typing import Any
 from caterpillar_learn.errors import describe
 from caterpillar_learn.i18n import text
 from caterpillar_learn.lessons import TableSetup
+from caterpillar_learn.lessons.questions import ask_cards
 from caterpillar_learn.raupe import (
     BotLevel,
     Call,
@@ -57,13 +59,26 @@ from caterpillar_learn.raupe import (
     parse_mode,
     winner_text,
 )
-from caterpillar_learn.raupe.hints import describe_side, penalty_text
+from caterpillar_learn.raupe.hints import describe_side, fit_reason, penalty_text
 from caterpillar_learn.ui.base import BadEventError, number, whole
+from caterpillar_learn.ui.quiz import Quiz
 from caterpillar_learn.ui.raupe.views import hand_view, table_view
 
 __all__ = ["EVENTS", "RaupeTable"]
 
-EVENTS: tuple[str, ...] = ("start", "tick", "play", "flip", "shout", "mistake", "speed", "level", "pause")
+EVENTS: tuple[str, ...] = (
+    "answer",
+    "check",
+    "start",
+    "tick",
+    "play",
+    "flip",
+    "shout",
+    "mistake",
+    "speed",
+    "level",
+    "pause",
+)
 #: Longest stretch of real time one tick may add (a hidden browser tab pauses the game).
 MAX_TICK = 1.0
 SPEEDS = (0.25, 2.5)
@@ -76,16 +91,17 @@ class RaupeTable:
     """One game at one table, driven by events; a bad event only sets :attr:`message`.
 
     >>> from caterpillar_learn.lessons import get_table
-    >>> table = RaupeTable(get_table("10-raupe-shape"), seed=2)
+    >>> table = RaupeTable(get_table("15-raupe-race"), seed=2)
     >>> table.handle({"type": "start"}); table.handle({"type": "tick", "dt": 1.0})
-    >>> table.now
-    0.6
+    >>> table.now  # a second of real time at this table's speed (1.0)
+    1.0
     """
 
     events: tuple[str, ...] = EVENTS
 
-    def __init__(self, setup: TableSetup, seed: int) -> None:
+    def __init__(self, setup: TableSetup, seed: int, name: str = "") -> None:
         self.setup = setup
+        self.name = name
         self.seed = seed
         self.level = setup.level
         self.speed = setup.speed
@@ -93,7 +109,10 @@ class RaupeTable:
         self.human: int | None = None if setup.referee else 0
         self.tally = {"fits": 0, "slips": 0, "caught": 0, "right": 0, "wrong": 0, "missed": 0}
         self.message = ""
+        self.quiz = Quiz()
         self.deal()
+        if setup.question and self.human is not None:
+            self.ask()
 
     # -- setting up ------------------------------------------------------------
     def deal(self) -> None:
@@ -128,10 +147,41 @@ class RaupeTable:
     def interim(self, event: Mapping[str, Any]) -> dict[str, Any]:
         return {}
 
+    def ask(self) -> None:
+        """Ask "Which of your cards fit?" about the hand as it lies (the ✓ marks stay hidden until checked)."""
+        assert self.human is not None
+        state = self.game.state
+        hand = state.hands[self.human]
+        fitting = {(o.card, o.side) for o in self.game.legal_plays(self.human)}
+        labels, fits, reasons = [], [], []
+        top = state.pile[-1].face
+        for index, card in enumerate(hand):
+            side = self.faces[index]
+            words = text("raupe_lessons.card.butterfly") if card.is_butterfly else describe_side(card.sides[side])
+            labels.append(text("raupe_lessons.aria.card", number=index + 1, count=len(hand), words=words))
+            if (index, side) in fitting:
+                fits.append(index)
+            reasons.append(fit_reason(card, side, top, state.mode))
+        self.quiz.ask(ask_cards(labels, fits, reasons), "cards")
+
+    @property
+    def asking(self) -> bool:
+        """Whether the question waits for a right answer before the first game (taps on cards answer it)."""
+        return self.quiz.is_pending and not self.started
+
     def handle(self, event: Mapping[str, Any]) -> None:
         """Apply one front-end event whose type is in :data:`EVENTS`; a bad one raises and changes nothing."""
         kind = event["type"]
-        if kind == "start":
+        if kind == "answer":
+            self.quiz.choose(event.get("option"))
+        elif kind == "check":
+            self.quiz.check()
+            self.say(self.quiz.feedback.text if self.quiz.feedback else "")
+        elif self.asking and kind == "play":  # a tap on a card answers the question
+            self.quiz.choose(str(whole(event.get("index"), "card number", len(self.faces))))
+        elif self.asking and (kind in ("flip", "shout", "mistake", "pause") or not self.quiz.is_answered):
+            raise BadEventError(text("lessons.question.answer_first"))
+        elif kind == "start":
             self.start()
         elif kind == "tick":
             self.advance(number(event.get("dt"), "tick dt", 0.0, 3600.0))
@@ -315,4 +365,10 @@ class RaupeTable:
 
     def views(self) -> dict[str, Any]:
         """Every view trait's JSON, by trait name."""
-        return {"table": table_view(self), "hand": hand_view(self), "log": list(self.log)}
+        return {
+            "table": table_view(self),
+            "hand": hand_view(self),
+            "log": list(self.log),
+            "question": self.quiz.view(),
+            "record": self.quiz.record(self.name) if self.quiz.answers else {},
+        }

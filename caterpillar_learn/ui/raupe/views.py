@@ -24,6 +24,7 @@ from caterpillar_learn.lessons import TableSetup
 from caterpillar_learn.raupe import LEVELS, Game, Mode, mode_name, outcome, strategy_hint, winner_text
 from caterpillar_learn.raupe.hints import describe_side
 from caterpillar_learn.raupe.svg import card_svg
+from caterpillar_learn.ui.quiz import Quiz
 
 __all__ = ["HandCard", "Seat", "TableView", "hand_view", "hint_line", "table_view"]
 
@@ -35,6 +36,7 @@ class Seat(Protocol):
     game: Game
     human: int | None
     faces: list[int]
+    quiz: Quiz
     armed_aphid: bool
     armed_mode: Mode | None
     started: bool
@@ -57,6 +59,9 @@ class HandCard(TypedDict, total=False):
     fits: bool
     other_fits: bool
     label: str
+    #: While "Which of your cards fit?" waits for its check: the card is an answer, maybe chosen.
+    answer: bool
+    chosen: bool
 
 
 class TableView(TypedDict):
@@ -100,11 +105,14 @@ def hand_view(table: Seat) -> list[HandCard]:
             "kind": kind,
             "svg": card_svg(card, side, uid=f"h{index}"),
         }
-        if table.setup.show_fits:
+        asking = table.quiz.is_pending and not table.started
+        if asking:
+            item["answer"], item["chosen"] = True, str(index) in table.quiz.selected
+        if table.setup.show_fits and not asking:
             item["fits"] = fits
             item["other_fits"] = bool(card.sides) and (index, 1 - side) in fitting
         label = text("raupe_lessons.aria.card", number=index + 1, count=len(table.faces), words=words)
-        if table.setup.show_fits and fits:
+        if table.setup.show_fits and fits and not asking:
             label += text("raupe_lessons.aria.fits")
         item["label"] = label
         cards.append(item)

@@ -17,6 +17,9 @@ actions, and the clock's ticks, to ``event``; every rule lives in Python
 * ``{"type": "speed", "value": x}``, ``{"type": "level", "value": name}``.
 
 >>> widget = RaupeWidget("10-raupe-shape", seed=4)
+>>> widget.question["text"].startswith("Before you start: which of your cards fit")
+True
+>>> widget.act("check")  # the lesson asks first; then the game can start
 >>> widget.act("start")
 >>> widget.act("flip", index=0)
 >>> widget.hand[0]["side"], widget.table["mode_text"]
@@ -51,13 +54,16 @@ class RaupeWidget(LearnWidget[RaupeTable]):
         for name in (
             "start", "new_game", "pause", "shape", "colour", "aphid", "mistake", "flip", "pile", "hand",
             "opponents", "speed", "level", "keys", "record", "referee_hand", "follow_up", "pile_size",
+            "save_answers", "read_aloud", "no_voice", "language",
         )
     }  # fmt: skip
 
     table = traitlets.Dict().tag(sync=True, view=True)
     hand = traitlets.List(trait=traitlets.Dict()).tag(sync=True, view=True)
     log = traitlets.List(trait=traitlets.Unicode()).tag(sync=True, view=True)
+    question = traitlets.Dict().tag(sync=True, view=True)
+    record = traitlets.Dict().tag(sync=True, view=True)
 
     def __init__(self, lesson: str = "15-raupe-race", seed: int = 1, *, lang: str | None = None, **kwargs: Any) -> None:
         self.lesson = lesson
-        super().__init__(RaupeTable(get_table(lesson), seed), lang=lang, **kwargs)
+        super().__init__(RaupeTable(get_table(lesson), seed, lesson), lang=lang, **kwargs)

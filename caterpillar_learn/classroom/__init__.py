@@ -1,0 +1,16 @@
+"""The classroom server: a Panel server where a class plays together (``caterpillar-learn classroom``).
+
+A host, like Voila and the Panel app: it may use everything below it (the
+engines, the advice, the widgets) and nothing imports it.
+
+* :mod:`.store`: the SQLite event log, written and committed before anything is shown;
+* :mod:`.rooms`: a Caterpillars room, the engine replaying its log;
+* :mod:`.tables`: Räuber Raupe tables of 2-4 pupils, bots in the empty seats;
+* :mod:`.lobby`: every room of the server, rebuilt from the log at a restart; joining;
+* :mod:`.codes`: room codes (:mod:`secrets`), nicknames, the join limit;
+* :mod:`.pupil`: a pupil's page (the lessons' widgets on the room's game);
+* :mod:`.consoles` and :mod:`.views`: the teacher's console and the pupils' door;
+* :mod:`.components`: the widgets as Panel components (a cheaper redraw than the lessons');
+* :mod:`.server`: the Panel pages, the push to every page of a room, and the command;
+* :mod:`.probe`: a page opened over Bokeh's websocket protocol without a browser (tests, load benchmark).
+"""

@@ -1,0 +1,221 @@
+"""The teacher's console and the pupils' door: controllers and widgets like the lessons' own.
+
+Both follow the widgets' skeleton (:mod:`caterpillar_learn.ui.base`): a
+controller takes one event and gives its views; a
+:class:`~caterpillar_learn.ui.base.LearnWidget` around it owns the only
+writable trait (``event``), the error guard and the refresh, so a bad or
+hostile message becomes one line and changes nothing.  Panel shows them with
+:func:`~caterpillar_learn.classroom.components.classroom_component`, like the
+lessons' widgets.
+
+Teacher events: ``create`` (a new room from the form's fields), ``open
+{code}``, ``roll`` (``{dice}`` when the real dice are typed in), ``hints
+{on}``, ``auto {on}`` (roll again as soon as every pupil has placed),
+``review {nickname}`` and ``start`` (start every Räuber Raupe table).  The
+door's only event is ``join {code, nickname}``.
+
+>>> from caterpillar_learn.classroom.lobby import Lobby
+>>> from caterpillar_learn.classroom.store import EventStore
+>>> lobby = Lobby(EventStore(":memory:"))
+>>> console = TeacherWidget(TeacherConsole(lobby, "http://127.0.0.1:5006/join"))
+>>> console.act("create", game="caterpillars", level="beginner", layout="standard", dice="typed", hints=True)
+>>> code = console.room["code"]
+>>> console.act("roll", dice="3 9")
+>>> console.message
+'roll: got die 9, expected 1 to 6'
+>>> door = JoinWidget(JoinDesk(lobby, "10.0.0.7", lambda room, pupil: None))
+>>> door.act("join", code=code, nickname="Ada"); door.message, console.room["pupils"] == []
+('', True)
+>>> console.refresh(); [pupil["nickname"] for pupil in console.room["pupils"]]
+['Ada']
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar
+
+import traitlets
+
+from caterpillar_learn.classroom.codes import ClassroomError, parse_code, parse_nickname
+from caterpillar_learn.classroom.lobby import Lobby
+from caterpillar_learn.classroom.rooms import CaterpillarsRoom, RoomSettings
+from caterpillar_learn.classroom.tables import RaupeRoom, TableSettings
+from caterpillar_learn.classroom.views import desk_view, room_view
+from caterpillar_learn.i18n import text
+from caterpillar_learn.ui.assets import es_module, widget_styles
+from caterpillar_learn.ui.base import BadEventError, LearnWidget
+
+__all__ = ["JOIN_EVENTS", "TEACHER_EVENTS", "JoinDesk", "JoinWidget", "TeacherConsole", "TeacherWidget"]
+
+log = logging.getLogger("caterpillar_learn.classroom")
+
+TEACHER_EVENTS = ("create", "open", "roll", "hints", "auto", "review", "start")
+JOIN_EVENTS = ("join",)
+
+AnyRoom = CaterpillarsRoom | RaupeRoom
+
+
+class TeacherConsole:
+    """The teacher's page: the rooms of the server, one of them on the projector."""
+
+    events: tuple[str, ...] = TEACHER_EVENTS
+
+    def __init__(self, lobby: Lobby, join_base: str, *, watch: Callable[[AnyRoom | None], None] | None = None) -> None:
+        self.lobby = lobby
+        self.join_base = join_base
+        #: Told which room the console shows, so the page can follow that room's changes.
+        self.watch = watch
+        self.message = ""
+        rooms = list(lobby.rooms.values())
+        self.room: AnyRoom | None = None
+        self.open(rooms[-1] if rooms else None)
+
+    def open(self, room: AnyRoom | None) -> None:
+        self.room = room
+        if self.watch is not None:
+            self.watch(room)
+
+    def interim(self, event: Mapping[str, Any]) -> dict[str, Any]:
+        return {}
+
+    def handle(self, event: Mapping[str, Any]) -> None:
+        """Apply one of :data:`TEACHER_EVENTS`; a bad one raises and changes nothing."""
+        self.message = ""
+        kind = event["type"]
+        if kind == "create":
+            self.open(self.lobby.create(_settings(event)))
+            return
+        if kind == "open":
+            room = self.lobby.rooms.get(parse_code(event.get("code")))
+            if room is None:
+                raise ClassroomError(text("classroom.msg.no_room", code=event.get("code")))
+            self.open(room)
+            return
+        room = self.room
+        if room is None:
+            raise BadEventError(text("classroom.msg.no_room_yet"))
+        if isinstance(room, RaupeRoom):
+            if kind != "start":
+                raise BadEventError(text("classroom.msg.not_for_raupe"))
+            room.start_all()
+        elif kind == "roll":
+            room.roll(event.get("dice") if room.settings.dice == "typed" else None)
+        elif kind == "hints":
+            room.set_hints(event.get("on"))
+        elif kind == "auto":
+            room.set_auto(event.get("on"))
+        elif kind == "review":
+            pupil = room.pupil_named(parse_nickname(event.get("nickname")))
+            if pupil is None:
+                raise ClassroomError(text("classroom.msg.no_pupil"))
+            room.review(pupil)
+        else:
+            raise BadEventError(text("classroom.msg.only_raupe"))
+
+    def views(self) -> dict[str, Any]:
+        current = "" if self.room is None else self.room.code
+        return {
+            "desk": desk_view(list(self.lobby.rooms.values()), current),
+            "room": room_view(self.room, self.join_base),
+        }
+
+
+def _settings(event: Mapping[str, Any]) -> RoomSettings | TableSettings:
+    """A new room's settings from the form's fields (each one checked)."""
+    if event.get("game") == "raupe":
+        return TableSettings.build(event.get("seats", 2), event.get("bots", "beginner"), hints=event.get("hints", True))
+    if event.get("game") not in ("caterpillars", None):
+        raise ClassroomError(text("classroom.msg.bad_game"))
+    return RoomSettings.build(
+        event.get("level"),
+        event.get("layout", "standard"),
+        event.get("labels", ""),
+        dice=event.get("dice", "server"),
+        hints=event.get("hints", True),
+        variation=event.get("variation", False),
+    )
+
+
+class JoinDesk:
+    """The pupils' door: a room code and a nickname give the pupil their sheet."""
+
+    events: tuple[str, ...] = JOIN_EVENTS
+
+    def __init__(
+        self,
+        lobby: Lobby,
+        client: str,
+        on_join: Callable[[AnyRoom, Any], None],
+        *,
+        code: str = "",
+        nickname: str = "",
+    ) -> None:
+        self.lobby = lobby
+        self.client = client
+        self.on_join = on_join
+        self.code = code[:12]
+        self.nickname = nickname[:20]
+        self.message = ""
+
+    def interim(self, event: Mapping[str, Any]) -> dict[str, Any]:
+        return {}
+
+    def handle(self, event: Mapping[str, Any]) -> None:
+        self.message = ""
+        room, pupil = self.lobby.join(event.get("code"), event.get("nickname"), client=self.client)
+        self.code, self.nickname = room.code, pupil.nickname
+        log.info("room %s: %r joined from %s", room.code, pupil.nickname, self.client)
+        self.on_join(room, pupil)
+
+    def views(self) -> dict[str, Any]:
+        return {"door": {"code": self.code, "nickname": self.nickname}}
+
+
+def _ui(*names: str) -> dict[str, str]:
+    return {name: f"classroom.ui.{name}" for name in names}
+
+
+class TeacherWidget(LearnWidget[TeacherConsole]):
+    """The teacher's console: desk and projector (``widgets/classroom-teacher.js``)."""
+
+    _esm = traitlets.Unicode(es_module("classroom-teacher.js")).tag(sync=True)
+    _css = traitlets.Unicode(widget_styles("classroom.css")).tag(sync=True)
+
+    STRING_KEYS: ClassVar[dict[str, str]] = _ui(
+        "title", "rooms", "new_room", "game", "level", "layout", "labels", "dice", "hints", "variation", "seats",
+        "bots", "create", "code", "join_at", "roll", "roll_typed", "dice_input", "auto", "pupils", "leaderboard",
+        "place", "nickname", "final", "all_boxes", "flies", "review", "start_tables", "no_room", "tables",
+        "waiting_pupils",
+    )  # fmt: skip
+
+    desk = traitlets.Dict().tag(sync=True, view=True)
+    room = traitlets.Dict().tag(sync=True, view=True)
+
+    def __init__(self, console: TeacherConsole, *, lang: str | None = None, **kwargs: Any) -> None:
+        super().__init__(console, lang=lang, **kwargs)
+
+    def handle(self, event: object) -> None:
+        super().handle(event)
+        if self.session.message:
+            log.warning("teacher: refused %.200r: %s", event, self.session.message)
+
+
+class JoinWidget(LearnWidget[JoinDesk]):
+    """The pupils' door: room code, nickname, Join (``widgets/classroom-join.js``)."""
+
+    _esm = traitlets.Unicode(es_module("classroom-join.js")).tag(sync=True)
+    _css = traitlets.Unicode(widget_styles("classroom.css")).tag(sync=True)
+
+    STRING_KEYS: ClassVar[dict[str, str]] = _ui("join_title", "join_code", "nickname", "nickname_help", "join")
+
+    door = traitlets.Dict().tag(sync=True, view=True)
+
+    def __init__(self, desk: JoinDesk, *, lang: str | None = None, **kwargs: Any) -> None:
+        super().__init__(desk, lang=lang, **kwargs)
+
+    def handle(self, event: object) -> None:
+        super().handle(event)
+        if self.session.message:
+            log.warning("door (%s): refused %.200r: %s", self.session.client, event, self.session.message)

@@ -1,0 +1,422 @@
+"""A Caterpillars room: the engine replaying the room's event log.
+
+A room is its settings (level, the printed layout, where the dice come
+from, hints) and a log: pupils joining, the teacher's rolls, every move
+each pupil placed.  Its state is nothing but the engine playing that log:
+each pupil has a :class:`RoomGame`, the engine's
+:class:`~caterpillar_learn.caterpillars.Game` given the room's shared dice;
+every choice is checked by the engine (:meth:`Game.check`), written to the
+log and committed, and only then made (:meth:`Game.play`) and shown.  A
+restart builds every room again from the same log through the same
+:meth:`CaterpillarsRoom.apply`, so nothing placed is lost.
+
+The room knows nothing about Panel: a page subscribes a callback
+(:meth:`CaterpillarsRoom.subscribe`) that is called after every change.
+
+>>> room = CaterpillarsRoom("KX47PQ", RoomSettings.build("beginner", "standard", dice="typed"))
+>>> ada = room.join("Ada")
+>>> _ = room.roll("3 5")
+>>> ada.game.play(ada.game.legal_moves().first())
+>>> room.placed(), room.turn, [kind for kind, _ in room.log]
+(1, 1, ['pupil_joined', 'dice_rolled', 'move_placed'])
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import random
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from caterpillar_learn.caterpillars import (
+    DEFAULT_LABELS,
+    CaterpillarsError,
+    Game,
+    IllegalMoveError,
+    Level,
+    Move,
+    Roll,
+    SetupChoice,
+    parse_roll,
+    rank,
+    roll_dice,
+)
+from caterpillar_learn.caterpillars.dice import roll_setup_dice
+from caterpillar_learn.caterpillars.game import choice_from_json, choice_to_json
+from caterpillar_learn.caterpillars.scoring import Standing
+from caterpillar_learn.classroom.codes import ClassroomError
+from caterpillar_learn.errors import describe
+from caterpillar_learn.i18n import text
+
+__all__ = [
+    "DICE_SOURCES",
+    "LAYOUTS",
+    "MAX_PUPILS",
+    "STANDARD_LABELS",
+    "CaterpillarsRoom",
+    "Pupil",
+    "RoomGame",
+    "RoomSettings",
+    "parse_labels",
+]
+
+log = logging.getLogger("caterpillar_learn.classroom")
+
+#: The printed labels with the blanks filled so that no caterpillar repeats a label
+#: (the strategy lab's layout, ``advice.LAB_LABELS``): every pupil gets the same sheet.
+STANDARD_LABELS: tuple[int, ...] = (1, 3, 6, 4, 6, 2, 3, 5, 5, 4, 2, 1)
+#: ``standard``: :data:`STANDARD_LABELS`; ``typed``: twelve labels the teacher types;
+#: ``setup``: the printed layout, its blanks filled from the class's own setup rolls.
+LAYOUTS = ("standard", "typed", "setup")
+#: ``server``: seeded dice drawn by the server; ``typed``: real dice rolled at the front and typed in.
+DICE_SOURCES = ("server", "typed")
+MAX_PUPILS = 60
+#: How the typed labels may be written: numbers, ``-`` or ``.`` for a blank label.
+BLANK_MARKS = ("-", ".", "_", "…")
+
+Listener = Callable[[int | None], None]
+
+
+def parse_labels(value: object) -> tuple[int | None, ...]:
+    """Twelve labels as a teacher types them (Alex's four, Bobby's, Charlie's; ``-`` for a blank).
+
+    >>> parse_labels("1 3 6 4 / 6 2 3 5 / 5 4 2 1")
+    (1, 3, 6, 4, 6, 2, 3, 5, 5, 4, 2, 1)
+    >>> parse_labels("1 - 6 -  - 2 - 5  5 - 2 -") == DEFAULT_LABELS
+    True
+    >>> parse_labels("1 2 3")
+    Traceback (most recent call last):
+    ...
+    caterpillar_learn.classroom.codes.ClassroomError: labels: got '1 2 3', expected 12 labels from 1 to 12 \
+(- for a blank), Alex's four first
+    """
+    expected = "12 labels from 1 to 12 (- for a blank), Alex's four first"
+    if not isinstance(value, str) or len(value) > 200:
+        raise ClassroomError(describe("labels", value, expected))
+    tokens = value.replace(",", " ").replace("/", " ").replace("|", " ").split()
+    labels: list[int | None] = []
+    for token in tokens:
+        if token in BLANK_MARKS:
+            labels.append(None)
+        elif token.isdigit() and len(token) <= 2 and 1 <= int(token) <= 12:
+            labels.append(int(token))
+        else:
+            raise ClassroomError(describe("labels", value, expected))
+    if len(labels) != 12:
+        raise ClassroomError(describe("labels", value, expected))
+    return tuple(labels)
+
+
+@dataclass(frozen=True)
+class RoomSettings:
+    """What the teacher chose when creating the room (its ``room_created`` event)."""
+
+    level: Level
+    layout: str
+    labels: tuple[int | None, ...]
+    variation: bool
+    dice: str
+    seed: int
+    hints: bool
+
+    @classmethod
+    def build(
+        cls,
+        level: object,
+        layout: object = "standard",
+        labels: object = "",
+        *,
+        dice: object = "server",
+        hints: object = True,
+        variation: object = False,
+        seed: int | None = None,
+    ) -> RoomSettings:
+        """Settings from the teacher's form, each checked (by the engine where it is a rule question)."""
+        chosen = Level.parse(level)
+        if layout not in LAYOUTS:
+            raise ClassroomError(describe("layout", layout, "one of " + ", ".join(LAYOUTS)))
+        if dice not in DICE_SOURCES:
+            raise ClassroomError(describe("dice", dice, "one of " + ", ".join(DICE_SOURCES)))
+        for name, value in (("hints", hints), ("variation", variation)):
+            if not isinstance(value, bool):
+                raise ClassroomError(describe(name, value, "true or false"))
+        if layout == "standard":
+            printed: tuple[int | None, ...] = STANDARD_LABELS
+        elif layout == "typed":
+            printed = parse_labels(labels)
+        else:
+            printed = DEFAULT_LABELS
+        drawn = random.SystemRandom().randrange(2**32) if seed is None else seed
+        settings = cls(chosen, str(layout), printed, bool(variation), str(dice), drawn, bool(hints))
+        settings.new_game()  # the engine checks the layout and the variation
+        return settings
+
+    def new_game(self) -> Game:
+        """A game of this room before any roll (the engine's checks of the layout run here)."""
+        return Game(self.level, self.labels, variation=self.variation)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": "caterpillars",
+            "level": self.level.value,
+            "layout": self.layout,
+            "labels": list(self.labels),
+            "variation": self.variation,
+            "dice": self.dice,
+            "seed": self.seed,
+            "hints": self.hints,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> RoomSettings:
+        settings = cls(
+            Level.parse(data["level"]),
+            str(data["layout"]),
+            tuple(data["labels"]),
+            bool(data["variation"]),
+            str(data["dice"]),
+            int(data["seed"]),
+            bool(data["hints"]),
+        )
+        settings.new_game()
+        return settings
+
+
+class RoomGame(Game):
+    """A pupil's game in a room: the room's dice only, and each choice written down before it is made.
+
+    It never draws dice of its own: until the teacher rolls, :meth:`roll`
+    says to wait.
+    """
+
+    def __init__(self, room: CaterpillarsRoom, pupil: int) -> None:
+        settings = room.settings
+        super().__init__(settings.level, settings.labels, variation=settings.variation, rolls=room.rolls)
+        self.room = room
+        self.pupil = pupil
+
+    def roll(self) -> Roll:
+        if not self.is_over and not self.has_roll:
+            raise IllegalMoveError(text("classroom.msg.wait_roll"))
+        return super().roll()
+
+    def play(self, choice: Move | SetupChoice) -> None:
+        """Check ``choice`` with the engine, have the room log it, then make it (:meth:`CaterpillarsRoom.place`)."""
+        self.room.place(self.pupil, self.check(choice))
+
+    def make(self, choice: Move | SetupChoice) -> None:
+        """Make a choice the room has logged (the engine's :meth:`Game.play`)."""
+        super().play(choice)
+
+
+@dataclass
+class Pupil:
+    """One pupil of a room: a number, the nickname they typed, their game."""
+
+    id: int
+    nickname: str
+    game: RoomGame
+
+
+@dataclass
+class CaterpillarsRoom:
+    """One class playing Caterpillars with shared dice; every change is an event of its log."""
+
+    code: str
+    settings: RoomSettings
+    #: Writes one event and commits it (the lobby's store); ``None`` while the log is replayed.
+    write: Callable[[str, dict[str, Any]], object] | None = None
+    game_name: str = field(init=False, default="caterpillars")
+    rolls: list[Roll] = field(init=False, default_factory=list)
+    pupils: dict[int, Pupil] = field(init=False, default_factory=dict)
+    hints: bool = field(init=False)
+    #: Roll the next dice as soon as every pupil has placed (server dice only).
+    auto: bool = field(init=False, default=False)
+    #: Goes up with every event applied.
+    version: int = field(init=False, default=0)
+    #: Every event applied, in order (what the store holds for this room).
+    log: list[tuple[str, dict[str, Any]]] = field(init=False, default_factory=list, repr=False)
+    lock: threading.RLock = field(init=False, default_factory=threading.RLock, repr=False)
+    _names: dict[str, int] = field(init=False, default_factory=dict, repr=False)
+    _listeners: dict[int, tuple[int | None, Listener]] = field(init=False, default_factory=dict, repr=False)
+    _tokens: itertools.count[int] = field(init=False, default_factory=itertools.count, repr=False)
+    _reviews: dict[int, dict[str, list[str]]] = field(init=False, default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        self.hints = self.settings.hints
+        self.turns = self.settings.new_game().turns
+
+    # -- what pages read ----------------------------------------------------------
+    @property
+    def turn(self) -> int:
+        """How many rolls the teacher has made (setup rolls first)."""
+        return len(self.rolls)
+
+    @property
+    def setup_turns(self) -> int:
+        return self.turns - 12
+
+    def placed(self) -> int:
+        """How many pupils have placed the latest roll (a finished sheet counts)."""
+        return sum(1 for pupil in self.pupils.values() if self.has_placed(pupil))
+
+    def has_placed(self, pupil: Pupil) -> bool:
+        return pupil.game.is_over or len(pupil.game.history) >= self.turn
+
+    def can_roll(self) -> bool:
+        return self.turn < self.turns
+
+    @property
+    def is_over(self) -> bool:
+        """Every roll made and every pupil's sheet full."""
+        return not self.can_roll() and all(pupil.game.is_over for pupil in self.pupils.values())
+
+    def ranking(self) -> list[Standing]:
+        """The class ranking by the rule book: final score, then all twelve boxes (the engine's ``rank``)."""
+        return rank({pupil.nickname: pupil.game.state for pupil in self.pupils.values()})
+
+    def pupil_named(self, nickname: str) -> Pupil | None:
+        ident = self._names.get(nickname.casefold())
+        return None if ident is None else self.pupils[ident]
+
+    def reviewed(self, pupil: Pupil) -> dict[str, list[str]] | None:
+        """The review of ``pupil``'s sheet if someone has asked for it already."""
+        return self._reviews.get(pupil.id)
+
+    def review(self, pupil: Pupil) -> dict[str, list[str]]:
+        """The hint generator's review of a finished sheet (loss against best play), computed once."""
+        if not pupil.game.is_over:
+            raise ClassroomError(text("classroom.msg.review_at_end", nickname=pupil.nickname))
+        if pupil.id not in self._reviews:
+            from caterpillar_learn.ui.caterpillars.advice import review_view  # the solver: only when asked
+
+            self._reviews[pupil.id] = review_view(pupil.game)
+        return self._reviews[pupil.id]
+
+    # -- what happens (each one an event, written before it is applied) -----------------
+    def join(self, nickname: str) -> Pupil:
+        """The pupil called ``nickname`` (any case): the same sheet again if they were here before."""
+        with self.lock:
+            known = self.pupil_named(nickname)
+            if known is not None:
+                return known
+            if len(self.pupils) >= MAX_PUPILS:
+                raise ClassroomError(text("classroom.msg.room_full", count=MAX_PUPILS))
+            ident = len(self.pupils) + 1
+            self.record("pupil_joined", {"pupil": ident, "nickname": nickname})
+            return self.pupils[ident]
+
+    def roll(self, typed: str | None = None) -> Roll:
+        """The next dice: drawn from the room's seed, or the real dice the teacher typed in."""
+        with self.lock:
+            if not self.can_roll():
+                raise ClassroomError(text("classroom.msg.all_rolled"))
+            roll = self._typed_roll(typed) if typed is not None else self._drawn_roll()
+            self.check_rolls([*self.rolls, roll])  # the engine checks the dice for this turn
+            self.record("dice_rolled", {"turn": self.turn, "dice": list(roll.dice), "action": roll.action})
+            return roll
+
+    def place(self, pupil: int, choice: Move | SetupChoice) -> None:
+        """Log a pupil's checked choice, then make it; with auto on, roll once every pupil has placed."""
+        with self.lock:
+            game = self.pupils[pupil].game
+            self.record("move_placed", {"pupil": pupil, "turn": len(game.history), "choice": choice_to_json(choice)})
+            if self.auto and self.settings.dice == "server" and self.can_roll() and self.placed() == len(self.pupils):
+                self.roll()
+
+    def set_hints(self, on: object) -> None:
+        if not isinstance(on, bool):
+            raise ClassroomError(describe("hints", on, "true or false"))
+        with self.lock:
+            self.record("hints_set", {"on": on})
+
+    def set_auto(self, on: object) -> None:
+        if not isinstance(on, bool):
+            raise ClassroomError(describe("auto", on, "true or false"))
+        with self.lock:
+            self.record("auto_set", {"on": on})
+
+    def record(self, kind: str, data: dict[str, Any]) -> None:
+        """Write the event (committed), apply it, tell the pages."""
+        if self.write is not None:
+            self.write(kind, data)
+        self.apply(kind, data)
+        who = data.get("pupil") if kind == "move_placed" else None
+        self.notify(who if isinstance(who, int) else None)
+
+    def apply(self, kind: str, data: Mapping[str, Any]) -> None:
+        """Apply one event of the log (live, or replayed after a restart): the engine does every check."""
+        if kind == "pupil_joined":
+            ident, nickname = int(data["pupil"]), str(data["nickname"])
+            self.pupils[ident] = Pupil(ident, nickname, RoomGame(self, ident))
+            self._names[nickname.casefold()] = ident
+        elif kind == "dice_rolled":
+            if data["turn"] != self.turn:
+                raise ClassroomError(describe("dice_rolled turn", data["turn"], f"turn {self.turn}"))
+            roll = Roll(tuple(data["dice"]), data.get("action"))
+            for pupil in self.pupils.values():
+                pupil.game.add_roll(roll)
+            self.rolls.append(roll)
+        elif kind == "move_placed":
+            game = self.pupils[int(data["pupil"])].game
+            if data["turn"] != len(game.history):
+                raise ClassroomError(describe("move_placed turn", data["turn"], f"turn {len(game.history)}"))
+            game.make(choice_from_json(data["choice"]))
+        elif kind == "hints_set":
+            self.hints = bool(data["on"])
+        elif kind == "auto_set":
+            self.auto = bool(data["on"])
+        else:
+            raise ClassroomError(describe("event", kind, "an event of a Caterpillars room"))
+        self.log.append((kind, dict(data)))
+        self.version += 1
+
+    # -- the dice -----------------------------------------------------------------
+    def check_rolls(self, rolls: Sequence[Roll]) -> Game:
+        """A fresh game of this room given ``rolls`` (raises the engine's error for a bad one)."""
+        game = self.settings.new_game()
+        for roll in rolls:
+            game.add_roll(roll)
+        return game
+
+    def _drawn_roll(self) -> Roll:
+        # One generator per turn, from the room's seed: a restart draws the same next roll.
+        rng = random.Random(f"{self.settings.seed}/{self.turn}")
+        if self.turn < self.setup_turns:
+            return Roll(roll_setup_dice(rng))
+        return roll_dice(self.settings.level, rng)
+
+    def _typed_roll(self, typed: object) -> Roll:
+        if not isinstance(typed, str) or len(typed) > 60:
+            raise ClassroomError(describe("dice", typed, "the dice as numbers, e.g. 3 5"))
+        try:
+            if self.turn < self.setup_turns:  # setup rolls: three plain dice at every level
+                values = [int(token) for token in typed.replace(",", " ").split() if token.isdigit()]
+                if len(values) != 3 or len(values) != len(typed.replace(",", " ").split()):
+                    raise ClassroomError(describe("setup dice", typed, "three dice from 1 to 6, e.g. 2 4 6"))
+                return Roll(tuple(sorted(values)))
+            return parse_roll(typed, self.settings.level)
+        except CaterpillarsError as error:
+            raise ClassroomError(str(error)) from None
+
+    # -- pages ----------------------------------------------------------------------
+    def subscribe(self, listener: Listener, pupil: int | None = None) -> int:
+        """Call ``listener(pupil)`` after each change (only the room's and ``pupil``'s, if given); returns a token."""
+        token = next(self._tokens)
+        self._listeners[token] = (pupil, listener)
+        return token
+
+    def unsubscribe(self, token: int) -> None:
+        self._listeners.pop(token, None)
+
+    def notify(self, pupil: int | None) -> None:
+        """Tell the pages: every page after a room-wide change, the teacher's and ``pupil``'s after a move."""
+        for wanted, listener in list(self._listeners.values()):
+            if pupil is None or wanted is None or wanted == pupil:
+                try:
+                    listener(pupil)
+                except Exception:  # a broken page must not break the room
+                    log.exception("room %s: a page's listener failed", self.code)

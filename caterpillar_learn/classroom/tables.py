@@ -1,0 +1,365 @@
+"""Räuber Raupe tables: two to four pupils at one table in real time, bots in the empty seats.
+
+A :class:`RaupeRoom` seats pupils in the order they join, a table at a
+time.  A table starts when one of its pupils presses Start (or the teacher
+starts every table); its empty seats are then played by bots.  The game is
+the engine's :class:`~caterpillar_learn.raupe.Game`, judged by the same
+referee as in the lessons, with the same calls and penalties.
+
+Every event at a table (a pupil's card, a call, a bot's move, the close) is
+checked by the referee (:func:`~caterpillar_learn.raupe.apply`, which
+changes nothing), written to the room's log and committed, and only then
+applied; a call's cut is drawn before it is written, so the log holds every
+chance outcome and a restart replays each table exactly.
+
+Time is the server's: four times a second the server moves the clock of
+every table that has a page open (:meth:`RaupeRoom.tick`) by the real
+seconds since it last moved (at most one second), scaled by the room's
+speed, and applies the bot events that are due.  The pages send no ticks (a
+page could send them faster than time passes), and a table whose pages are
+all closed waits for its players.
+
+>>> room = RaupeRoom("KX47PQ", TableSettings.build(seats=2, seed=4))
+>>> ada, ben = room.join("Ada"), room.join("Ben")
+>>> (ada.table, ada.seat), (ben.table, ben.seat)
+((0, 0), (0, 1))
+>>> room.start(0); room.tables[0].started
+True
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import random
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from caterpillar_learn.classroom.codes import ClassroomError
+from caterpillar_learn.errors import describe
+from caterpillar_learn.i18n import text
+from caterpillar_learn.lessons import TableSetup
+from caterpillar_learn.raupe import (
+    LEVELS,
+    Call,
+    Event,
+    Game,
+    IllegalEventError,
+    Play,
+    apply,
+    draw_cuts,
+    event_from_json,
+    event_to_json,
+    next_table_event,
+    outcome,
+    winner_text,
+)
+from caterpillar_learn.raupe.hints import describe_side, penalty_text
+
+__all__ = ["MAX_TICK", "RaupePupil", "RaupeRoom", "SharedTable", "TableSettings"]
+
+log = logging.getLogger("caterpillar_learn.classroom")
+
+#: Longest stretch of real time one tick may add.
+MAX_TICK = 1.0
+#: Bot events applied at most per tick.
+MAX_EVENTS_PER_TICK = 20
+MAX_PUPILS = 60
+LOG_LINES = 6
+
+Listener = Callable[[int | None], None]
+
+
+@dataclass(frozen=True)
+class TableSettings:
+    """What the teacher chose for a Räuber Raupe room (its ``room_created`` event)."""
+
+    seats: int
+    bots: str
+    hints: bool
+    speed: float
+    #: Caterpillar cards of the deck (a short deck keeps a game to a few minutes); 0 = the whole deck.
+    cards: int
+    seed: int
+
+    @classmethod
+    def build(
+        cls,
+        seats: object = 2,
+        bots: object = "beginner",
+        *,
+        hints: object = True,
+        speed: object = 1.0,
+        cards: object = 25,
+        seed: int | None = None,
+    ) -> TableSettings:
+        if isinstance(seats, bool) or seats not in (2, 3, 4):
+            raise ClassroomError(describe("seats", seats, "2, 3 or 4 players a table"))
+        if bots not in LEVELS:
+            raise ClassroomError(describe("bots", bots, "one of " + ", ".join(LEVELS)))
+        if not isinstance(hints, bool):
+            raise ClassroomError(describe("hints", hints, "true or false"))
+        if isinstance(speed, bool) or not isinstance(speed, int | float) or not 0.25 <= speed <= 2.5:
+            raise ClassroomError(describe("speed", speed, "a number from 0.25 to 2.5"))
+        if isinstance(cards, bool) or not isinstance(cards, int) or not (cards == 0 or 8 <= cards <= 73):
+            raise ClassroomError(describe("cards", cards, "0 (every card) or 8 to 73 caterpillar cards"))
+        drawn = random.SystemRandom().randrange(2**32) if seed is None else seed
+        return cls(int(seats), str(bots), hints, float(speed), cards, drawn)
+
+    def setup(self) -> TableSetup:
+        """The lessons' description of such a table (deck, bots' level, what the screen helps with)."""
+        return TableSetup(
+            players=self.seats,
+            level=self.bots,
+            speed=self.speed,
+            caterpillar_cards=self.cards,
+            show_fits=self.hints,
+            hints=self.hints,
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": "raupe",
+            "seats": self.seats,
+            "bots": self.bots,
+            "hints": self.hints,
+            "speed": self.speed,
+            "cards": self.cards,
+            "seed": self.seed,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> TableSettings:
+        return cls.build(
+            data["seats"],
+            data["bots"],
+            hints=data["hints"],
+            speed=data["speed"],
+            cards=data["cards"],
+            seed=data["seed"],
+        )
+
+
+@dataclass
+class RaupePupil:
+    """A pupil of a Räuber Raupe room: where they sit."""
+
+    id: int
+    nickname: str
+    table: int
+    seat: int
+
+
+class SharedTable:
+    """One table's game, its clock, its bots and what happened lately."""
+
+    def __init__(self, room: RaupeRoom, index: int) -> None:
+        self.room = room
+        self.index = index
+        self.setup = room.settings.setup()
+        self.seats: list[int | None] = [None] * room.settings.seats  # pupil ids; None = a bot once started
+        seed = (room.settings.seed * 101 + index) % 2**64
+        self.game = Game(self.setup.players, seed, deck=self.setup.deck())
+        self.started = False
+        self.bot_rng = random.Random(seed * 1_000_003 + 17)
+        self.cut_rng = random.Random(seed * 7919 + 3)
+        self.pending: Event | None = None
+        self.moved = 0.0  # monotonic seconds when the clock last moved
+        self.now = 0.0
+        self.lines: list[str] = []
+
+    # -- who sits here --------------------------------------------------------------
+    def name(self, seat: int) -> str:
+        pupil = self.seats[seat]
+        if pupil is None:
+            return text("raupe_lessons.ui.bot", player=seat + 1)
+        return text("classroom.raupe.player", player=seat + 1, nickname=self.room.pupils[pupil].nickname)
+
+    @property
+    def levels(self) -> list[Any]:
+        bot = self.setup.bot_level(self.setup.level)
+        return [None if pupil is not None else bot for pupil in self.seats]
+
+    @property
+    def running(self) -> bool:
+        return self.started and not self.game.state.finished
+
+    def say(self, line: str) -> None:
+        self.lines = [line, *self.lines][:LOG_LINES]
+
+    # -- the clock and the bots -------------------------------------------------------
+    def plan(self) -> None:
+        state = self.game.state
+        self.pending = (
+            None if state.finished or not self.started else next_table_event(state, self.levels, self.bot_rng)
+        )
+
+    def advance(self, clock: Callable[[], float] = time.monotonic) -> None:
+        """Move the table's clock to now (at most :data:`MAX_TICK` at once) and let the due bots act."""
+        if not self.running:
+            return
+        real = clock()
+        elapsed = min(max(real - self.moved, 0.0), MAX_TICK) if self.moved else 0.0
+        self.moved = real
+        self.now = max(self.now, round(self.now + elapsed * self.setup.speed, 3), self.game.state.clock)
+        if self.pending is None:
+            self.plan()
+        for _ in range(MAX_EVENTS_PER_TICK):
+            due = self.pending
+            if due is None or due.time > self.now:
+                return
+            self.submit(due)
+
+    # -- events -------------------------------------------------------------------------
+    def submit(self, event: Event) -> None:
+        """Check ``event`` with the referee, log it (committed), then apply it and tell the pages."""
+        state = self.game.state
+        if isinstance(event, Call) and not event.cuts and state.last is not None:
+            event = replace(event, cuts=draw_cuts(state.pile, self.cut_rng))
+        try:
+            apply(state, event)  # the referee's check; changes nothing
+        except IllegalEventError as error:
+            raise ClassroomError(str(error)) from None
+        self.room.record("table_event", {"table": self.index, "event": event_to_json(event)})
+
+    def apply_event(self, event: Event) -> None:
+        """Apply a logged event (live or replayed) and tell what happened."""
+        self.game.submit(event)
+        state = self.game.state
+        if isinstance(event, Play):
+            card = event.card
+            words = text("raupe_lessons.card.butterfly") if card.is_butterfly else describe_side(card.sides[event.side])
+            self.say(text("classroom.raupe.played", name=self.name(event.player), words=words))
+        elif isinstance(event, Call):
+            assert state.penalty is not None
+            self.say(penalty_text(state.penalty))
+        else:
+            result = outcome(state)
+            assert result is not None
+            self.say(winner_text(result.winners, stalemate=result.stalemate))
+        self.now = max(self.now, state.clock)
+        self.plan()
+
+
+@dataclass
+class RaupeRoom:
+    """A Räuber Raupe room: its pupils, their tables and the log."""
+
+    code: str
+    settings: TableSettings
+    write: Callable[[str, dict[str, Any]], object] | None = None
+    game_name: str = field(init=False, default="raupe")
+    pupils: dict[int, RaupePupil] = field(init=False, default_factory=dict)
+    tables: list[SharedTable] = field(init=False, default_factory=list)
+    version: int = field(init=False, default=0)
+    log: list[tuple[str, dict[str, Any]]] = field(init=False, default_factory=list, repr=False)
+    lock: threading.RLock = field(init=False, default_factory=threading.RLock, repr=False)
+    _names: dict[str, int] = field(init=False, default_factory=dict, repr=False)
+    _listeners: dict[int, tuple[int | None, Listener]] = field(init=False, default_factory=dict, repr=False)
+    _tokens: itertools.count[int] = field(init=False, default_factory=itertools.count, repr=False)
+
+    @property
+    def hints(self) -> bool:
+        return self.settings.hints
+
+    def pupil_named(self, nickname: str) -> RaupePupil | None:
+        ident = self._names.get(nickname.casefold())
+        return None if ident is None else self.pupils[ident]
+
+    def table_of(self, pupil: RaupePupil) -> SharedTable:
+        return self.tables[pupil.table]
+
+    # -- what happens ------------------------------------------------------------------
+    def join(self, nickname: str) -> RaupePupil:
+        """Seat ``nickname`` at the first table not started with a free seat (their seat again if known)."""
+        with self.lock:
+            known = self.pupil_named(nickname)
+            if known is not None:
+                return known
+            if len(self.pupils) >= MAX_PUPILS:
+                raise ClassroomError(text("classroom.msg.room_full", count=MAX_PUPILS))
+            table = next(
+                (t.index for t in self.tables if not t.started and None in t.seats),
+                len(self.tables),
+            )
+            seat = 0 if table == len(self.tables) else self.tables[table].seats.index(None)
+            ident = len(self.pupils) + 1
+            self.record("pupil_joined", {"pupil": ident, "nickname": nickname, "table": table, "seat": seat})
+            return self.pupils[ident]
+
+    def start(self, table: int) -> None:
+        """Start a table: its empty seats become bots and the clock runs."""
+        with self.lock:
+            if not 0 <= table < len(self.tables):
+                raise ClassroomError(describe("table", table, f"a table from 1 to {len(self.tables)}"))
+            if not self.tables[table].started:
+                self.record("table_started", {"table": table})
+
+    def start_all(self) -> None:
+        with self.lock:
+            for table in self.tables:
+                self.start(table.index)
+
+    def tick(self, clock: Callable[[], float] = time.monotonic) -> None:
+        """Move the clock of every running table that a pupil's page follows (the server calls this)."""
+        with self.lock:
+            followed = {wanted for wanted, _ in self._listeners.values() if wanted is not None}
+            for table in self.tables:
+                if table.running and table.index in followed:
+                    table.advance(clock)
+                elif table.running:
+                    table.moved = 0.0  # nobody is watching: the next tick after a page opens adds no time
+
+    def record(self, kind: str, data: dict[str, Any]) -> None:
+        """Write the event (committed), apply it, tell the pages of its table and the teacher."""
+        if self.write is not None:
+            self.write(kind, data)
+        self.apply(kind, data)
+        self.notify(int(data["table"]))
+
+    def apply(self, kind: str, data: Mapping[str, Any]) -> None:
+        """Apply one event of the log (live or replayed); the referee judges every table event."""
+        if kind == "pupil_joined":
+            ident, table, seat = int(data["pupil"]), int(data["table"]), int(data["seat"])
+            if table == len(self.tables):
+                self.tables.append(SharedTable(self, table))
+            shared = self.tables[table]
+            if shared.started or shared.seats[seat] is not None:
+                raise ClassroomError(describe("seat", [table, seat], "a free seat at a table not started"))
+            pupil = RaupePupil(ident, str(data["nickname"]), table, seat)
+            self.pupils[ident] = pupil
+            self._names[pupil.nickname.casefold()] = ident
+            shared.seats[seat] = ident
+        elif kind == "table_started":
+            shared = self.tables[int(data["table"])]
+            shared.started = True
+            shared.moved = 0.0
+            shared.say(text("classroom.raupe.started", mode=text(f"raupe.mode.{shared.game.state.mode.word}")))
+            shared.plan()
+        elif kind == "table_event":
+            self.tables[int(data["table"])].apply_event(event_from_json(data["event"]))
+        else:
+            raise ClassroomError(describe("event", kind, "an event of a Räuber Raupe room"))
+        self.log.append((kind, dict(data)))
+        self.version += 1
+
+    # -- pages -----------------------------------------------------------------------------
+    def subscribe(self, listener: Listener, table: int | None = None) -> int:
+        """Call ``listener(table)`` after each change at ``table`` (at any table if ``None``); returns a token."""
+        token = next(self._tokens)
+        self._listeners[token] = (table, listener)
+        return token
+
+    def unsubscribe(self, token: int) -> None:
+        self._listeners.pop(token, None)
+
+    def notify(self, table: int | None) -> None:
+        for wanted, listener in list(self._listeners.values()):
+            if table is None or wanted is None or wanted == table:
+                try:
+                    listener(table)
+                except Exception:  # a broken page must not break the room
+                    log.exception("room %s: a page's listener failed", self.code)

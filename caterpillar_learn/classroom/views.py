@@ -1,0 +1,271 @@
+"""What the teacher's console and the pupils' door draw: the JSON of each view trait, described once.
+
+Each payload is a :class:`~typing.TypedDict` here and a JSDoc ``@typedef``
+of the same name in ``widgets/classroom-teacher.js`` or
+``widgets/classroom-join.js``.  The builders read a room and change
+nothing; every word comes from the catalogue (``classroom.*``); the room's
+join address is drawn as a QR code by :mod:`segno` (no network, no
+JavaScript library).  Pupils appear by the nickname they typed and nothing
+else.
+
+>>> from caterpillar_learn.classroom.rooms import CaterpillarsRoom, RoomSettings
+>>> room = CaterpillarsRoom("KX47PQ", RoomSettings.build("beginner", dice="typed"))
+>>> _ = room.join("Ada"), room.roll("3 5")
+>>> view = room_view(room, "http://192.168.1.5:5006/join")
+>>> view["code"], view["join_url"], view["placed"]["text"]
+('KX47PQ', 'http://192.168.1.5:5006/join?room=KX47PQ', '0 of 1 placed')
+>>> view["qr"].startswith("<svg")
+True
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any, TypedDict
+
+import segno
+
+from caterpillar_learn.caterpillars import score
+from caterpillar_learn.caterpillars.levels import Level
+from caterpillar_learn.classroom.rooms import DICE_SOURCES, LAYOUTS, STANDARD_LABELS, CaterpillarsRoom
+from caterpillar_learn.classroom.tables import RaupeRoom
+from caterpillar_learn.i18n import text
+from caterpillar_learn.raupe import LEVELS, outcome, winner_text
+
+__all__ = [
+    "DeskView",
+    "DiceFaces",
+    "JoinView",
+    "LeaderRow",
+    "PupilLine",
+    "RoomView",
+    "TableLine",
+    "desk_view",
+    "format_labels",
+    "join_address",
+    "qr_svg",
+    "room_view",
+]
+
+
+class DiceFaces(TypedDict, total=False):
+    values: list[int]
+    action: str | None
+    label: str
+
+
+class PupilLine(TypedDict):
+    nickname: str
+    placed: bool
+    filled: int
+
+
+class LeaderRow(TypedDict, total=False):
+    place: int
+    nickname: str
+    final: int
+    all_boxes: int
+    flying: str
+    flying_text: str
+    complete: bool
+    review: list[str]
+
+
+class TableLine(TypedDict):
+    table: int
+    title: str
+    players: list[str]
+    status: str
+    pile: int
+    cards: list[int]
+
+
+class RoomView(TypedDict, total=False):
+    code: str
+    game: str
+    title: str
+    join_url: str
+    qr: str
+    phase: str
+    round_text: str
+    dice: DiceFaces
+    dice_source: str
+    dice_help: str
+    can_roll: bool
+    hints: bool
+    auto: bool
+    placed: dict[str, Any]
+    pupils: list[PupilLine]
+    leaderboard: list[LeaderRow]
+    tables: list[TableLine]
+
+
+class DeskView(TypedDict):
+    rooms: list[dict[str, Any]]
+    current: str
+    games: list[dict[str, str]]
+    levels: list[dict[str, str]]
+    layouts: list[dict[str, str]]
+    dice: list[dict[str, str]]
+    bots: list[dict[str, str]]
+    standard: str
+
+
+class JoinView(TypedDict):
+    code: str
+    nickname: str
+
+
+def join_address(base: str, code: str) -> str:
+    """The address a pupil opens (and the QR code holds): the join page with the room's code filled in."""
+    return f"{base}?room={code}"
+
+
+@lru_cache(maxsize=64)
+def qr_svg(data: str) -> str:
+    """A QR code of ``data`` as inline SVG markup (medium error correction, scales with its box)."""
+    code = segno.make(data, error="m", micro=False)
+    return str(code.svg_inline(scale=8, border=2, dark="#1b1b1b", light="#ffffff", svgclass="cr-qr-code"))
+
+
+def format_labels(labels: tuple[int | None, ...]) -> str:
+    """Twelve labels as the teacher types them: ``1 3 6 4 / 6 2 3 5 / 5 4 2 1``.
+
+    >>> format_labels((1, None, 6, None, None, 2, None, 5, 5, None, 2, None))
+    '1 - 6 - / - 2 - 5 / 5 - 2 -'
+    """
+    words = ["-" if label is None else str(label) for label in labels]
+    return " / ".join(" ".join(words[i : i + 4]) for i in range(0, 12, 4))
+
+
+def _choices(prefix: str, values: tuple[str, ...] | list[str]) -> list[dict[str, str]]:
+    return [{"value": value, "text": text(f"{prefix}{value}")} for value in values]
+
+
+def desk_view(rooms: list[CaterpillarsRoom | RaupeRoom], current: str) -> DeskView:
+    """The teacher's desk: the rooms of this server (newest first) and the choices of a new room."""
+    listed = []
+    for room in reversed(rooms):
+        listed.append(
+            {
+                "code": room.code,
+                "title": _room_title(room),
+                "pupils": text("classroom.desk.pupils", count=len(room.pupils)),
+            }
+        )
+    return {
+        "rooms": listed,
+        "current": current,
+        "games": _choices("classroom.game.", ["caterpillars", "raupe"]),
+        "levels": [{"value": level.value, "text": text(f"caterpillars.level.{level.value}")} for level in Level],
+        "layouts": _choices("classroom.layout.", LAYOUTS),
+        "dice": _choices("classroom.dice.", DICE_SOURCES),
+        "bots": [{"value": name, "text": name} for name in LEVELS],
+        "standard": format_labels(STANDARD_LABELS),
+    }
+
+
+def _room_title(room: CaterpillarsRoom | RaupeRoom) -> str:
+    if isinstance(room, RaupeRoom):
+        return text("classroom.title.raupe", seats=room.settings.seats)
+    settings = room.settings
+    return text(
+        "classroom.title.caterpillars",
+        level=text(f"caterpillars.level.{settings.level.value}"),
+        layout=text(f"classroom.layout.{settings.layout}"),
+    )
+
+
+def room_view(room: CaterpillarsRoom | RaupeRoom | None, join_base: str) -> RoomView:
+    """The projector: code, QR code, round, dice, who has placed; at the end the ranking."""
+    if room is None:
+        return {}
+    url = join_address(join_base, room.code)
+    view: RoomView = {"code": room.code, "game": room.game_name, "title": _room_title(room), "join_url": url}
+    view["qr"] = qr_svg(url)
+    if isinstance(room, RaupeRoom):
+        view["tables"] = [_table_line(table) for table in room.tables]
+        view["pupils"] = [{"nickname": p.nickname, "placed": True, "filled": 0} for p in room.pupils.values()]
+        view["phase"] = "play" if any(t.started for t in room.tables) else "waiting"
+        return view
+    settings = room.settings
+    placed = room.placed()
+    if room.turn == 0:
+        phase, round_text = "waiting", text("classroom.round.waiting")
+    elif room.turn <= room.setup_turns:
+        phase = "setup"
+        round_text = text("classroom.round.setup", number=room.turn, count=room.setup_turns)
+    elif room.is_over:
+        phase, round_text = "over", text("classroom.round.over")
+    else:
+        phase = "play"
+        round_text = text("lessons.ui.round", round=room.turn - room.setup_turns)
+    view.update(
+        {
+            "phase": phase,
+            "round_text": round_text,
+            "dice_source": settings.dice,
+            "dice_help": text(
+                "classroom.dice.help_setup" if room.turn < room.setup_turns else "classroom.dice.help_play"
+            ),
+            "can_roll": room.can_roll(),
+            "hints": room.hints,
+            "auto": room.auto,
+            "placed": {
+                "count": placed,
+                "total": len(room.pupils),
+                "text": text("classroom.placed", count=placed, total=len(room.pupils)),
+            },
+            "pupils": [
+                {"nickname": p.nickname, "placed": room.has_placed(p), "filled": p.game.state.filled}
+                for p in room.pupils.values()
+            ],
+        }
+    )
+    if room.rolls:
+        roll = room.rolls[-1]
+        view["dice"] = {"values": list(roll.dice), "action": roll.action, "label": str(roll)}
+    if not room.can_roll() and room.pupils:
+        view["leaderboard"] = _leaderboard(room)
+    return view
+
+
+def _leaderboard(room: CaterpillarsRoom) -> list[LeaderRow]:
+    rows: list[LeaderRow] = []
+    for standing in room.ranking():
+        pupil = room.pupil_named(standing.player)
+        assert pupil is not None
+        result = score(pupil.game.state)
+        row: LeaderRow = {
+            "place": standing.place,
+            "nickname": standing.player,
+            "final": standing.final,
+            "all_boxes": standing.all_boxes,
+            "flying": result.flying,
+            "flying_text": text("classroom.flying", name=result.flying, colour=text(f"lessons.colour.{result.flying}")),
+            "complete": result.complete,
+        }
+        cached = room.reviewed(pupil)
+        if cached is not None:
+            row["review"] = [*cached["summary"], *cached["rounds"]]
+        rows.append(row)
+    return rows
+
+
+def _table_line(table: Any) -> TableLine:
+    state = table.game.state
+    result = outcome(state)
+    if result is not None:
+        status = winner_text(result.winners, stalemate=result.stalemate)
+    elif table.started:
+        status = text("classroom.raupe.running", mode=text(f"raupe.mode.{state.mode.word}"))
+    else:
+        status = text("classroom.raupe.waiting")
+    return {
+        "table": table.index + 1,
+        "title": text("classroom.raupe.table", number=table.index + 1),
+        "players": [table.name(seat) for seat in range(len(table.seats))],
+        "status": status,
+        "pile": len(state.pile),
+        "cards": [len(hand) for hand in state.hands],
+    }

@@ -1,0 +1,199 @@
+"""The Voila application ``caterpillar-learn serve`` runs: Voila plus what a class needs.
+
+* **A cap on kernels.**  Every lesson page starts a kernel (about 100 MB).
+  :class:`ClassroomKernelManager` refuses to start one beyond
+  ``max_kernels`` live kernels (those still starting count too), and the
+  lesson page then answers HTTP 503 with a short page in the learner's words
+  (``serve.full``) instead of a half-drawn lesson.
+* **Culling** is jupyter_server's own (``MappingKernelManager.cull_*``,
+  set by :func:`~caterpillar_learn.ui.hosting.serve.voila_argv`): a kernel
+  whose page is gone, or never connected, stops after that idle time.
+* **The Host header** of every request, static files included, must name this
+  computer (:func:`~caterpillar_learn.ui.hosting.network.allowed_hosts`): a web
+  page elsewhere that points its own host name at this computer (DNS
+  rebinding) reaches nothing.  jupyter_server's own check cannot be used for
+  this: it lets through loopback addresses only, never the address a
+  classroom's tablets use.
+
+Voila is imported here, at the top: only :func:`caterpillar_learn.ui.hosting.serve.serve`
+imports this module, when the server really starts.
+"""
+
+from __future__ import annotations
+
+import html
+import logging
+import uuid
+from collections.abc import Collection
+from typing import Any
+
+import tornado.web
+from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
+from tornado.httputil import HTTPServerRequest
+from tornado.routing import Matcher, Rule
+from traitlets import Integer
+from voila.app import Voila  # type: ignore[import-untyped]
+from voila.tornado.handler import TornadoVoilaHandler  # type: ignore[import-untyped]
+
+from caterpillar_learn.errors import CaterpillarLearnError, describe
+from caterpillar_learn.i18n import text
+
+__all__ = ["ClassFullError", "ClassroomKernelManager", "ClassroomVoila", "host_name", "notice_page"]
+
+log = logging.getLogger("caterpillar_learn.ui.hosting")
+
+#: Seconds a refused learner is asked to wait before trying again (the ``Retry-After`` header).
+RETRY_AFTER = 60
+
+
+class ClassFullError(CaterpillarLearnError):
+    """A page asked for a kernel while ``max_kernels`` kernels were live."""
+
+
+def notice_page(title: str, message: str) -> str:
+    """A plain page with a heading and one paragraph: no script, no style sheet, no traceback.
+
+    >>> "<h1>Full &amp; busy</h1>" in notice_page("Full & busy", "Try later.")
+    True
+    """
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{html.escape(title)}</title></head>"
+        '<body style="font-family: sans-serif; font-size: 1.25rem; max-width: 40rem; margin: 3rem auto">'
+        f'<h1>{html.escape(title)}</h1><p data-testid="notice">{html.escape(message)}</p></body></html>\n'
+    )
+
+
+def host_name(header: str) -> str:
+    """The host of a ``Host`` header: lower case, without port or IPv6 brackets.
+
+    >>> host_name("Teacher-PC.local:8866"), host_name("[::1]:8866"), host_name("192.0.2.2")
+    ('teacher-pc.local', '::1', '192.0.2.2')
+    """
+    header = header.strip().lower()
+    if header.startswith("["):
+        return header[1 : header.find("]")] if "]" in header else header
+    return header.rsplit(":", 1)[0] if header.count(":") == 1 else header
+
+
+# -- the cap ------------------------------------------------------------------------
+
+
+class ClassroomKernelManager(AsyncMappingKernelManager):
+    """jupyter_server's kernel manager with a cap on live kernels."""
+
+    max_kernels = Integer(
+        0,
+        config=True,
+        help="Most kernels alive at once (starting ones included); 0 means no limit.",
+    )
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)  # type: ignore[no-untyped-call]
+        self._starting: set[str] = set()
+
+    def live_kernels(self) -> int:
+        """Kernels running or still starting."""
+        return len(set(self.list_kernel_ids()) | self._starting)
+
+    def is_full(self) -> bool:
+        """Whether one more kernel would go beyond ``max_kernels``."""
+        return bool(self.max_kernels) and self.live_kernels() >= self.max_kernels
+
+    async def start_kernel(self, *, kernel_id: str | None = None, **kwargs: Any) -> str:  # type: ignore[override]
+        """Start a kernel as jupyter_server does, unless the class is full (:class:`ClassFullError`)."""
+        if kernel_id is not None and kernel_id in self:
+            started: str = await super().start_kernel(kernel_id=kernel_id, **kwargs)
+            return started
+        if self.is_full():
+            raise ClassFullError(describe("live kernels", self.live_kernels(), f"fewer than {self.max_kernels}"))
+        # The id is chosen here so that a kernel counts from the moment its start begins.
+        kernel_id = kernel_id or str(uuid.uuid4())
+        self._starting.add(kernel_id)
+        try:
+            started = await super().start_kernel(kernel_id=kernel_id, **kwargs)
+        finally:
+            self._starting.discard(kernel_id)
+        return started
+
+
+class LessonHandler(TornadoVoilaHandler):  # type: ignore[misc]
+    """Voila's lesson page, or the "class is full" page (HTTP 503) when no kernel may start."""
+
+    @tornado.web.authenticated
+    async def get(self, path: str | None = None) -> None:
+        manager = self.kernel_manager
+        if isinstance(manager, ClassroomKernelManager) and manager.is_full():
+            self._class_full(manager)
+            return
+        try:
+            await super().get(path)
+        except ClassFullError:
+            # The kernel starts before the page's first byte, so nothing has been sent yet.
+            if self._headers_written:
+                raise
+            self._class_full(manager)
+
+    def _class_full(self, manager: ClassroomKernelManager) -> None:
+        log.warning("the class is full (%d kernels): refused %s", manager.max_kernels, self.request.path)
+        self.clear()
+        self.set_status(503)
+        self.set_header("Content-Type", "text/html; charset=UTF-8")
+        self.set_header("Cache-Control", "no-store")
+        self.set_header("Retry-After", str(RETRY_AFTER))
+        self.finish(notice_page(text("serve.full_title"), text("serve.full", limit=manager.max_kernels)))
+
+
+# -- the Host header ----------------------------------------------------------------
+
+
+class _ForeignHost(Matcher):
+    """Matches the requests whose Host header names no address of this server."""
+
+    def __init__(self, allowed: Collection[str]) -> None:
+        self.allowed = frozenset(allowed)
+        self._reported: set[str] = set()
+
+    def match(self, request: HTTPServerRequest) -> dict[str, Any] | None:
+        host = host_name(request.host or "")
+        if host in self.allowed:
+            return None
+        if host not in self._reported and len(self._reported) < 20:  # one line per host, not per request
+            self._reported.add(host)
+            log.warning("refused requests for the host %r: not a name of this server (see --allow-host)", host)
+        return {}
+
+
+class RefusedHostHandler(tornado.web.RequestHandler):
+    """Every request for a foreign host: 403 and a one-line page."""
+
+    def prepare(self) -> None:
+        self.set_status(403)
+        self.set_header("Content-Type", "text/html; charset=UTF-8")
+        self.finish(notice_page(text("serve.host_title"), text("serve.host_refused")))
+
+
+# -- the application ------------------------------------------------------------------
+
+
+class ClassroomVoila(Voila):  # type: ignore[misc]
+    """Voila with :class:`LessonHandler` for the lesson pages and the Host check in front of every route."""
+
+    def __init__(self, *, allowed_hosts: Collection[str], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.allowed_hosts = frozenset(allowed_hosts)
+
+    def init_settings(self) -> dict[str, Any]:
+        settings: dict[str, Any] = super().init_settings()
+        settings["serve_traceback"] = False  # jupyter_server's error pages: never a traceback
+        return settings
+
+    def init_handlers(self) -> list[Any]:
+        handlers: list[Any] = super().init_handlers()
+        return [(spec[0], LessonHandler, *spec[2:]) if spec[1] is TornadoVoilaHandler else spec for spec in handlers]
+
+    def listen(self) -> None:
+        router = self.app.default_router
+        router.rules.insert(0, router.process_rule(Rule(_ForeignHost(self.allowed_hosts), RefusedHostHandler)))
+        super().listen()

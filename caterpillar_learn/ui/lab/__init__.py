@@ -1,0 +1,11 @@
+"""The strategy lab widget: controller (the settings and the last report), views (its JSON), widget.
+
+>>> from caterpillar_learn.ui.lab import LabWidget
+>>> LabWidget("intermediate").lab["controls"]["level"]
+'intermediate'
+"""
+
+from caterpillar_learn.ui.lab.controller import EVENTS, LabBench
+from caterpillar_learn.ui.lab.widget import LabWidget
+
+__all__ = ["EVENTS", "LabBench", "LabWidget"]

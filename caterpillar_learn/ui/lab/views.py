@@ -1,0 +1,131 @@
+"""What the strategy lab's front end draws: one JSON view, described once.
+
+Each payload is a :class:`~typing.TypedDict` here and a JSDoc ``@typedef``
+of the same name and fields in ``widgets/lab.js`` (a test keeps the two
+alike).  :func:`lab_view` reads a lab (anything shaped like :class:`Bench`,
+in practice :class:`~caterpillar_learn.ui.lab.LabBench`) and changes
+nothing.  Every word comes from the message catalogue.
+
+>>> from caterpillar_learn.ui.lab import LabBench
+>>> view = lab_view(LabBench("beginner", games=40))
+>>> view["status"], view["controls"]["games"], [s["name"] for s in view["controls"]["strategies"] if s["checked"]]
+('idle', 40, ['random', 'greedy', 'median', 'hint'])
+"""
+
+from __future__ import annotations
+
+from typing import Protocol, TypedDict
+
+from caterpillar_learn.caterpillars.levels import Level
+from caterpillar_learn.i18n import text
+from caterpillar_learn.ui.caterpillars.lab import STRATEGIES, LabReport
+
+__all__ = ["Bench", "LabChoice", "LabControls", "LabLevel", "LabRow", "LabView", "lab_view"]
+
+
+class Bench(Protocol):
+    """What the view reads of a lab (:class:`~caterpillar_learn.ui.lab.LabBench`)."""
+
+    level: Level
+    strategies: tuple[str, ...]
+    games: int
+    seed: int
+    running: bool
+    report: LabReport | None
+    played: dict[str, int]
+
+    @property
+    def bounds(self) -> tuple[int, int]: ...
+
+
+class LabLevel(TypedDict):
+    value: str
+    label: str
+
+
+class LabChoice(TypedDict):
+    name: str
+    label: str
+    checked: bool
+
+
+class LabControls(TypedDict):
+    level: str
+    levels: list[LabLevel]
+    strategies: list[LabChoice]
+    games: int
+    min_games: int
+    max_games: int
+
+
+class LabRow(TypedDict):
+    strategy: str
+    games: int
+    mean: float
+    lowest: float
+    middle: float
+    highest: float
+    spread: float
+
+
+class LabView(TypedDict):
+    status: str
+    status_text: str
+    controls: LabControls
+    svg: str
+    rows: list[LabRow]
+    insights: list[str]
+    notes: list[str]
+
+
+def _status(bench: Bench) -> tuple[str, str]:
+    if bench.running:
+        return "running", text("lessons.lab.ui.running")
+    if bench.report is None:
+        return "idle", text("lessons.lab.ui.idle")
+    level = text(f"caterpillars.level.{bench.report.level}")
+    return "ready", text("lessons.lab.ui.ready", games=bench.games, level=level, seed=bench.report.seed)
+
+
+def lab_view(bench: Bench) -> LabView:
+    """The controls as last run (or as given), the status, and the last run's picture, table and findings."""
+    low, high = bench.bounds
+    status, status_text = _status(bench)
+    report = bench.report
+    notes = [
+        text("lessons.lab.ui.fewer", strategy=name, level=text(f"caterpillars.level.{bench.level.value}"), games=count)
+        for name, count in bench.played.items()
+        if count < bench.games
+    ]
+    return {
+        "status": status,
+        "status_text": status_text,
+        "controls": {
+            "level": bench.level.value,
+            "levels": [{"value": lv.value, "label": text(f"caterpillars.level.{lv.value}")} for lv in Level],
+            "strategies": [
+                {"name": name, "label": text(f"lessons.lab.strategy.{name}"), "checked": name in bench.strategies}
+                for name in STRATEGIES
+            ],
+            "games": bench.games,
+            "min_games": low,
+            "max_games": high,
+        },
+        "svg": "" if report is None or bench.running else report.histogram_svg(),
+        "rows": []
+        if report is None or bench.running
+        else [
+            {
+                "strategy": row.strategy,
+                "games": row.games,
+                "mean": round(row.mean, 2),
+                "lowest": round(row.lowest, 2),
+                "middle": round(row.middle, 2),
+                "highest": round(row.highest, 2),
+                "spread": round(row.spread, 2),
+            }
+            for row in report.rows()
+        ],
+        "insights": [] if report is None or bench.running else report.insights(),
+        "notes": notes,
+    }

@@ -1,0 +1,148 @@
+"""Predict, then check, on screen: the state of one question and the learner's record of answers.
+
+Both games' lesson controllers hold a :class:`Quiz`.  It keeps the question
+being asked (built by :mod:`caterpillar_learn.lessons.questions` from the
+engine), the options the learner has chosen, the feedback of the last check,
+and every checked answer in :attr:`Quiz.answers` (the record a learner can
+save as JSON).  The payloads are ``QuestionView`` and ``RecordView`` here and
+the ``@typedef`` of the same names in ``widgets/question.js``.
+
+>>> from caterpillar_learn.lessons.questions import Option, Question
+>>> quiz = Quiz()
+>>> quiz.ask(Question("zero", "Any box?", (Option("yes", "Yes"), Option("no", "No")), frozenset({"no"}), False), "q1")
+>>> quiz.choose("yes"); quiz.check().correct, quiz.is_answered, quiz.is_pending
+(False, True, True)
+>>> quiz.choose("no"); quiz.check().correct, len(quiz.answers)
+(True, 2)
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, TypedDict
+
+from caterpillar_learn.errors import describe
+from caterpillar_learn.i18n import text
+from caterpillar_learn.lessons.questions import Feedback, Question, check
+from caterpillar_learn.ui.base import BadEventError
+
+__all__ = ["OptionView", "QuestionView", "Quiz", "RecordView"]
+
+
+class OptionView(TypedDict):
+    id: str
+    label: str
+    selected: bool
+
+
+class QuestionView(TypedDict, total=False):
+    kind: str
+    text: str
+    options: list[OptionView]
+    #: Whether the options are drawn by the board itself (boxes, cards) rather than as buttons.
+    on_board: bool
+    multiple: bool
+    answered: bool
+    feedback: dict[str, Any]
+    check: str
+
+
+class RecordView(TypedDict):
+    lesson: str
+    answers: list[dict[str, Any]]
+
+
+class Quiz:
+    """One question at a time; every check goes into :attr:`answers`."""
+
+    def __init__(self) -> None:
+        self.question: Question | None = None
+        self.key = ""
+        self.selected: set[str] = set()
+        self.feedback: Feedback | None = None
+        self.answers: list[dict[str, Any]] = []
+
+    def ask(self, question: Question, key: str) -> None:
+        """Ask ``question`` (its step's ``key`` goes into the record)."""
+        self.question, self.key = question, key
+        self.selected = set()
+        self.feedback = None
+
+    def close(self) -> None:
+        self.question = None
+        self.feedback = None
+        self.selected = set()
+
+    @property
+    def is_answered(self) -> bool:
+        """Whether the question has been checked at least once (then the step may go on)."""
+        return self.question is not None and self.feedback is not None
+
+    @property
+    def is_right(self) -> bool:
+        """Whether the last check was right."""
+        return self.feedback is not None and self.feedback.correct
+
+    @property
+    def is_pending(self) -> bool:
+        """Whether a question waits for a right answer (its answer stays hidden meanwhile; it can be tried again)."""
+        return self.question is not None and not self.is_right
+
+    def choose(self, option: object) -> None:
+        """Toggle ``option`` (or, for a single-choice question, choose it)."""
+        question = self.question
+        if question is None:
+            raise BadEventError(text("lessons.question.none"))
+        ids = [o.id for o in question.options]
+        if not isinstance(option, str) or option not in ids:
+            shown = option if len(repr(option)) < 40 else "…"
+            raise BadEventError(describe("answer", shown, "one of " + ", ".join(ids)))
+        if self.feedback is not None and self.feedback.correct:
+            raise BadEventError(text("lessons.question.done"))
+        if question.multiple:
+            self.selected ^= {option}
+        else:
+            self.selected = {option}
+
+    def check(self) -> Feedback:
+        """Check the chosen options: feedback at once, and one more line in the record."""
+        question = self.question
+        if question is None:
+            raise BadEventError(text("lessons.question.none"))
+        if not self.selected and question.correct and not question.multiple:
+            raise BadEventError(text("lessons.question.choose_first"))
+        self.feedback = check(question, self.selected)
+        labels = {o.id: o.label for o in question.options}
+        self.answers.append(
+            {
+                "step": self.key,
+                "kind": question.kind,
+                "question": question.text,
+                "given": sorted(labels[i] for i in self.selected),
+                "correct": self.feedback.correct,
+                "time": time.strftime("%Y-%m-%dT%H:%M:%S"),
+            }
+        )
+        return self.feedback
+
+    def view(self) -> QuestionView:
+        """The question panel's JSON (``{}`` when no question is asked)."""
+        question = self.question
+        if question is None:
+            return {}
+        view: QuestionView = {
+            "kind": question.kind,
+            "text": question.text,
+            "options": [{"id": o.id, "label": o.label, "selected": o.id in self.selected} for o in question.options],
+            "on_board": question.kind in ("boxes", "cards"),
+            "multiple": question.multiple,
+            "answered": self.is_answered,
+            "check": text("lessons.question.check"),
+        }
+        if self.feedback is not None:
+            view["feedback"] = {"correct": self.feedback.correct, "text": self.feedback.text}
+        return view
+
+    def record(self, lesson: str) -> RecordView:
+        """The learner's answers so far, to save as JSON."""
+        return {"lesson": lesson, "answers": list(self.answers)}

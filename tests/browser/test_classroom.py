@@ -1,0 +1,282 @@
+"""The classroom server in Chromium: a teacher and pupils in separate browser contexts.
+
+``caterpillar-learn classroom`` runs as its own process on a free port with a
+fresh ``--data`` folder.  Beside the pages, every pupil's game runs in the
+engine (the room's dice are read from the projector), so each sheet on a
+page, each final score and the class ranking are checked against the
+engine.  Halfway through, the server is killed with SIGKILL between two
+pupils' moves and started again on the same data: every placed move must
+be back and the game goes on.  A Räuber Raupe table of two pupils is played
+in two pages.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import signal
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from caterpillar_learn.caterpillars import Game, Move, Roll, rank
+from caterpillar_learn.caterpillars.sheet import describe_slot
+from caterpillar_learn.classroom.lobby import Lobby
+from caterpillar_learn.classroom.rooms import STANDARD_LABELS
+
+from .conftest import Server, cli_command, free_port, screenshot, start_server
+from .driver import CLICK_TIMEOUT, RENDER_TIMEOUT, box_id, choose
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+#: Each pupil's way of choosing (so the class does not tie): the highest score, the lowest, the engine's first move.
+POLICIES: dict[str, Callable[[list[Move]], Move]] = {
+    "Ada": choose,
+    "Ben": lambda moves: min(moves, key=lambda move: (move.score, move.slot)),
+    "Cleo": lambda moves: moves[0],
+}
+NICKNAMES = tuple(POLICIES)
+#: The round at whose middle the server is killed (two pupils have placed, one has not).
+KILL_ROUND = 7
+
+
+@dataclass
+class Classroom:
+    """The server process, its data folder and port, and the teacher's address."""
+
+    data: Path
+    port: int
+    logs: Path
+    server: Server
+    starts: int = 1
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def teacher_url(self) -> str:
+        found = re.search(r"(http://\S+/teacher\?token=\S+)", self.server.log.read_text())
+        assert found, self.server.log_tail()
+        return found.group(1)
+
+    def kill_and_restart(self) -> None:
+        """SIGKILL (nothing is flushed or closed), then the same command on the same data and port."""
+        os.kill(self.server.process.pid, signal.SIGKILL)
+        self.server.process.wait(timeout=20)
+        self.starts += 1
+        self.server = _start(self.data, self.port, self.logs / f"classroom-{self.starts}.log")
+
+
+def _start(data: Path, port: int, log: Path) -> Server:
+    cmd = [*cli_command(), "classroom", "--port", str(port), "--data", str(data)]
+    return start_server(cmd, f"http://127.0.0.1:{port}/join", log)
+
+
+@pytest.fixture
+def classroom(tmp_path: Path) -> Iterator[Classroom]:
+    port = free_port()
+    room = Classroom(tmp_path / "data", port, tmp_path, _start(tmp_path / "data", port, tmp_path / "classroom-1.log"))
+    try:
+        yield room
+    finally:
+        room.server.stop()
+
+
+def _page(browser: Browser) -> tuple[BrowserContext, Page]:
+    context = browser.new_context(viewport={"width": 1280, "height": 1000})
+    context.set_default_timeout(CLICK_TIMEOUT)
+    return context, context.new_page()
+
+
+@dataclass
+class PupilPage:
+    """One pupil's page beside their game in the engine (same layout, the room's dice)."""
+
+    nickname: str
+    page: Page
+    game: Game = field(default_factory=lambda: Game("beginner", STANDARD_LABELS))
+
+    def join(self, base: str, code: str) -> None:
+        self.page.goto(f"{base}/join?room={code}")
+        expect(self.page.get_by_test_id("join-code")).to_have_value(code, timeout=RENDER_TIMEOUT)
+        self.page.get_by_test_id("nickname").fill(self.nickname)
+        self.page.get_by_test_id("join-button").click()
+        expect(self.page.get_by_test_id("sheet")).to_be_visible(timeout=RENDER_TIMEOUT)
+        expect(self.page.get_by_test_id("you")).to_contain_text(f"{code} · {self.nickname}")
+        expect(self.page).to_have_url(re.compile(rf"nickname={self.nickname}"))
+
+    def reload(self) -> None:
+        """After a restart: the same address (room code and nickname in it) brings the sheet back."""
+        self.page.goto(self.page.url)
+        expect(self.page.get_by_test_id("sheet")).to_be_visible(timeout=RENDER_TIMEOUT)
+
+    def see_dice(self, roll: Roll) -> None:
+        for index, value in enumerate(roll.dice):
+            expect(self.page.get_by_test_id(f"die-{index}")).to_have_attribute(
+                "aria-label", re.compile(rf"(?<!\d){value}(?!\d)"), timeout=CLICK_TIMEOUT
+            )
+
+    def place(self) -> Move:
+        """The engine's legal moves are the highlighted boxes; click the test policy's choice."""
+        moves = [m for m in self.game.legal_moves() if isinstance(m, Move)]
+        expect(self.page.get_by_test_id("legal-move")).to_have_count(len({m.slot for m in moves}))
+        move = POLICIES[self.nickname](moves)
+        in_box = [m for m in moves if m.slot == move.slot]
+        self.page.get_by_test_id(box_id(move.slot)).click()
+        if len(in_box) > 1:
+            self.page.get_by_test_id("move-option").nth(in_box.index(move)).click()
+        self.game.play(move)
+        expect(self.page.get_by_test_id(box_id(move.slot))).to_have_attribute(
+            "aria-label", re.compile(rf", {move.score}$")
+        )
+        return move
+
+    def check_sheet(self) -> None:
+        """Every box on the page shows the engine's score (or is empty where the engine's is)."""
+        state = self.game.state
+        for slot, value in enumerate(state.scores):
+            name, box = describe_slot(slot)
+            label = self.page.get_by_test_id(f"box-{name}-{box}")
+            ending = rf", {value}$" if value is not None else r", empty(, [a-z ]+)?$"
+            expect(label).to_have_attribute("aria-label", re.compile(ending))
+
+
+def _teacher_roll(teacher: Page, round_number: int, rng: random.Random) -> Roll:
+    """Real dice rolled at the front: the teacher types them in, the projector shows them."""
+    roll = Roll(tuple(sorted(rng.randint(1, 6) for _ in range(2))))
+    teacher.get_by_test_id("dice-input").fill(f"{roll.dice[1]}, {roll.dice[0]}")
+    teacher.get_by_test_id("teacher-roll").click()
+    expect(teacher.get_by_test_id("room-round")).to_have_text(f"Round {round_number} of 12")
+    expect(teacher.get_by_test_id("room-dice")).to_have_attribute("aria-label", str(roll))
+    expect(teacher.get_by_test_id("dice-input")).to_have_value("")
+    return roll
+
+
+def test_a_class_plays_a_beginner_game_to_the_ranking_through_a_sigkill(browser: Browser, classroom: Classroom) -> None:
+    contexts: list[BrowserContext] = []
+    try:
+        context, teacher = _page(browser)
+        contexts.append(context)
+        teacher.goto(classroom.teacher_url)
+        teacher.get_by_test_id("room-dice-source").select_option("typed", timeout=RENDER_TIMEOUT)
+        teacher.get_by_test_id("create-room").click()  # Beginner, the standard layout, real dice typed in
+        code = teacher.get_by_test_id("room-code").inner_text()
+        assert re.fullmatch(r"[A-Z0-9]{6}", code)
+        pupils = []
+        for nickname in NICKNAMES:
+            context, page = _page(browser)
+            contexts.append(context)
+            pupil = PupilPage(nickname, page)
+            pupil.join(classroom.base, code)
+            pupils.append(pupil)
+        expect(teacher.get_by_test_id("pupil")).to_have_count(len(NICKNAMES))
+        expect(teacher.get_by_test_id("placed-count")).to_have_text("3 of 3 placed")
+
+        rng = random.Random(7)
+        for round_number in range(1, 13):
+            roll = _teacher_roll(teacher, round_number, rng)
+            for count, pupil in enumerate(pupils):
+                pupil.game.add_roll(roll)
+                pupil.see_dice(roll)
+                if round_number == KILL_ROUND and count == 2:
+                    expect(teacher.get_by_test_id("placed-count")).to_have_text("2 of 3 placed")
+                    screenshot(teacher, "classroom-before-kill")
+                    classroom.kill_and_restart()
+                    teacher.goto(classroom.teacher_url)
+                    expect(teacher.get_by_test_id("placed-count")).to_have_text("2 of 3 placed", timeout=RENDER_TIMEOUT)
+                    expect(teacher.get_by_test_id("room-round")).to_have_text(f"Round {KILL_ROUND} of 12")
+                    for again in pupils:
+                        again.reload()
+                        again.check_sheet()  # every move placed before the kill is back
+                    pupil.see_dice(roll)
+                pupil.place()
+            expect(teacher.get_by_test_id("placed-count")).to_have_text("3 of 3 placed")
+
+        expected = rank({pupil.nickname: pupil.game.state for pupil in pupils})
+        assert len({standing.final for standing in expected}) > 1, "the policies should not tie"
+        rows = teacher.get_by_test_id("leaderboard-row")
+        expect(rows).to_have_count(len(pupils), timeout=CLICK_TIMEOUT)
+        shown = [
+            (
+                int(rows.nth(i).get_attribute("data-place") or 0),
+                rows.nth(i).get_attribute("data-nickname"),
+                int(rows.nth(i).get_attribute("data-final") or -1),
+            )
+            for i in range(len(pupils))
+        ]
+        assert shown == [(s.place, s.player, s.final) for s in expected]
+        for pupil in pupils:
+            pupil.check_sheet()
+            final = pupil.game.score().final
+            expect(pupil.page.get_by_test_id("final-score")).to_have_text(f"Final score: {final}")
+            row = teacher.locator(f'[data-testid="leaderboard-row"][data-nickname="{pupil.nickname}"]')
+            expect(row).to_contain_text(f"{pupil.game.score().flying} (")  # the flying caterpillar
+        # Per pupil, the hint generator's review: the loss of each round against best play (exact at Beginner).
+        first = teacher.locator(f'[data-testid="leaderboard-row"][data-nickname="{expected[0].player}"]')
+        first.get_by_test_id("review-button").click()
+        review = first.get_by_test_id("pupil-review")
+        expect(review).to_be_attached(timeout=RENDER_TIMEOUT)
+        assert review.locator("li").count() >= 12
+        screenshot(teacher, "classroom-ranking")
+        screenshot(pupils[0].page, "classroom-pupil-final")
+
+        # The log on disk gives the same ranking (the room as a restart would rebuild it).
+        classroom.server.stop()
+        room = Lobby.open(classroom.data).rooms[code]
+        assert [(s.player, s.final, s.all_boxes) for s in room.ranking()] == [
+            (s.player, s.final, s.all_boxes) for s in expected
+        ]
+    finally:
+        for context in contexts:
+            context.close()
+
+
+def test_a_raupe_table_of_two_pupils_plays_in_two_pages(browser: Browser, classroom: Classroom) -> None:
+    contexts: list[BrowserContext] = []
+    try:
+        context, teacher = _page(browser)
+        contexts.append(context)
+        teacher.goto(classroom.teacher_url)
+        teacher.get_by_test_id("room-game").select_option("raupe", timeout=RENDER_TIMEOUT)
+        teacher.get_by_test_id("room-seats").select_option("2")
+        teacher.get_by_test_id("create-room").click()
+        code = teacher.get_by_test_id("room-code").inner_text()
+        pages = []
+        for nickname in ("Ada", "Ben"):
+            context, page = _page(browser)
+            contexts.append(context)
+            page.goto(f"{classroom.base}/join?room={code}")
+            page.get_by_test_id("nickname").fill(nickname, timeout=RENDER_TIMEOUT)
+            page.get_by_test_id("join-button").click()
+            expect(page.get_by_test_id("raupe-pile")).to_be_visible(timeout=RENDER_TIMEOUT)
+            pages.append(page)
+        ada, ben = pages
+        table = teacher.get_by_test_id("raupe-table")
+        expect(table).to_have_count(1)
+        expect(table).to_contain_text("Ada")
+        expect(table).to_contain_text("Ben")
+        expect(ben.get_by_test_id("raupe-opponents")).to_contain_text("Ada")  # a person, not a bot
+
+        ada.get_by_test_id("raupe-start").click()
+        expect(teacher.get_by_test_id("raupe-table-status")).to_contain_text("Playing")
+        for player, other in [(ada, ben), (ben, ada), (ada, ben)]:
+            size = int(player.get_by_test_id("raupe-pile").get_attribute("data-size") or 0)
+            cards = player.get_by_test_id("raupe-card")
+            before = cards.count()
+            fitting = player.locator('[data-testid="raupe-card"].rr-fits')
+            (fitting.first if fitting.count() else cards.first).click()
+            expect(cards).to_have_count(before - 1)
+            # The other page sees the same pile, pushed by the server.
+            expect(other.get_by_test_id("raupe-pile")).to_have_attribute("data-size", str(size + 1))
+            pile = player.get_by_test_id("raupe-pile").get_attribute("aria-label")
+            expect(other.get_by_test_id("raupe-pile")).to_have_attribute("aria-label", pile or "")
+        expect(ada.get_by_test_id("raupe-opponent")).to_have_text(str(ben.get_by_test_id("raupe-card").count()))
+        screenshot(ben, "classroom-raupe-table")
+    finally:
+        for context in contexts:
+            context.close()

@@ -1,0 +1,238 @@
+"""Caterpillars rooms: the engine replaying the log, live and after a restart."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from caterpillar_learn.caterpillars import DEFAULT_LABELS, Game, IllegalMoveError, Move, SetupChoice, rank
+from caterpillar_learn.classroom.codes import ClassroomError
+from caterpillar_learn.classroom.lobby import Lobby
+from caterpillar_learn.classroom.rooms import STANDARD_LABELS, CaterpillarsRoom, Pupil, RoomSettings
+from caterpillar_learn.classroom.store import EventStore
+
+
+def _lobby(path: Path | None = None) -> Lobby:
+    return Lobby(EventStore(":memory:" if path is None else path))
+
+
+def _play(pupil: Pupil, rng: random.Random) -> None:
+    """One choice of a pupil's current turn (setup labels or a move), at random."""
+    choices = pupil.game.legal_moves()
+    choice = choices[rng.randrange(len(choices))]
+    assert isinstance(choice, Move | SetupChoice)
+    pupil.game.play(choice)
+
+
+def _snapshot(room: CaterpillarsRoom) -> dict[str, Any]:
+    return {
+        "rolls": list(room.rolls),
+        "states": {p.nickname: p.game.state for p in room.pupils.values()},
+        "history": {p.nickname: [t.choice for t in p.game.history] for p in room.pupils.values()},
+        "hints": room.hints,
+        "auto": room.auto,
+    }
+
+
+@pytest.mark.parametrize(
+    ("level", "layout", "variation"),
+    [("beginner", "standard", False), ("intermediate", "setup", True), ("expert", "setup", False)],
+)
+def test_a_room_rebuilt_from_its_log_is_the_room_that_wrote_it(
+    tmp_path: Path, level: str, layout: str, variation: bool
+) -> None:
+    lobby = _lobby(tmp_path / "log.sqlite3")
+    room = lobby.create(RoomSettings.build(level, layout, variation=variation, hints=False, seed=5))
+    assert isinstance(room, CaterpillarsRoom)
+    rng = random.Random(level)
+    pupils = [room.join(name) for name in ("Ada", "Ben", "Cleo", "Dan")]
+    for turn in range(room.turns):
+        room.roll()
+        for pupil in pupils[: 3 if turn % 4 == 1 else 4]:  # Dan is sometimes late: his rolls wait for him
+            _play(pupil, rng)
+        if turn == 6:
+            room.set_hints(True)
+            late = room.join("Eve")  # a late pupil gets every roll so far, and starts at the beginning
+            assert late.game.rolls == room.rolls and not late.game.history
+            pupils.append(late)
+    for pupil in pupils:
+        while not pupil.game.is_over:
+            _play(pupil, rng)
+    assert room.is_over and room.placed() == len(pupils)
+    again = Lobby(EventStore(tmp_path / "log.sqlite3")).rooms[room.code]
+    assert isinstance(again, CaterpillarsRoom)
+    assert _snapshot(again) == _snapshot(room)
+    assert again.ranking() == room.ranking() == rank({p.nickname: p.game.state for p in pupils})
+    if layout == "setup":  # the class's own setup rolls: each pupil placed the same dice their own way
+        assert len({p.game.state.labels for p in pupils}) > 1
+
+
+def test_every_pupil_of_a_room_sees_the_same_dice_and_the_seed_gives_the_same_rolls() -> None:
+    first = CaterpillarsRoom("AAAAAA", RoomSettings.build("advanced", "standard", seed=11))
+    second = CaterpillarsRoom("CCCCCC", RoomSettings.build("advanced", "standard", seed=11))
+    for room in (first, second):
+        room.join("Ada"), room.join("Ben")
+        for _ in range(5):
+            room.roll()
+    assert first.rolls == second.rolls
+    assert all(p.game.rolls == first.rolls for p in first.pupils.values())
+    other = CaterpillarsRoom("DDDDDD", RoomSettings.build("advanced", "standard", seed=12))
+    other.roll()
+    assert other.rolls[0] != first.rolls[0] or other.roll() != first.rolls[1]
+
+
+def test_the_same_nickname_in_any_case_is_the_same_pupil_and_the_same_sheet() -> None:
+    room = CaterpillarsRoom("AAAAAA", RoomSettings.build("beginner", dice="typed"))
+    ada = room.join("Ada")
+    room.roll("3 5")
+    _play(ada, random.Random(1))
+    assert room.join("ADA") is ada and room.join("ada").game.state.filled == 1 and len(room.pupils) == 1
+
+
+def test_a_pupil_cannot_play_before_the_roll_nor_an_illegal_move_and_nothing_is_logged() -> None:
+    room = CaterpillarsRoom("AAAAAA", RoomSettings.build("beginner", dice="typed"))
+    ada = room.join("Ada")
+    with pytest.raises(IllegalMoveError, match="Wait for your teacher"):
+        ada.game.legal_moves()
+    room.roll("3 5")
+    logged = len(room.log)
+    with pytest.raises(IllegalMoveError):
+        ada.game.play(Move.of("Alex", 0, 6))  # label 1 cannot take a score from 3 5
+    assert len(room.log) == logged and ada.game.state.filled == 0
+
+
+@pytest.mark.parametrize(
+    ("typed", "match"),
+    [
+        ("3 9", "die 9"),
+        ("3", "1 dice"),
+        ("3 5 6", "3 dice"),
+        ("a b", "'a'"),
+        ("3 5 butterfly", "action die"),
+        (7, "dice"),
+    ],
+)
+def test_typed_dice_are_checked_by_the_engine(typed: object, match: str) -> None:
+    room = CaterpillarsRoom("AAAAAA", RoomSettings.build("beginner", dice="typed"))
+    with pytest.raises(ClassroomError, match=match):
+        room.roll(typed)  # type: ignore[arg-type]
+    assert room.rolls == [] and room.log == []
+
+
+def test_setup_rolls_take_three_dice_then_the_level_s_dice() -> None:
+    room = CaterpillarsRoom("AAAAAA", RoomSettings.build("beginner", "setup", dice="typed"))
+    assert room.setup_turns == 2 and room.turns == 14
+    with pytest.raises(ClassroomError, match="three dice"):
+        room.roll("3 5")
+    room.roll("6 2 4")
+    room.roll("1 1 3")
+    assert room.roll("5 2").dice == (2, 5)
+
+
+def test_no_more_rolls_than_the_game_has_turns() -> None:
+    room = CaterpillarsRoom("AAAAAA", RoomSettings.build("beginner"))
+    for _ in range(12):
+        room.roll()
+    with pytest.raises(ClassroomError, match="All the dice"):
+        room.roll()
+
+
+def test_auto_rolls_on_when_everyone_has_placed() -> None:
+    room = CaterpillarsRoom("AAAAAA", RoomSettings.build("beginner", seed=3))
+    ada, ben = room.join("Ada"), room.join("Ben")
+    room.set_auto(True)
+    room.roll()
+    _play(ada, random.Random(1))
+    assert room.turn == 1
+    _play(ben, random.Random(1))
+    assert room.turn == 2 and ada.game.has_roll and ben.game.has_roll
+
+
+def test_a_failed_write_changes_nothing() -> None:
+    room = CaterpillarsRoom("AAAAAA", RoomSettings.build("beginner", dice="typed"))
+    ada = room.join("Ada")
+
+    def broken(kind: str, data: dict[str, Any]) -> None:
+        raise OSError("disk full")
+
+    room.write = broken
+    with pytest.raises(OSError):
+        room.roll("3 5")
+    assert room.rolls == [] and not ada.game.has_roll
+    room.write = None
+    room.roll("3 5")
+    room.write = broken
+    with pytest.raises(OSError):
+        ada.game.play(ada.game.legal_moves().first())
+    assert ada.game.state.filled == 0 and not ada.game.history
+
+
+def test_a_damaged_line_of_the_log_is_skipped_and_the_room_goes_on(tmp_path: Path) -> None:
+    path = tmp_path / "log.sqlite3"
+    lobby = _lobby(path)
+    room = lobby.create(RoomSettings.build("beginner", dice="typed"))
+    ada = room.join("Ada")
+    room.roll("3 5")
+    lobby.store.append(room.code, "move_placed", {"pupil": 1, "turn": 0, "choice": {"caterpillar": "Dora"}})
+    lobby.store.append(room.code, "moon_landing", {})
+    lobby.store.append("ZZZZZZ", "dice_rolled", {"turn": 0, "dice": [1, 1]})
+    _play(ada, random.Random(2))
+    again = Lobby(EventStore(path)).rooms[room.code]
+    assert isinstance(again, CaterpillarsRoom)
+    assert again.pupils[1].game.state == ada.game.state
+
+
+def test_the_ranking_uses_the_rule_book_tie_break_over_all_twelve_boxes() -> None:
+    room = CaterpillarsRoom("AAAAAA", RoomSettings.build("beginner", "standard", seed=1))
+    for name in ("Ada", "Ben", "Cleo", "Dan", "Eve", "Finn"):
+        room.join(name)
+    rng = random.Random(9)
+    for _ in range(room.turns):
+        room.roll()
+        for pupil in room.pupils.values():
+            _play(pupil, rng)
+    standings = room.ranking()
+    keys = [(-s.final, -s.all_boxes) for s in standings]
+    assert keys == sorted(keys)
+    assert next(s.place for s in standings) == 1
+
+
+def test_settings_are_checked_and_survive_json() -> None:
+    settings = RoomSettings.build("expert", "typed", "1 2 3 4 / 5 6 7 8 / 9 10 11 12", dice="typed", hints=False)
+    assert RoomSettings.from_json(settings.to_json()) == settings
+    assert RoomSettings.build("beginner").labels == STANDARD_LABELS
+    assert RoomSettings.build("beginner", "setup").labels == DEFAULT_LABELS
+    for bad in (
+        {"level": "master"},
+        {"level": "beginner", "layout": "random"},
+        {"level": "beginner", "layout": "typed", "labels": "1 2 3"},
+        {"level": "beginner", "layout": "setup", "variation": True},  # the variation starts at Intermediate
+        {"level": "beginner", "dice": "loaded"},
+        {"level": "beginner", "hints": "yes"},
+    ):
+        with pytest.raises(ValueError):
+            RoomSettings.build(**bad)
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000), pupils=st.integers(1, 4))
+def test_random_classes_always_finish_and_replay(seed: int, pupils: int) -> None:
+    store = EventStore(":memory:")
+    lobby = Lobby(store)
+    room = lobby.create(RoomSettings.build("intermediate", "setup", seed=seed))
+    assert isinstance(room, CaterpillarsRoom)
+    rng = random.Random(seed)
+    joined = [room.join(f"P{n}") for n in range(pupils)]
+    while room.can_roll():
+        room.roll()
+        for pupil in joined:
+            _play(pupil, rng)
+    assert room.is_over
+    assert all(isinstance(p.game, Game) and p.game.score().complete for p in joined)
+    again = Lobby(store).rooms[room.code]
+    assert isinstance(again, CaterpillarsRoom) and _snapshot(again) == _snapshot(room)

@@ -1,0 +1,136 @@
+"""Hostile messages over the real server's websocket: refused, logged, and every room goes on.
+
+``caterpillar-learn classroom`` runs in its own process; the clients speak
+Bokeh's protocol as pages do (:class:`~caterpillar_learn.classroom.probe.PageClient`)
+and write what a tampered page could write: other traits than ``event``,
+events of every wrong shape, another pupil's fields, a flood of joins.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from caterpillar_learn.classroom.codes import new_code
+from caterpillar_learn.classroom.probe import PageClient
+from tests.browser.conftest import Server, cli_command, free_port, start_server
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, str, str]]:
+    folder = tmp_path_factory.mktemp("classroom")
+    port = free_port()
+    cmd = [*cli_command(), "classroom", "--port", str(port), "--data", str(folder / "data")]
+    running = start_server(cmd, f"http://127.0.0.1:{port}/join", folder / "server.log")
+    token = re.search(r"token=(\S+)", running.log.read_text())
+    assert token, running.log_tail()
+    try:
+        yield running, f"http://127.0.0.1:{port}", token.group(1)
+    finally:
+        running.stop()
+
+
+def test_hostile_messages_are_refused_and_the_room_goes_on(server: tuple[Server, str, str]) -> None:
+    running, base, token = server
+    stranger = PageClient(f"{base}/teacher", {"token": "guess"})
+    assert stranger.model("TeacherWidget") is None  # no console without the token
+    stranger.close()
+
+    teacher = PageClient(f"{base}/teacher", {"token": token})
+    teacher.send("TeacherWidget", "create", game="caterpillars", level="beginner", dice="typed")
+    assert teacher.wait(lambda: teacher.trait("TeacherWidget", "room").get("code"))
+    code = teacher.trait("TeacherWidget", "room")["code"]
+
+    pupils = {}
+    for nickname in ("Ada", "Ben"):
+        page = PageClient(f"{base}/join", {"room": code})
+        page.send("JoinWidget", "join", code=code, nickname=nickname)
+        assert page.wait(lambda page=page: page.model("ClassroomBoard") is not None)
+        pupils[nickname] = page
+    ada, ben = pupils["Ada"], pupils["Ben"]
+    teacher.send("TeacherWidget", "roll", dice="3 5")
+    assert ada.wait(lambda: ada.trait("ClassroomBoard", "dice").get("values") == [3, 5])
+
+    # Traits other than `event` are put back at once.
+    sheet = ada.trait("ClassroomBoard", "sheet")
+    ada.write("ClassroomBoard", "final", {"final": 99, "text": "Final score: 99"})
+    ada.write("ClassroomBoard", "sheet", {"svg": "<script>alert(1)</script>"})
+    ada.write("ClassroomBoard", "lang", "xx")
+    assert ada.wait(
+        lambda: (
+            ada.trait("ClassroomBoard", "final") == {}
+            and ada.trait("ClassroomBoard", "sheet") == sheet
+            and ada.trait("ClassroomBoard", "lang") == "en"
+        )
+    )
+
+    # An event that is not even an object is refused by Bokeh's own checks (and logged there).
+    for bad in ["roll", [1, 2], 12, None]:
+        ada.write("ClassroomBoard", "event", bad)
+    # Events of every wrong shape get one line, and change nothing; the page keeps working.
+    for bad in [{"type": "x" * 50_000}, {"type": "new_game"}, {"type": "box", "box": 99}, {"type": "option"}]:
+        ada.write("ClassroomBoard", "event", bad)
+        assert ada.wait(lambda: ada.trait("ClassroomBoard", "message")), bad
+        ada.send("ClassroomBoard", "close")  # a good event clears the line
+        assert ada.wait(lambda: ada.trait("ClassroomBoard", "message") == "")
+    # Naming another pupil changes nothing: a page acts on its own sheet only.
+    entry = ada.trait("ClassroomBoard", "legal")[0]
+    ada.send("ClassroomBoard", "box", caterpillar=entry["caterpillar"], box=entry["box"], pupil=2, nickname="Ben")
+    assert teacher.wait(lambda: teacher.trait("TeacherWidget", "room")["placed"]["count"] == 1)
+    pupils_shown = {p["nickname"]: p["filled"] for p in teacher.trait("TeacherWidget", "room")["pupils"]}
+    assert pupils_shown == {"Ada": 1, "Ben": 0}
+
+    # The teacher's console refuses bad events too.
+    teacher.send("TeacherWidget", "roll", dice="9 9 9 9")
+    assert teacher.wait(lambda: "die 9" in teacher.trait("TeacherWidget", "message"))
+    teacher.write("TeacherWidget", "room", {"code": "HACKED"})
+    assert teacher.wait(lambda: teacher.trait("TeacherWidget", "room").get("code") == code)
+
+    # A flood of joins from one address is held back.
+    # (Panel merges writes of one trait that arrive together, so each guess waits for its answer.)
+    door = PageClient(f"{base}/join", {})
+    answers = []
+    for attempt in range(16):
+        guess = new_code()
+        door.send("JoinWidget", "join", code=guess, nickname=f"Guess{attempt}")
+        assert door.wait(
+            lambda guess=guess: (
+                guess in door.trait("JoinWidget", "message") or "Too many" in door.trait("JoinWidget", "message")
+            )
+        )
+        answers.append(door.trait("JoinWidget", "message"))
+        door.send("JoinWidget", "join", code="", nickname="")  # a different answer before the next guess
+        assert door.wait(
+            lambda: (
+                "room code: got ''" in door.trait("JoinWidget", "message")
+                or "Too many" in door.trait("JoinWidget", "message")
+            )
+        )
+    assert "Too many tries" in answers[-1] and "There is no room" in answers[0]
+
+    # The room goes on: Ben plays, the teacher sees it; the server logged the refusals.
+    entry = ben.trait("ClassroomBoard", "legal")[0]
+    ben.send("ClassroomBoard", "box", caterpillar=entry["caterpillar"], box=entry["box"])
+    assert teacher.wait(lambda: teacher.trait("TeacherWidget", "room")["placed"]["text"] == "2 of 2 placed")
+    assert running.process.poll() is None
+    log = running.log.read_text()
+    assert log.count("refused") >= 8 and "ignored a front-end write" in log and "join limit" in log
+    assert log.count("expected a dict") >= 4  # Bokeh's refusals of the events that were not objects
+    for page in (teacher, ada, ben, door):
+        page.close()
+
+
+def test_the_teacher_address_stays_secret_and_the_data_folder_is_private(server: tuple[Server, str, str]) -> None:
+    running, base, token = server
+    data = Path(running.process.args[-1])  # type: ignore[index]
+    assert (data.stat().st_mode & 0o077) == 0
+    for guess in ("", token[:-1], token + "x", token.upper() if token.upper() != token else token.lower()):
+        page = PageClient(f"{base}/teacher", {"token": guess})
+        assert page.model("TeacherWidget") is None
+        page.close()
+    assert "teacher page asked for without the token" in running.log.read_text()

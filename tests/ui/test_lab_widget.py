@@ -1,0 +1,102 @@
+"""The strategy lab widget without a browser: its controls, the run event and its checks, "Running…"."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from caterpillar_learn.i18n import text
+from caterpillar_learn.ui.caterpillars.lab import LabReport
+from caterpillar_learn.ui.lab import LabWidget, controller
+
+
+def run(widget: LabWidget, **fields: Any) -> None:
+    widget.act("run", **{"level": "beginner", "strategies": ["greedy", "hint"], "games": 20, **fields})
+
+
+def test_the_controls_start_with_best_play_ticked_and_nothing_run() -> None:
+    widget = LabWidget("intermediate", games=200, seed=3)
+    view = widget.lab
+    assert view["status"] == "idle" and view["rows"] == [] and view["svg"] == ""
+    controls = view["controls"]
+    assert controls["level"] == "intermediate" and controls["games"] == 200
+    assert (controls["min_games"], controls["max_games"]) == controller.GAMES
+    assert [s["name"] for s in controls["strategies"] if s["checked"]] == ["random", "greedy", "median", "hint"]
+    assert [lv["label"] for lv in controls["levels"]] == ["Beginner", "Intermediate", "Advanced", "Expert"]
+    assert all("{" not in value or "}" in value for value in widget.strings.values())
+
+
+def test_a_run_draws_the_histogram_the_table_and_what_it_shows() -> None:
+    widget = LabWidget()
+    run(widget, strategies=["hint", "greedy"], games=40)
+    view = widget.lab
+    assert widget.message == "" and view["status"] == "ready"
+    assert [row["strategy"] for row in view["rows"]] == ["greedy", "hint"]  # always in the same order
+    for row in view["rows"]:
+        assert row["games"] == 40 and row["lowest"] <= row["middle"] <= row["highest"]
+        assert row["spread"] == pytest.approx(row["highest"] - row["lowest"], abs=0.02)
+    assert view["svg"].startswith("<svg") and len(view["insights"]) == 3
+    assert [s["name"] for s in view["controls"]["strategies"] if s["checked"]] == ["greedy", "hint"]
+    assert view["status_text"] == text("lessons.lab.ui.ready", games=40, level="Beginner", seed=1)
+    first = view["rows"]
+    run(widget, strategies=["hint", "greedy"], games=40)
+    assert widget.lab["rows"] == first  # seeded: the same choices play the same games
+
+
+@pytest.mark.parametrize(
+    ("fields", "word"),
+    [
+        ({"games": 19}, "games"),
+        ({"games": 2001}, "games"),
+        ({"games": "many"}, "games"),
+        ({"games": 10**400}, "games"),
+        ({"games": True}, "games"),
+        ({"strategies": []}, "strategies"),
+        ({"strategies": ["hint", "hint"]}, "strategies"),
+        ({"strategies": "hint"}, "strategies"),
+        ({"strategies": ["clever"]}, "strategies"),
+        ({"level": "master"}, "level"),
+        ({"level": None}, "level"),
+    ],
+)
+def test_a_bad_run_says_why_in_one_line_and_keeps_the_last_report(fields: dict[str, Any], word: str) -> None:
+    widget = LabWidget()
+    run(widget)
+    before = widget.lab
+    run(widget, **fields)
+    assert widget.message.startswith(f"{word}:") and "\n" not in widget.message and len(widget.message) <= 300
+    assert widget.lab == before
+    run(widget)
+    assert widget.message == ""
+
+
+def test_running_shows_first_then_the_result(monkeypatch: pytest.MonkeyPatch) -> None:
+    widget = LabWidget()
+    seen = []
+
+    def slow(level: str, strategies: tuple[str, ...], games: dict[str, int], seed: int) -> LabReport:
+        seen.append((widget.lab["status"], widget.lab["status_text"]))
+        return LabReport(level, {name: [10] * games[name] for name in strategies}, seed)
+
+    monkeypatch.setattr(controller, "run_lab", slow)
+    run(widget)
+    assert seen == [("running", text("lessons.lab.ui.running"))]
+    assert widget.lab["status"] == "ready"
+
+
+def test_a_slow_strategy_plays_fewer_games_and_the_lab_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    asked = {}
+
+    def quick(level: str, strategies: tuple[str, ...], games: dict[str, int], seed: int) -> LabReport:
+        asked.update(games)
+        return LabReport(level, {name: [10] * games[name] for name in strategies}, seed)
+
+    monkeypatch.setattr(controller, "run_lab", quick)
+    widget = LabWidget()
+    run(widget, level="expert", strategies=["greedy", "hint"], games=500)
+    cap = controller.SLOW_GAMES[(widget.session.level, "hint")]
+    assert asked == {"greedy": 500, "hint": cap}
+    assert widget.lab["notes"] == [text("lessons.lab.ui.fewer", strategy="hint", level="Expert", games=cap)]
+    run(widget, level="beginner", strategies=["greedy", "hint"], games=500)
+    assert asked == {"greedy": 500, "hint": 500} and widget.lab["notes"] == []

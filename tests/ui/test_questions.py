@@ -1,0 +1,174 @@
+"""Predict, then check, in the widget logic: every question of every lesson
+answered wrong, then right, through the events the front end sends.  While a
+question waits, its answer stays hidden (no stars; no scoring before "Which
+caterpillar will fly?"); each right answer is checked against the rules
+independently (tests/caterpillars/reference_moves.py, or the totals)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from caterpillar_learn.caterpillars import score
+from caterpillar_learn.caterpillars.sheet import describe_slot
+from caterpillar_learn.lessons import LESSONS, get_lesson
+from caterpillar_learn.lessons.questions import slot_from_id
+from caterpillar_learn.ui.caterpillars import CaterpillarsLesson
+from tests.caterpillars.reference_moves import reference_effects
+from tests.ui.test_widgets import answer
+
+QUESTIONED = [name for name, lesson in LESSONS.items() if any(step.question for step in lesson.steps)]
+
+
+def independent_right_answer(board: CaterpillarsLesson) -> set[str] | None:
+    """The right options as the reference rules (or the totals) give them; None where not applicable."""
+    question = board.session.quiz.question
+    assert question is not None
+    game = board.session.game
+    if question.kind == "fly":
+        totals = game.state.totals
+        middle = sorted(totals)[1]
+        return {name for name, total in zip(("Alex", "Bobby", "Charlie"), totals) if total == middle}
+    state, roll = game.state, game.roll()
+    effects = reference_effects(state.level.value, state.labels, state.scores, state.bonus, roll.dice, roll.action)
+    fitting = {slot for slot, _, zero, _ in effects if not zero}
+    if question.kind == "boxes":
+        return {f"{describe_slot(s)[0]}-{describe_slot(s)[1]}" for s in fitting}
+    if question.kind == "zero":
+        return {"yes" if fitting else "no"}
+    if question.kind == "split":  # the dice that make the score: the others must add up to the box's label
+        label = int(question.text.split("has the label ")[1].split(".")[0])
+        dice = list(roll.dice)
+        found = set()
+        for mask in range(1, 2 ** len(dice) - 1):
+            score_dice = [d for i, d in enumerate(dice) if mask >> i & 1]
+            if sum(dice) - sum(score_dice) == label:
+                found.add("+".join(str(d) for d in sorted(score_dice)))
+        return found
+    return None
+
+
+def walk(name: str, on_question: Any) -> CaterpillarsLesson:
+    """Play the lesson's guided game by events, calling ``on_question(board)`` at each open question."""
+    board = CaterpillarsLesson(name)
+    for _ in range(400):
+        if board.question and not board.question["answered"]:
+            on_question(board)
+            continue
+        if board.lesson["can_next"]:
+            board.act("step", delta=1)
+            continue
+        game = board.session.game
+        if game.phase == "over" or board.step == len(board.session.lesson.steps) - 1:
+            break
+        if not board.dice["rolled"]:
+            board.act("roll")
+        else:
+            entry = board.legal[0]
+            board.act("box", caterpillar=entry["caterpillar"], box=entry["box"])
+            if board.menu:
+                board.act("option", index=board.menu["options"][0]["index"])
+    return board
+
+
+@pytest.mark.parametrize("name", QUESTIONED)
+def test_every_question_answered_wrong_then_right(name: str) -> None:
+    seen: list[str] = []
+
+    def wrong_then_right(board: CaterpillarsLesson) -> None:
+        question = board.session.quiz.question
+        assert question is not None
+        seen.append(question.kind)
+        # Asked before shown: no stars, no scoring.
+        if question.kind == "fly":
+            assert board.final == {} and "flies" not in board.sheet["svg"]
+        else:
+            assert board.legal == [] and 'data-testid="legal-move"' not in board.sheet["svg"]
+        if question.kind == "boxes":
+            assert board.sheet["svg"].count('data-testid="answer"') == len(question.options)
+        expected = independent_right_answer(board)
+        if expected is not None:
+            assert set(question.correct) == expected, question.text
+        before = len(board.record.get("answers", []))
+        wrong_exists = question.kind != "fly" or len(question.correct) < 3
+        if wrong_exists:
+            answer(board, right=False)
+            assert board.question["feedback"]["correct"] is False, question.text
+            assert board.question["feedback"]["text"] and "\n" not in board.question["feedback"]["text"]
+            assert board.lesson["can_next"]  # answered: a wrong answer can be changed and checked again
+        answer(board, right=True)
+        assert board.question["feedback"]["correct"] is True
+        answers = board.record["answers"]
+        assert len(answers) == before + 1 + wrong_exists and answers[-1]["correct"] is True
+        if question.kind == "fly":
+            assert board.final["final"] == score(board.session.game.state).final
+
+    board = walk(name, wrong_then_right)
+    steps = get_lesson(name).steps
+    assert seen == [step.question for step in steps if step.question]
+    assert board.record["lesson"] == name
+
+
+def test_a_box_question_takes_board_clicks_and_then_shows_the_stars() -> None:
+    board = CaterpillarsLesson("01-beginner")
+    board.act("step", delta=1)
+    board.act("roll")
+    board.act("step", delta=1)
+    question = board.session.quiz.question
+    assert question is not None and question.kind == "boxes"
+    first = sorted(question.correct)[0]
+    name, box = first.split("-")
+    board.act("box", caterpillar=name, box=int(box))  # a click answers, it does not play
+    assert board.session.game.state.filled == 0 and board.question["options"][0]["id"]
+    assert 'aria-pressed="true"' in board.sheet["svg"]
+    board.act("option", index=0)
+    assert board.message == "Answer the question first, then play."
+    board.act("check")
+    assert len(question.correct) > 1 and board.question["feedback"]["correct"] is False
+    assert board.legal == [] and board.lesson["can_next"]  # hidden until right, but the learner may go on
+    for option in sorted(question.correct)[1:]:
+        name, box = option.split("-")
+        board.act("box", caterpillar=name, box=int(box))
+    board.act("check")
+    assert board.question["feedback"]["correct"] is True
+    slots = {slot_from_id(i) for i in question.correct}
+    assert {(e["caterpillar"], e["box"]) for e in board.legal} == {describe_slot(s) for s in slots}
+    assert board.sheet["svg"].count('data-testid="legal-move"') == len(slots)
+
+
+def test_bad_answers_are_one_line_and_change_nothing() -> None:
+    board = CaterpillarsLesson("01-beginner")
+    board.act("answer", option="yes")
+    assert board.message == "There is no question to answer now."
+    board.act("step", delta=1)
+    board.act("roll")
+    board.act("step", delta=1)
+    for bad in ("Dora-1", 5, None, ["Alex-0"], "x" * 10_000):
+        board.act("answer", option=bad)
+        assert board.message.startswith("answer: got") and len(board.message) < 300
+    assert not board.question["answered"]
+    board.act("step", delta=1)
+    assert board.message == "Answer the question first, then play." and board.step == 2
+
+
+def test_what_if_shows_both_outcomes_with_exact_values() -> None:
+    from caterpillar_learn.advice import state_value
+    from caterpillar_learn.caterpillars import apply, legal_moves
+
+    board = CaterpillarsLesson("01-beginner")
+    board.act("roll")
+    board.act("option", index=0)  # step 0 asks nothing: the move plays
+    last = board.session.game.history[-1]
+    others = [m for m in legal_moves(last.before, last.roll) if m != last.choice]
+    assert board.whatif["options"] == [m.describe() for m in others]
+    board.act("whatif", index=len(others) - 1)
+    view = board.whatif
+    for side, move in (("yours", last.choice), ("other", others[-1])):
+        value, exact = state_value(apply(last.before, move))
+        assert exact and view[side]["value"] == round(float(value), 2) and view[side]["exact"]
+        assert view[side]["svg"].startswith("<svg") and move.describe() in view[side]["text"]
+    board.act("whatif", index=99)
+    assert board.message.startswith("other move: got 99")
+    board.act("roll")
+    assert board.whatif.get("yours") is None and board.whatif["options"] == []

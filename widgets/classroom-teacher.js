@@ -1,0 +1,270 @@
+// Classroom: the teacher's console.  The desk (the server's rooms and the
+// form of a new room) and the projector (room code, QR code of the join
+// address, round, big dice, who has placed, the class ranking, the tables).
+// Every action is one event; the rooms and the rules are Python's
+// (caterpillar_learn/classroom/).
+
+import { h, picture, s, sender, watch } from "./shared.js";
+
+// The trait payloads; their Python twins are the TypedDicts of
+// caterpillar_learn/classroom/views.py.
+
+/**
+ * @typedef {Object} DiceFaces
+ * @property {number[]} [values]
+ * @property {string|null} [action]
+ * @property {string} [label]
+ */
+/**
+ * @typedef {Object} PupilLine
+ * @property {string} nickname
+ * @property {boolean} placed
+ * @property {number} filled
+ */
+/**
+ * @typedef {Object} LeaderRow
+ * @property {number} [place]
+ * @property {string} [nickname]
+ * @property {number} [final]
+ * @property {number} [all_boxes]
+ * @property {string} [flying]
+ * @property {string} [flying_text]
+ * @property {boolean} [complete]
+ * @property {string[]} [review]
+ */
+/**
+ * @typedef {Object} TableLine
+ * @property {number} table
+ * @property {string} title
+ * @property {string[]} players
+ * @property {string} status
+ * @property {number} pile
+ * @property {number[]} cards
+ */
+/**
+ * @typedef {Object} RoomView
+ * @property {string} [code]
+ * @property {string} [game]  "caterpillars" or "raupe"
+ * @property {string} [title]
+ * @property {string} [join_url]
+ * @property {string} [qr]  SVG markup drawn by Python
+ * @property {string} [phase]  "waiting", "setup", "play" or "over"
+ * @property {string} [round_text]
+ * @property {DiceFaces} [dice]
+ * @property {string} [dice_source]  "server" or "typed"
+ * @property {string} [dice_help]
+ * @property {boolean} [can_roll]
+ * @property {boolean} [hints]
+ * @property {boolean} [auto]
+ * @property {Object} [placed]  {count, total, text}
+ * @property {PupilLine[]} [pupils]
+ * @property {LeaderRow[]} [leaderboard]
+ * @property {TableLine[]} [tables]
+ */
+/**
+ * @typedef {Object} DeskView
+ * @property {Array<Object>} rooms  {code, title, pupils}
+ * @property {string} current
+ * @property {Array<{value: string, text: string}>} games
+ * @property {Array<{value: string, text: string}>} levels
+ * @property {Array<{value: string, text: string}>} layouts
+ * @property {Array<{value: string, text: string}>} dice
+ * @property {Array<{value: string, text: string}>} bots
+ * @property {string} standard
+ */
+
+const PIPS = {
+  1: [[2, 2]], 2: [[1, 1], [3, 3]], 3: [[1, 1], [2, 2], [3, 3]],
+  4: [[1, 1], [3, 1], [1, 3], [3, 3]], 5: [[1, 1], [3, 1], [2, 2], [1, 3], [3, 3]],
+  6: [[1, 1], [3, 1], [1, 2], [3, 2], [1, 3], [3, 3]],
+};
+
+function bigDie(value) {
+  return s("svg", { viewBox: "0 0 64 64", class: "cr-die", role: "img", "aria-label": String(value), "data-testid": "room-die" },
+    s("rect", { x: 3, y: 3, width: 58, height: 58, rx: 12, class: "cr-die-body" }),
+    (PIPS[value] || []).map(([col, row]) => s("circle", { cx: 16 * col, cy: 16 * row, r: 6, class: "cr-pip" })));
+}
+
+function choice(testId, label, options, value, onChange) {
+  const select = h("select", { "data-testid": testId, onchange: (event) => onChange(event.target.value) },
+    options.map((option) => h("option", { value: option.value, selected: option.value === value, text: option.text })));
+  return h("label", { class: "cr-field" }, h("span", { text: label }), select);
+}
+
+function tick(testId, label, checked, onChange) {
+  return h("label", { class: "cr-check" },
+    h("input", { type: "checkbox", "data-testid": testId, checked, onchange: (event) => onChange(event.target.checked) }),
+    h("span", { text: label }));
+}
+
+function render({ model, el }) {
+  const root = h("div", { class: "cl-root cr-root" });
+  el.appendChild(root);
+  const send = sender(model);
+  const form = { game: "caterpillars", level: "beginner", layout: "standard", labels: "", dice: "server",
+    hints: true, variation: false, seats: 2, bots: "beginner" };
+  let typed = "";
+  let lastDice = null;
+
+  function drawForm(desk, strings) {
+    const redraw = (key) => (value) => { form[key] = value; draw(); };
+    const fields = [choice("room-game", strings.game, desk.games || [], form.game, redraw("game"))];
+    if (form.game === "raupe") {
+      fields.push(
+        choice("room-seats", strings.seats, [2, 3, 4].map((n) => ({ value: String(n), text: String(n) })), String(form.seats),
+          (value) => { form.seats = Number(value); }),
+        choice("room-bots", strings.bots, desk.bots || [], form.bots, (value) => { form.bots = value; }));
+    } else {
+      fields.push(
+        choice("room-level", strings.level, desk.levels || [], form.level, redraw("level")),
+        choice("room-layout", strings.layout, desk.layouts || [], form.layout, redraw("layout")));
+      if (form.layout === "typed") {
+        fields.push(h("label", { class: "cr-field cr-wide" }, h("span", { text: strings.labels }),
+          h("input", { type: "text", "data-testid": "room-labels", value: form.labels || desk.standard || "",
+            oninput: (event) => { form.labels = event.target.value; } })));
+      }
+      if (form.layout === "setup" && form.level !== "beginner") {
+        fields.push(tick("room-variation", strings.variation, form.variation, (value) => { form.variation = value; }));
+      }
+      fields.push(choice("room-dice-source", strings.dice, desk.dice || [], form.dice, (value) => { form.dice = value; }));
+    }
+    fields.push(tick("room-hints", strings.hints, form.hints, (value) => { form.hints = value; }));
+    const create = () => {
+      const fieldsSent = form.game === "raupe"
+        ? { game: "raupe", seats: form.seats, bots: form.bots, hints: form.hints }
+        : { game: "caterpillars", level: form.level, layout: form.layout, labels: form.labels || desk.standard || "",
+          dice: form.dice, hints: form.hints, variation: form.layout === "setup" && form.level !== "beginner" && form.variation };
+      send("create", fieldsSent);
+    };
+    return h("details", { class: "cr-new", open: !desk.current },
+      h("summary", { text: strings.new_room }),
+      h("div", { class: "cr-form" }, fields,
+        h("button", { class: "cr-button cr-primary", type: "button", "data-testid": "create-room", text: strings.create, onclick: create })));
+  }
+
+  function drawRooms(desk, strings) {
+    if (!desk.rooms || desk.rooms.length < 2) return null;
+    return h("nav", { class: "cr-rooms", "aria-label": strings.rooms },
+      desk.rooms.map((room) => h("button", {
+        class: "cr-button" + (room.code === desk.current ? " cr-current" : ""), type: "button", "data-testid": "open-room",
+        "data-code": room.code, "aria-pressed": String(room.code === desk.current),
+        text: `${room.code} · ${room.title} · ${room.pupils}`, onclick: () => send("open", { code: room.code }),
+      })));
+  }
+
+  function drawControls(room, strings) {
+    const controls = [];
+    if (room.game === "raupe") {
+      controls.push(h("button", { class: "cr-button cr-primary cr-roll", type: "button", "data-testid": "start-tables",
+        text: strings.start_tables, onclick: () => send("start") }));
+      return h("div", { class: "cr-controls" }, controls);
+    }
+    const roll = () => send("roll", room.dice_source === "typed" ? { dice: typed } : {});
+    if (room.dice_source === "typed") {
+      controls.push(h("label", { class: "cr-field" }, h("span", { text: strings.dice_input }),
+        h("input", { type: "text", "data-testid": "dice-input", value: typed, placeholder: room.dice_help, "aria-describedby": "cr-dice-help",
+          disabled: !room.can_roll, oninput: (event) => { typed = event.target.value; },
+          onkeydown: (event) => { if (event.key === "Enter") { event.preventDefault(); roll(); } } })));
+    }
+    controls.push(h("button", { class: "cr-button cr-primary cr-roll", type: "button", "data-testid": "teacher-roll",
+      disabled: !room.can_roll, text: room.dice_source === "typed" ? strings.roll_typed : strings.roll, onclick: roll }));
+    controls.push(tick("hints-toggle", strings.hints, Boolean(room.hints), (value) => send("hints", { on: value })));
+    if (room.dice_source === "server") {
+      controls.push(tick("auto-roll", strings.auto, Boolean(room.auto), (value) => send("auto", { on: value })));
+    }
+    return h("div", { class: "cr-controls" }, controls,
+      room.dice_source === "typed" ? h("p", { class: "cr-note", id: "cr-dice-help", text: room.dice_help }) : null);
+  }
+
+  function drawLeaderboard(room, strings) {
+    if (!room.leaderboard) return null;
+    const head = h("tr", {}, [strings.place, strings.nickname, strings.final, strings.all_boxes, strings.flies, strings.review]
+      .map((name) => h("th", { scope: "col", text: name })));
+    const rows = room.leaderboard.map((row) => h("tr", {
+      "data-testid": "leaderboard-row", "data-nickname": row.nickname, "data-final": String(row.final),
+      "data-place": String(row.place), "data-all-boxes": String(row.all_boxes), class: row.complete ? "" : "cr-unfinished",
+    },
+    h("td", { text: String(row.place) }), h("th", { scope: "row", text: row.nickname }),
+    h("td", { class: "cr-final", text: String(row.final) }), h("td", { text: String(row.all_boxes) }),
+    h("td", { class: `cr-flyer cr-${(row.flying || "").toLowerCase()}`, text: row.flying_text }),
+    h("td", {}, row.review
+      ? h("details", { "data-testid": "pupil-review" }, h("summary", { text: strings.review }),
+        h("ul", {}, row.review.map((line) => h("li", { text: line }))))
+      : h("button", { class: "cr-button", type: "button", "data-testid": "review-button", disabled: !row.complete,
+        text: strings.review, onclick: () => send("review", { nickname: row.nickname }) }))));
+    return h("section", { class: "cr-leaderboard", "aria-label": strings.leaderboard },
+      h("h2", { text: strings.leaderboard }),
+      h("table", { "data-testid": "leaderboard" }, h("thead", {}, head), h("tbody", {}, rows)));
+  }
+
+  function drawTables(room, strings) {
+    if (!room.tables) return null;
+    return h("section", { class: "cr-tables", "aria-label": strings.tables },
+      h("h2", { text: strings.tables }),
+      room.tables.map((table) => h("div", { class: "cr-table", "data-testid": "raupe-table", "data-table": String(table.table) },
+        h("h3", { text: table.title }),
+        h("p", { class: "cr-note", "data-testid": "raupe-table-status", text: table.status }),
+        h("ul", {}, table.players.map((name, seat) => h("li", { text: `${name}: ${table.cards[seat]}` }))))));
+  }
+
+  function drawRoom(room, strings) {
+    if (!room.code) return h("p", { class: "cr-empty", text: strings.no_room });
+    const dice = room.dice && room.dice.values ? room.dice : null;
+    const diceKey = dice ? dice.label + "/" + room.round_text : null;
+    if (diceKey !== lastDice) {
+      typed = "";
+      lastDice = diceKey;
+    }
+    const pupils = room.pupils || [];
+    return h("section", { class: "cr-projector", "aria-label": room.title },
+      h("div", { class: "cr-door" },
+        h("div", { class: "cr-label", text: strings.code }),
+        h("div", { class: "cr-code", "data-testid": "room-code", text: room.code }),
+        h("div", { class: "cr-label", text: strings.join_at }),
+        h("div", { class: "cr-url", "data-testid": "join-url", text: room.join_url }),
+        picture(room.qr || "", "cr-qr", false)),
+      h("div", { class: "cr-play" },
+        h("h2", { class: "cr-title", text: room.title }),
+        room.game === "raupe" ? null : h("div", { class: "cr-round", "data-testid": "room-round", text: room.round_text }),
+        dice ? h("div", { class: "cr-dice", "data-testid": "room-dice", "aria-label": dice.label },
+          dice.values.map(bigDie), dice.action ? h("span", { class: "cr-action", text: dice.action }) : null) : null,
+        room.placed ? h("div", { class: "cr-placed", "data-testid": "placed-count", "data-count": String(room.placed.count),
+          "data-total": String(room.placed.total), text: room.placed.text }) : null,
+        drawControls(room, strings),
+        h("ul", { class: "cr-pupils", "aria-label": strings.pupils },
+          pupils.length ? pupils.map((pupil) => h("li", { class: pupil.placed ? "cr-done" : "", "data-testid": "pupil",
+            "data-nickname": pupil.nickname, "data-placed": String(pupil.placed), text: (pupil.placed ? "✓ " : "… ") + pupil.nickname }))
+            : h("li", { class: "cr-note", text: strings.waiting_pupils }))),
+      drawLeaderboard(room, strings), drawTables(room, strings));
+  }
+
+  function draw() {
+    const desk = model.get("desk") || {};
+    const room = model.get("room") || {};
+    const strings = model.get("strings") || {};
+    const message = model.get("message") || "";
+    const active = root.querySelector(":focus");
+    const focusId = active ? active.getAttribute("data-testid") : null;
+    const caret = active && "selectionStart" in active ? active.selectionStart : null;
+    root.setAttribute("lang", model.get("lang") || "en");
+    // replaceChildren would write a null as the text "null": drop the parts not shown.
+    root.replaceChildren(...[
+      h("header", { class: "cr-header" }, h("h1", { text: strings.title }), drawRooms(desk, strings)),
+      drawForm(desk, strings),
+      message ? h("p", { class: "cr-message", role: "alert", "data-testid": "message", text: message }) : null,
+      drawRoom(room, strings)].filter(Boolean));
+    if (focusId) {
+      const again = root.querySelector(`[data-testid="${focusId}"]`);
+      if (again && !again.disabled) {
+        again.focus({ preventScroll: true });
+        if (caret !== null && "setSelectionRange" in again && again.type === "text") again.setSelectionRange(caret, caret);
+      }
+    }
+  }
+
+  const stop = watch(model, draw);
+  draw();
+  return stop;
+}
+
+export default { render };
