@@ -144,6 +144,26 @@ def _ask(key: str, kind: str) -> Step:
 
 _FREE = (Step("common.score"), Step("common.free"))
 
+
+def _two_rounds(level: str, first: tuple[str, str], explain: str, second: tuple[str, str]) -> tuple[Step, ...]:
+    """The level lessons' shape: intro; round 1 asked, played, explained; round 2 asked, played; the game
+    to its end; "Which caterpillar will fly?"; the scoring and free play."""
+    return (
+        Step(f"{level}.intro"),
+        Step("common.roll", "rolled"),
+        _ask(*first),
+        Step("common.choose", "played"),
+        Step(explain),
+        Step("common.roll_again", "rolled_twice"),
+        _ask(*second),
+        Step("common.choose_again", "played_twice"),
+        Step("common.hint", "hint"),
+        Step("common.finish", "game_over"),
+        _ask("fly", "fly"),
+        *_FREE,
+    )
+
+
 LESSONS: dict[str, Lesson] = {
     lesson.name: lesson
     for lesson in (
@@ -186,20 +206,7 @@ LESSONS: dict[str, Lesson] = {
             "02-intermediate",
             "intermediate",
             "lessons.title.intermediate",
-            (
-                Step("intermediate.intro"),
-                Step("common.roll", "rolled"),
-                _ask("split", "split"),
-                Step("common.choose", "played"),
-                Step("intermediate.total"),
-                Step("common.roll_again", "rolled_twice"),
-                _ask("boxes", "boxes"),
-                Step("common.choose_again", "played_twice"),
-                Step("common.hint", "hint"),
-                Step("common.finish", "game_over"),
-                _ask("fly", "fly"),
-                *_FREE,
-            ),
+            _two_rounds("intermediate", ("split", "split"), "intermediate.total", ("boxes", "boxes")),
             seed=2,
             variation=True,
             scenario=INTERMEDIATE_SCENARIO,
@@ -208,20 +215,7 @@ LESSONS: dict[str, Lesson] = {
             "03-advanced",
             "advanced",
             "lessons.title.advanced",
-            (
-                Step("advanced.intro"),
-                Step("common.roll", "rolled"),
-                _ask("bonus_no", "bonus"),
-                Step("common.choose", "played"),
-                Step("advanced.bonus"),
-                Step("common.roll_again", "rolled_twice"),
-                _ask("bonus_yes", "bonus"),
-                Step("common.choose_again", "played_twice"),
-                Step("common.hint", "hint"),
-                Step("common.finish", "game_over"),
-                _ask("fly", "fly"),
-                *_FREE,
-            ),
+            _two_rounds("advanced", ("bonus_no", "bonus"), "advanced.bonus", ("bonus_yes", "bonus")),
             seed=3,
             scenario=ADVANCED_SCENARIO,
         ),
@@ -229,20 +223,7 @@ LESSONS: dict[str, Lesson] = {
             "04-expert",
             "expert",
             "lessons.title.expert",
-            (
-                Step("expert.intro"),
-                Step("common.roll", "rolled"),
-                _ask("bonus_no", "bonus"),
-                Step("common.choose", "played"),
-                Step("expert.action"),
-                Step("common.roll_again", "rolled_twice"),
-                _ask("boxes", "boxes"),
-                Step("common.choose_again", "played_twice"),
-                Step("common.hint", "hint"),
-                Step("common.finish", "game_over"),
-                _ask("fly", "fly"),
-                *_FREE,
-            ),
+            _two_rounds("expert", ("bonus_no", "bonus"), "expert.action", ("boxes", "boxes")),
             seed=4,
             scenario=EXPERT_SCENARIO,
         ),

@@ -50,8 +50,9 @@ import os
 import shutil
 import sys
 import tempfile
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import caterpillar_learn
@@ -208,24 +209,28 @@ def cull_interval(cull_after: int) -> int:
     return max(1, min(60, cull_after // 10))
 
 
-def voila_argv(
-    lessons: Path,
-    port: int,
-    *,
-    open_browser: bool,
-    host: str = HOST,
-    token: str | None = None,
-    max_kernels: int = DEFAULT_MAX_KERNELS,
-    cull_after: int = DEFAULT_CULL_SECONDS,
-) -> list[str]:
-    """Voila's command line for serving ``lessons`` on ``port`` of ``host``.
+@dataclass(frozen=True)
+class Hosting:
+    """How the lessons are served: the address, its token, and the class's limits."""
 
-    >>> argv = voila_argv(Path("lessons"), 8866, open_browser=False, max_kernels=2, cull_after=30)
+    host: str = HOST
+    token: str | None = None
+    max_kernels: int = DEFAULT_MAX_KERNELS
+    cull_after: int = DEFAULT_CULL_SECONDS
+    #: Other names the Host header may give (a school's DNS alias, a reverse proxy).
+    allow_hosts: tuple[str, ...] = ()
+
+
+def voila_argv(lessons: Path, port: int, *, open_browser: bool, hosting: Hosting = Hosting()) -> list[str]:
+    """Voila's command line for serving ``lessons`` on ``port`` of ``hosting.host``.
+
+    >>> argv = voila_argv(Path("lessons"), 8866, open_browser=False, hosting=Hosting(max_kernels=2, cull_after=30))
     >>> "--ClassroomKernelManager.max_kernels=2" in argv, "--MappingKernelManager.cull_idle_timeout=30" in argv
     (True, True)
     >>> any(a.startswith("--Voila.token") for a in argv)
     False
     """
+    host, max_kernels, cull_after = hosting.host, hosting.max_kernels, hosting.cull_after
     argv = [
         str(lessons),
         f"--Voila.ip={host}",
@@ -248,32 +253,20 @@ def voila_argv(
         # Kernels talk to the server over Unix sockets in Voila's private connection folder: thirty
         # kernels starting at once on TCP ports sometimes pick a port another just took, and die.
         argv.append("--KernelManager.transport=ipc")
-    if token:
-        argv.append(f"--Voila.token={token}")
+    if hosting.token:
+        argv.append(f"--Voila.token={hosting.token}")
     return argv
 
 
-def serve(
-    lessons: Path,
-    port: int,
-    *,
-    open_browser: bool,
-    host: str = HOST,
-    token: str | None = None,
-    max_kernels: int = DEFAULT_MAX_KERNELS,
-    cull_after: int = DEFAULT_CULL_SECONDS,
-    allow_hosts: Iterable[str] = (),
-) -> int:
-    """Serve ``lessons`` with Voila on ``port`` of ``host`` until interrupted."""
+def serve(lessons: Path, port: int, *, open_browser: bool, hosting: Hosting = Hosting()) -> int:
+    """Serve ``lessons`` with Voila on ``port`` of ``hosting.host`` until interrupted."""
     # lazy: the rest of the command line must not pay for importing Jupyter
     from caterpillar_learn.ui.hosting.voila_app import ClassroomVoila
 
-    argv = voila_argv(
-        lessons, port, open_browser=open_browser, host=host, token=token, max_kernels=max_kernels, cull_after=cull_after
-    )
+    argv = voila_argv(lessons, port, open_browser=open_browser, hosting=hosting)
     with pinned_kernel():
         # No configuration file at all: Voila would execute a voila.py from the working directory.
-        app = ClassroomVoila(config_file_paths=[], allowed_hosts=allowed_hosts(host, allow_hosts))
+        app = ClassroomVoila(config_file_paths=[], allowed_hosts=allowed_hosts(hosting.host, hosting.allow_hosts))
         app.initialize(argv)
         app.start()
     return 0
@@ -325,16 +318,8 @@ def _handle(args: argparse.Namespace) -> int:
         print(f"Solved layouts shared in {folder}" if folder else "Solved layouts not shared.", flush=True)
         print("Press Ctrl+C to stop.", flush=True)
         try:
-            return serve(
-                lessons,
-                port,
-                open_browser=not args.no_browser,
-                host=host,
-                token=token,
-                max_kernels=args.max_kernels,
-                cull_after=args.cull_after,
-                allow_hosts=args.allow_host,
-            )
+            hosting = Hosting(host, token, args.max_kernels, args.cull_after, tuple(args.allow_host or ()))
+            return serve(lessons, port, open_browser=not args.no_browser, hosting=hosting)
         except KeyboardInterrupt:
             return 0
 
@@ -369,22 +354,24 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--lessons", metavar="DIR", default=None, help="folder of lesson notebooks (default: the checkout's lessons/)"
     )
-    parser.add_argument(
-        "--max-kernels",
-        metavar="N",
-        type=_whole(0),
-        default=DEFAULT_MAX_KERNELS,
-        help=f"most lessons open at once, each about 100 MB (default {DEFAULT_MAX_KERNELS}; 0: no limit); "
-        "beyond it a page says the class is full",
+    limits = (
+        (
+            "--max-kernels",
+            "N",
+            DEFAULT_MAX_KERNELS,
+            f"most lessons open at once, each about 100 MB (default {DEFAULT_MAX_KERNELS}; 0: no limit); "
+            "beyond it a page says the class is full",
+        ),
+        (
+            "--cull-after",
+            "SECONDS",
+            DEFAULT_CULL_SECONDS,
+            "stop a lesson's kernel once its page is closed (or never connected) and it has been idle this long "
+            f"(default {DEFAULT_CULL_SECONDS}; 0: never)",
+        ),
     )
-    parser.add_argument(
-        "--cull-after",
-        metavar="SECONDS",
-        type=_whole(0),
-        default=DEFAULT_CULL_SECONDS,
-        help=f"stop a lesson's kernel once its page is closed (or never connected) and it has been idle this long "
-        f"(default {DEFAULT_CULL_SECONDS}; 0: never)",
-    )
+    for flag, metavar, default, words in limits:
+        parser.add_argument(flag, metavar=metavar, type=_whole(0), default=default, help=words)
     parser.add_argument(
         "--solve-cache",
         metavar="DIR",
