@@ -9,7 +9,7 @@ import pytest
 
 from caterpillar_learn.cli import build_parser
 from caterpillar_learn.ui.hosting.network import allowed_hosts, is_loopback, lessons_urls, local_addresses
-from caterpillar_learn.ui.hosting.serve import DEFAULT_CULL_SECONDS, DEFAULT_MAX_KERNELS, voila_argv
+from caterpillar_learn.ui.hosting.serve import DEFAULT_CULL_SECONDS, DEFAULT_MAX_KERNELS, Hosting, voila_argv
 from caterpillar_learn.ui.hosting.voila_app import host_name
 
 
@@ -36,7 +36,8 @@ def test_bad_limits_are_one_line_errors(bad: list[str], capsys: pytest.CaptureFi
 
 
 def test_voila_gets_the_token_cap_and_culling() -> None:
-    argv = voila_argv(Path("lessons"), 8866, open_browser=False, host="0.0.0.0", token="abc", max_kernels=3)
+    hosting = Hosting(host="0.0.0.0", token="abc", max_kernels=3)
+    argv = voila_argv(Path("lessons"), 8866, open_browser=False, hosting=hosting)
     assert "--Voila.ip=0.0.0.0" in argv and "--Voila.token=abc" in argv
     assert "--ClassroomKernelManager.max_kernels=3" in argv
     assert f"--MappingKernelManager.cull_idle_timeout={DEFAULT_CULL_SECONDS}" in argv
