@@ -437,11 +437,11 @@ class LessonSession(Session):
         return self.quiz.is_pending
 
     def legal_moves(self) -> list[Move]:
-        return (
-            []
-            if self.asking and self.quiz.question is not None and self.quiz.question.kind != "fly"
-            else (super().legal_moves())
-        )
+        """None while a question about this round waits for its right answer (the stars would give it away)."""
+        question = self.quiz.question
+        if self.asking and question is not None and question.kind != "fly":
+            return []
+        return super().legal_moves()
 
     def handle(self, event: Mapping[str, Any]) -> None:
         kind = event["type"]
