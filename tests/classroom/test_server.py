@@ -55,6 +55,9 @@ def test_hostile_messages_are_refused_and_the_room_goes_on(server: tuple[Server,
     ada, ben = pupils["Ada"], pupils["Ben"]
     teacher.send("TeacherWidget", "roll", dice="3 5")
     assert ada.wait(lambda: ada.trait("ClassroomBoard", "dice").get("values") == [3, 5])
+    # The dice come first and the redrawn sheet at a later tick (server.Push): wait for the whole redraw,
+    # or the sheet kept below would be the one before the roll.
+    assert ada.wait(lambda: ada.trait("ClassroomBoard", "legal"))
 
     # Traits other than `event` are put back at once.
     sheet = ada.trait("ClassroomBoard", "sheet")
