@@ -13,43 +13,10 @@
 #     name: python3
 # ---
 
-# %% [markdown]
-# # Lesson 1: Beginner 🐛
-#
-# Each round you roll **2 dice**.
-#
-# - **One die is your score.**
-# - **The other die says where it goes**: into an empty box whose label is
-#   that number.
-#
-# *Example:* you roll a 3 and a 5. You may score 5 in an empty box labelled 3,
-# or score 3 in an empty box labelled 5.
-#
-# If no empty box has a label that matches a die, you must cross out any empty
-# box of your choice with a **0**.
-
-# %% [markdown]
-# **How to use the board below**
-#
-# - Press **Roll** (or the **r** key) to roll the dice.
-# - Boxes you may fill have a **dashed orange border and a ★**. Click one (or
-#   move to it with **Tab** and the arrow keys and press **Enter**).
-# - Click a box *without* a star and the board tells you why it cannot take a
-#   score.
-# - When one box can be filled in several ways, a small menu lists them:
-#   choose one.
-# - **Hint** shows the helper's advice: how many points each move is worth on
-#   average at the end of the game.
-# - Some steps ask a question first ("Tap every box these dice can fill",
-#   "Which caterpillar will fly?"): answer, press **Check**, and read why.
-#   A wrong answer can be changed and checked again. **Save my answers**
-#   keeps a record of them.
-# - After a move, **Try another move** shows what another choice that round
-#   would have given, side by side with yours.
-# - Follow the steps with **Next**. After all 12 rounds you see which
-#   caterpillar flies and your final score. **New game** starts another game.
-
 # %% tags=["parameters"]
+# Lesson 1: Beginner.  Everything the learner reads (the steps, questions, hints and the
+# notes for grown-ups behind the lesson's "For grown-ups" switch) comes from the
+# message catalogue, caterpillar_learn/i18n/, in the language chosen on the page.
 # The seed: every learner who uses the same seed gets the same dice.
 SEED = 1
 
@@ -58,27 +25,3 @@ from caterpillar_learn.ui.caterpillars import CaterpillarsLesson
 
 lesson = CaterpillarsLesson("01-beginner", seed=SEED)
 lesson
-
-# %% [markdown]
-# ## Scoring: the median flies
-#
-# After 12 rounds every box is full. Add up each caterpillar. The caterpillar
-# with the **highest** total and the one with the **lowest** total are
-# struck out. The one in the middle (the *median*) flies away as a
-# butterfly, and its total is your score.
-
-# %% [markdown]
-# ## For the teacher
-#
-# The labels were filled by the setup rolls (lesson 0 shows how). The guided
-# game's dice are chosen so that this level's rules come up (see the lesson
-# guide in docs/TEACHERS.md); the seed decides the dice of later games. Below are
-# the dice of this lesson for the seed above (the same for the whole class),
-# and the final score of a sample game that always takes the first
-# highlighted box and the first choice of a box's menu.
-
-# %%
-# NBVAL_CHECK_OUTPUT
-from caterpillar_learn.lessons.teacher import class_dice
-
-print(class_dice("01-beginner", seed=SEED))

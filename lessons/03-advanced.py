@@ -13,47 +13,10 @@
 #     name: python3
 # ---
 
-# %% [markdown]
-# # Lesson 3: Advanced 🐛🐛🐛
-#
-# Three dice again, plus the **bonus boxes A, B and C**: A belongs to Alex,
-# B to Bobby and C to Charlie.
-#
-# Each round you *may* put the value of one die into an empty bonus box. That
-# die is then used up, and you play the round with the other 2 dice, just
-# like the Beginner level. Each bonus box can be filled only once, and only
-# one per round.
-#
-# At the end, only the bonus box of the caterpillar that flies counts: it is
-# added to your score.
-#
-# *Example:* you roll 2, 3 and 5, and put the 5 into bonus box A. You score 3
-# in a box labelled 2. If Alex flies at the end, you get 5 extra points.
-#
-# Moves that also fill a bonus box appear in the menu of each box.
-
-# %% [markdown]
-# **How to use the board below**
-#
-# - Press **Roll** (or the **r** key) to roll the dice.
-# - Boxes you may fill have a **dashed orange border and a ★**. Click one (or
-#   move to it with **Tab** and the arrow keys and press **Enter**).
-# - Click a box *without* a star and the board tells you why it cannot take a
-#   score.
-# - When one box can be filled in several ways, a small menu lists them:
-#   choose one.
-# - **Hint** shows the helper's advice: how many points each move is worth on
-#   average at the end of the game.
-# - Some steps ask a question first ("Tap every box these dice can fill",
-#   "Which caterpillar will fly?"): answer, press **Check**, and read why.
-#   A wrong answer can be changed and checked again. **Save my answers**
-#   keeps a record of them.
-# - After a move, **Try another move** shows what another choice that round
-#   would have given, side by side with yours.
-# - Follow the steps with **Next**. After all 12 rounds you see which
-#   caterpillar flies and your final score. **New game** starts another game.
-
 # %% tags=["parameters"]
+# Lesson 3: Advanced.  Everything the learner reads (the steps, questions, hints and the
+# notes for grown-ups behind the lesson's "For grown-ups" switch) comes from the
+# message catalogue, caterpillar_learn/i18n/, in the language chosen on the page.
 # The seed: every learner who uses the same seed gets the same dice.
 SEED = 3
 
@@ -62,28 +25,3 @@ from caterpillar_learn.ui.caterpillars import CaterpillarsLesson
 
 lesson = CaterpillarsLesson("03-advanced", seed=SEED)
 lesson
-
-# %% [markdown]
-# ## Scoring: the median flies
-#
-# After 12 rounds every box is full. Add up each caterpillar. The caterpillar
-# with the **highest** total and the one with the **lowest** total are
-# struck out. The one in the middle (the *median*) flies away as a
-# butterfly, and its total is your score. At Advanced and Expert, add the bonus box of the
-# caterpillar that flies (A for Alex, B for Bobby, C for Charlie).
-
-# %% [markdown]
-# ## For the teacher
-#
-# The labels were filled by the setup rolls (lesson 0 shows how). The guided
-# game's dice are chosen so that this level's rules come up (see the lesson
-# guide in docs/TEACHERS.md); the seed decides the dice of later games. Below are
-# the dice of this lesson for the seed above (the same for the whole class),
-# and the final score of a sample game that always takes the first
-# highlighted box and the first choice of a box's menu.
-
-# %%
-# NBVAL_CHECK_OUTPUT
-from caterpillar_learn.lessons.teacher import class_dice
-
-print(class_dice("03-advanced", seed=SEED))

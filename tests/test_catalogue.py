@@ -120,7 +120,7 @@ def test_a_lesson_widget_speaks_its_own_language() -> None:
     english = CaterpillarsLesson("01-beginner", lang="en")
     assert german.strings["roll"] == "Würfeln"
     assert german.lesson["heading"] == "Lektion 1: Anfänger"
-    assert german.lesson["title"] == "Zwei Würfel: Punkte und ein Platz"
+    assert german.lesson["title"] == "Zwei Würfel: Punkte und ein Feld"
     assert german.lesson["progress"].startswith("Schritt 1 von ")
     assert english.strings["roll"] == "Roll"
     assert english.lesson["heading"] == "Lesson 1: Beginner"

@@ -97,14 +97,29 @@ export function drawStepper(view, send) {
     h("div", { class: "cl-step-head" },
       h("h2", { class: "cl-step-title", "data-testid": "lesson-step", tabindex: "-1", text: lesson.title }),
       speaker([lesson.title, lesson.body].filter(Boolean).join("\n"), view.lang, strings)),
-    h("p", { class: "cl-step-body", text: lesson.body }),
+    h("p", { class: "cl-step-body", "data-testid": "lesson-body", text: lesson.body }),
     lesson.todo ? h("p", { class: "cl-todo", "data-testid": "lesson-todo", text: "→ " + lesson.todo }) : null,
+    lesson.guide ? h("p", { class: "cl-guide", "data-testid": "lesson-guide" }, h("span", { class: "cl-star-mark", "aria-hidden": "true", text: "★ " }),
+      lesson.guide, speaker(lesson.guide, view.lang, strings)) : null,
     h("div", { class: "cl-nav" },
       h("button", { class: "cl-button", type: "button", "data-testid": "back-step", disabled: !lesson.can_back,
         text: "← " + strings.back, onclick: () => send("step", { delta: -1 }) }),
       h("span", { class: "cl-note", text: lesson.progress }),
       h("button", { class: "cl-button cl-primary", type: "button", "data-testid": "next-step", disabled: !lesson.can_next,
-        text: strings.next + " →", onclick: () => send("step", { delta: 1 }) })));
+        text: strings.next + " →", onclick: () => send("step", { delta: 1 }) })),
+    drawGrownUps(lesson, strings, send));
+}
+
+// The numbers for grown-ups (values, chances, the review) and their notes: one switch.
+function drawGrownUps(lesson, strings, send) {
+  const toggle = h("button", { class: "cl-button cl-grown-ups", type: "button", "data-testid": "grown-ups",
+    "aria-pressed": String(Boolean(lesson.numbers)), text: strings.grown_ups,
+    onclick: () => send("numbers", { value: !lesson.numbers }) });
+  const notes = lesson.numbers && lesson.grown_ups ? h("details", { class: "cl-grown-ups-notes", "data-testid": "grown-ups-notes" },
+    h("summary", { text: strings.grown_ups_notes }),
+    h("ul", { class: "cl-lines" }, (lesson.grown_ups.help || []).map((line) => h("li", { text: line }))),
+    (lesson.grown_ups.teacher || []).length ? h("pre", { class: "cl-teacher", text: lesson.grown_ups.teacher.join("\n") }) : null) : null;
+  return h("div", { class: "cl-grown-ups-wrap" }, toggle, notes);
 }
 
 // "Try another move": the last round's other moves, and both outcomes side by side.

@@ -44,6 +44,7 @@ import { h, picture, sender, watch, isShortcut } from "./shared.js";
  * @property {string[]} [how]
  * @property {string} [text]
  * @property {boolean} [setup]
+ * @property {{score: number[], label: number[]}} [dice]  which dice give the score and which the label
  */
 /**
  * @typedef {Object} MenuView
@@ -58,6 +59,8 @@ import { h, picture, sender, watch, isShortcut } from "./shared.js";
  * @property {string} [title]
  * @property {string[]} [lines]
  * @property {Array<{text: string, how: string[], value: number|null, value_text?: string, best: boolean}>} [options]
+ * @property {string} [child]  the best move in a child's words
+ * @property {{caterpillar: string, box: number}} [best]  the best move's box, marked on the sheet
  */
 /**
  * @typedef {Object} FinalView
@@ -87,6 +90,9 @@ import { h, picture, sender, watch, isShortcut } from "./shared.js";
  * @property {boolean} [can_back]
  * @property {boolean} [can_next]
  * @property {string} [todo]
+ * @property {string} [guide]  why only one box has a star (a round the lesson leads)
+ * @property {boolean} [numbers]  whether the numbers for grown-ups show
+ * @property {{help: string[], teacher: string[]}} [grown_ups]  the grown-ups' notes (while numbers show)
  */
 /**
  * @typedef {Object} OutcomeView
@@ -148,6 +154,69 @@ function moveFocus(root, from, key) {
   if (target) target.focus();
 }
 
+// The rule as a picture: the die that gives the label points at its box (an
+// arrow), the die that gives the score is marked, and on a move the score
+// die flies into the box.  Drawn for the box under the pointer or the focus,
+// and for the only starred box when there is one.
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+function entryAt(view, box) {
+  return view.legal.find((e) => !e.setup && e.caterpillar === box.caterpillar && e.box === box.box && e.dice);
+}
+
+function centre(node, origin) {
+  const r = node.getBoundingClientRect();
+  return { x: r.left - origin.left + r.width / 2, y: r.top - origin.top + r.height / 2, r };
+}
+
+function showRule(root, entry) {
+  clearRule(root);
+  if (!entry || !entry.dice) return;
+  const dieNode = (i) => root.querySelector(`[data-testid="die-${i}"]`);
+  entry.dice.score.forEach((i) => dieNode(i)?.setAttribute("data-role", "score"));
+  entry.dice.label.forEach((i) => dieNode(i)?.setAttribute("data-role", "label"));
+  const target = root.querySelector(`[data-testid="box-${entry.caterpillar}-${entry.box}"]`);
+  const from = entry.dice.label.length ? dieNode(entry.dice.label[0]) : null;
+  if (!target || !from) return;
+  const origin = root.getBoundingClientRect();
+  const a = centre(from, origin);
+  const b = centre(target, origin);
+  const arrow = document.createElementNS(SVG_NS, "svg");
+  arrow.setAttribute("class", "cl-rule-arrow");
+  arrow.setAttribute("data-testid", "rule-arrow");
+  arrow.setAttribute("aria-hidden", "true");
+  arrow.setAttribute("width", String(origin.width));
+  arrow.setAttribute("height", String(origin.height));
+  arrow.innerHTML = '<defs><marker id="cl-arrow-head" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="5" markerHeight="5" orient="auto-start-reverse"><path d="M0 0 L10 5 L0 10 z"/></marker></defs>'
+    + `<line x1="${a.x}" y1="${a.y}" x2="${b.x}" y2="${b.y}" marker-end="url(#cl-arrow-head)"/>`;
+  root.append(arrow);
+}
+
+function clearRule(root) {
+  root.querySelectorAll(".cl-rule-arrow").forEach((node) => node.remove());
+  root.querySelectorAll("[data-role]").forEach((node) => node.removeAttribute("data-role"));
+}
+
+function flyScore(root, entry) {
+  if (!entry || !entry.dice || !entry.dice.score.length) return;
+  if (window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+  const die = root.querySelector(`[data-testid="die-${entry.dice.score[0]}"]`);
+  const target = root.querySelector(`[data-testid="box-${entry.caterpillar}-${entry.box}"]`);
+  if (!die || !target) return;
+  const origin = root.getBoundingClientRect();
+  const a = centre(die, origin);
+  const b = centre(target, origin);
+  const ghost = die.cloneNode(true);
+  ghost.removeAttribute("data-testid");
+  ghost.setAttribute("aria-hidden", "true");
+  ghost.classList.add("cl-flying");
+  ghost.style.left = `${a.x - a.r.width / 2}px`;
+  ghost.style.top = `${a.y - a.r.height / 2}px`;
+  root.append(ghost);
+  requestAnimationFrame(() => { ghost.style.transform = `translate(${b.x - a.x}px, ${b.y - a.y}px) scale(0.6)`; });
+  setTimeout(() => ghost.remove(), 700);
+}
+
 function boxOf(node) {
   const box = node && node.closest ? node.closest(".cl-box[data-caterpillar]") : null;
   return box ? { caterpillar: box.getAttribute("data-caterpillar"), box: Number(box.getAttribute("data-box")) } : null;
@@ -192,11 +261,34 @@ function render({ model, el }) {
     if (target) target.focus({ preventScroll: true });
     lastMenu = menuKey;
     lastStep = stepKey;
+    shown = view;
+    if (view.hint && view.hint.best) {
+      const best = root.querySelector(`[data-testid="box-${view.hint.best.caterpillar}-${view.hint.best.box}"]`);
+      if (best) best.classList.add("cl-hinted");
+    }
+    const starred = view.legal.filter((e) => !e.setup);
+    const only = new Set(starred.map((e) => `${e.caterpillar}-${e.box}`)).size === 1 ? starred[0] : null;
+    clearRule(root);
+    const focused = boxOf(root.querySelector(":focus"));
+    requestAnimationFrame(() => showRule(root, (focused && entryAt(view, focused)) || only));
   }
+
+  let shown = null;
+  const pointAt = (event) => {
+    const box = boxOf(event.target);
+    const entry = box && shown ? entryAt(shown, box) : null;
+    if (entry) showRule(root, entry);
+  };
+  root.addEventListener("pointerover", pointAt);
+  root.addEventListener("focusin", pointAt);
+  const play = (box) => {
+    if (shown) flyScore(root, entryAt(shown, box));
+    send("box", box);
+  };
 
   root.addEventListener("click", (event) => {
     const box = boxOf(event.target);
-    if (box) send("box", box);
+    if (box) play(box);
   });
   root.addEventListener("keydown", (event) => {
     const box = boxOf(event.target);
@@ -205,7 +297,7 @@ function render({ model, el }) {
       moveFocus(root, event.target, event.key);
     } else if (box && (event.key === "Enter" || event.key === " ")) {
       event.preventDefault();
-      send("box", box);
+      play(box);
     } else if ((event.key === "r" || event.key === "R") && isShortcut(event)) {
       const roll = root.querySelector('[data-testid="roll-button"]');
       if (roll && !roll.disabled) {

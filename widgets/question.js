@@ -13,6 +13,11 @@ import { h, speaker } from "./shared.js";
  * @property {boolean} selected
  */
 /**
+ * @typedef {Object} FeedbackView
+ * @property {boolean} correct
+ * @property {string} text  what was right, what was missed and why
+ */
+/**
  * @typedef {Object} QuestionView
  * @property {string} [kind]  "boxes", "zero", "split", "bonus", "fly" or "cards"
  * @property {string} [text]
@@ -20,13 +25,22 @@ import { h, speaker } from "./shared.js";
  * @property {boolean} [on_board]  the options are the board's boxes or the hand's cards
  * @property {boolean} [multiple]
  * @property {boolean} [answered]
- * @property {{correct: boolean, text: string}} [feedback]
+ * @property {FeedbackView} [feedback]
  * @property {string} [check]  the Check button's word
+ */
+/**
+ * @typedef {Object} AnswerView
+ * @property {string} step
+ * @property {string} kind
+ * @property {string} question
+ * @property {string[]} given  the chosen options' labels, sorted
+ * @property {boolean} correct
+ * @property {string} time  local time, YYYY-MM-DDTHH:MM:SS
  */
 /**
  * @typedef {Object} RecordView
  * @property {string} lesson
- * @property {Array<Object>} answers
+ * @property {AnswerView[]} answers
  */
 
 /** @param {QuestionView} question  `lang` and `words` (the widget's strings) are for read-aloud. */

@@ -80,9 +80,24 @@ class Way:
     bonus: tuple[int, int] | None = None  # (bonus box index, die face)
     butterfly: bool = False
     zero: bool = False
+    #: A zero's regular dice left in play after the bonus choice (the whole roll without one).
+    left: tuple[int, ...] = ()
+    #: A zero's action die adds to those dice (a 10, a doubling, a filled bonus box's value).
+    action_joins: bool = False
 
     def explain(self) -> str:
-        """This way in words, through the message catalogue."""
+        """This way in words, through the message catalogue.
+
+        A zero after a bonus choice says what happened: the dice left in play
+        fit no empty box, although the whole roll might have filled one (rule
+        decision 4 in ``docs/RULES.md``: the turn goes on with the remaining dice).
+
+        >>> Way(bonus=(1, 6), zero=True, left=(2, 2)).explain()
+        'With the 6 in bonus box B, the 2 and the 2 fit no empty box, so cross out a box of your choice with 0.'
+        """
+        if self.zero and self.bonus is not None:
+            box, value = self.bonus
+            return text("caterpillars.how.zero_bonus", value=value, box=BONUS_BOXES[box], dice=self._left())
         parts = []
         if self.bonus is not None:
             box, value = self.bonus
@@ -100,6 +115,15 @@ class Way:
                 )
             )
         return " ".join(parts)
+
+    def _left(self) -> str:
+        """The dice left in play, in words: "the 2 and the 5" (and the action die)."""
+        items = [text("caterpillars.how.die", value=die) for die in self.left]
+        if self.action_joins:
+            items.append(text("caterpillars.how.action_die"))
+        if len(items) == 1:
+            return items[0]
+        return text("caterpillars.list_and", items=", ".join(items[:-1]), last=items[-1])
 
 
 @dataclass(frozen=True, slots=True)
@@ -356,6 +380,7 @@ def _options(roll: Roll, empty_bonus: tuple[bool, ...], stored: int | None) -> t
         for box, is_empty in enumerate(empty_bonus):
             if is_empty:
                 choices.append(((box, die), rest))
+    joins = roll.action in ("10", "2x") or (roll.action in BONUS_FACES and stored is not None)
     options = []
     for bonus, dice in choices:
         placements: dict[tuple[int, int], list[Way]] = {}
@@ -376,7 +401,8 @@ def _options(roll: Roll, empty_bonus: tuple[bool, ...], stored: int | None) -> t
             for label, scores in by_label.items()
         }
         reach = frozenset(label for _, label in placements)
-        options.append(Offer(bonus, butterfly, entries, reach, (Way(bonus=bonus, zero=True),)))
+        zero = Way(bonus=bonus, zero=True, left=dice, action_joins=joins)
+        options.append(Offer(bonus, butterfly, entries, reach, (zero,)))
     return tuple(options)
 
 
@@ -523,7 +549,7 @@ def why_not(state: State, roll: Roll, slot: int) -> str:
     >>> from caterpillar_learn.caterpillars.sheet import State
     >>> state = State.new("beginner", [1, 3, 6, 4, 2, 2, 5, 5, 6, 6, 1, 1])
     >>> why_not(state, Roll((3, 5)), 0)
-    'This box is labelled 1, but with 3 and 5 you can only reach boxes labelled 3 or 5.'
+    "This box's label is 1. With 3 and 5, only labels 3 or 5 fit."
     """
     name = describe_slot(slot)[0]
     if state.scores[slot] is not None:

@@ -30,7 +30,7 @@ from caterpillar_learn.caterpillars import Game
 from caterpillar_learn.caterpillars.sheet import ROUNDS
 from caterpillar_learn.errors import describe
 from caterpillar_learn.lessons.questions import KINDS
-from caterpillar_learn.lessons.scenarios import Scenario, rolls_of
+from caterpillar_learn.lessons.scenarios import ALL_ROUNDS, Scenario, rolls_of
 
 
 @dataclass
@@ -103,13 +103,18 @@ class Lesson:
     widgets: tuple[str, ...] = field(default=("board",))
     #: The guided game's designed dice (``None``: seeded dice from the start).
     scenario: Scenario | None = None
+    #: Whether the numbers for grown-ups (values, chances, the review) show at the start; the learner's
+    #: switch changes it.  Off for the picture-first Beginner lesson, whose hints speak a child's words.
+    numbers: bool = True
 
 
-# The guided games' dice, found by scripts/find_scenarios.py (each shows what its second part names,
-# when played along the helper's best moves: tests/lessons/test_scenarios.py replays them).
+# The guided games' dice, found by scripts/find_scenarios.py: each shows what its second part names
+# on every line a learner can take, the lesson offering only the helper's move in the rounds it leads
+# (tests/lessons/test_scenarios.py replays them all).
 BEGINNER_SCENARIO = Scenario(
-    ("2 6 1", "3 1 5", "5 6", "4 4", "6 4", "2 1", "4 1", "4 4", "5 1", "6 4", "3 6", "2 5", "1 3", "1 1"),
+    ("6 3 2", "1 1 6", "3 2", "4 4", "5 2", "3 3", "6 3", "5 3", "2 6", "6 6", "4 5", "1 1", "5 5", "5 4"),
     ("choice", "zero", "tie"),
+    led=ALL_ROUNDS[1:],  # round 1 is the learner's choice; the tie at the end needs the rest
 )
 INTERMEDIATE_SCENARIO = Scenario(
     (
@@ -124,6 +129,7 @@ ADVANCED_SCENARIO = Scenario(
         "3 1 1", "1 3 6", "5 3 4",
     ),
     ("bonus_wrong", "bonus_right"),
+    led=(1,),  # round 2's clear bonus needs round 1's sheet
 )  # fmt: skip
 EXPERT_SCENARIO = Scenario(
     (
@@ -134,6 +140,7 @@ EXPERT_SCENARIO = Scenario(
         "bonus_wrong", "face_A_empty", "face_A_filled", "face_B_empty", "face_B_filled", "face_C_empty",
         "face_C_filled", "face_2x", "face_10", "face_butterfly",
     ),
+    led=ALL_ROUNDS,  # whether A, B or C meets a filled box depends on every earlier bonus choice
 )  # fmt: skip
 
 
@@ -143,6 +150,7 @@ def _ask(key: str, kind: str) -> Step:
 
 
 _FREE = (Step("common.score"), Step("common.free"))
+_FREE_BONUS = (Step("common.score_bonus"), Step("common.free"))  # the flying caterpillar's bonus box counts
 
 
 def _two_rounds(level: str, first: tuple[str, str], explain: str, second: tuple[str, str]) -> tuple[Step, ...]:
@@ -160,7 +168,7 @@ def _two_rounds(level: str, first: tuple[str, str], explain: str, second: tuple[
         Step("common.hint", "hint"),
         Step("common.finish", "game_over"),
         _ask("fly", "fly"),
-        *_FREE,
+        *(_FREE_BONUS if level in ("advanced", "expert") else _FREE),
     )
 
 
@@ -201,6 +209,7 @@ LESSONS: dict[str, Lesson] = {
                 *_FREE,
             ),
             scenario=BEGINNER_SCENARIO,
+            numbers=False,
         ),
         Lesson(
             "02-intermediate",

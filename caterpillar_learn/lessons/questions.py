@@ -5,8 +5,9 @@ asked: its words, its options (each with an ``id`` and a label), and the set
 of right answers.  :func:`check` compares a learner's choice with it and
 says, in words, what was right, what was missed and why.  Every answer is
 computed by the rules engine (or, for the bonus question, by the hint
-generator on a round the lesson's scenario chose so that the answer is
-clear), never typed in.
+generator: both answers are right when its values for them are closer than
+the scenarios' :data:`~caterpillar_learn.lessons.scenarios.CLEAR_MARGIN`),
+never typed in.
 
 The kinds:
 
@@ -34,7 +35,9 @@ from dataclasses import dataclass
 
 from caterpillar_learn.caterpillars import CATERPILLARS, Move, Roll, State, legal_moves, score, why_not
 from caterpillar_learn.caterpillars.sheet import describe_slot, slot_of
+from caterpillar_learn.errors import describe
 from caterpillar_learn.i18n import text
+from caterpillar_learn.lessons.scenarios import CLEAR_MARGIN, bonus_margin
 
 __all__ = [
     "KINDS",
@@ -47,6 +50,7 @@ __all__ = [
     "ask_fly",
     "ask_split",
     "ask_zero",
+    "bonus_values",
     "box_id",
     "check",
 ]
@@ -152,10 +156,41 @@ def ask_split(state: State, roll: Roll, slot: int) -> Question:
 
 
 def ask_bonus(state: State, roll: Roll, best: Move) -> Question:
-    """Should a die go into a bonus box this round?  ``best`` is the helper's best move."""
-    takes = best.bonus is not None
-    why = text("lessons.question.bonus_why", move=best.describe())
-    return _yes_no("bonus", text("lessons.question.bonus", dice=str(roll)), takes, why, why)
+    """Should a die go into a bonus box this round?  ``best`` is the helper's best move (the feedback names it).
+
+    The answer is the hint generator's: the best expected final score with a
+    die put into a bonus box this round against the best without one, both
+    quoted in the feedback.  Closer than :data:`CLEAR_MARGIN` (the margin the
+    lessons' scenarios choose their bonus rounds by), the two are about as
+    good and either answer is right.  With every bonus box full, no.
+    """
+    if not state.level.rules.bonus_boxes:
+        raise ValueError(describe("level", state.level.value, "a level with bonus boxes"))
+    words = text("lessons.question.bonus", dice=str(roll))
+    with_bonus, without = bonus_values(state, roll)
+    if with_bonus is None:
+        why = text("lessons.question.bonus_full")
+        return _yes_no("bonus", words, False, why, why)
+    if abs(with_bonus - without) < CLEAR_MARGIN:
+        why = text("lessons.question.bonus_close", with_bonus=with_bonus, without=without)
+        options = (Option("yes", text("lessons.question.yes")), Option("no", text("lessons.question.no")))
+        return Question("bonus", words, options, frozenset({"yes", "no"}), False, (("yes", why), ("no", why)))
+    why = " ".join(
+        (
+            text("lessons.question.bonus_values", with_bonus=with_bonus, without=without),
+            text("lessons.question.bonus_why", move=best.describe()),
+        )
+    )
+    return _yes_no("bonus", words, with_bonus > without, why, why)
+
+
+def bonus_values(state: State, roll: Roll) -> tuple[float | None, float]:
+    """The hint generator's best expected final score with a die put into a bonus box, and without one.
+
+    ``None`` for the first when no bonus box is empty.
+    """
+    with_bonus, without = bonus_margin(state, roll)  # the same values the scenarios' bonus rounds were chosen by
+    return (None if with_bonus == float("-inf") else with_bonus), without
 
 
 def ask_fly(state: State) -> Question:
@@ -166,7 +201,8 @@ def ask_fly(state: State) -> Question:
     may = frozenset(name for name, total in totals.items() if total == middle)
     listed = ", ".join(f"{name} {total}" for name, total in totals.items())
     if len(may) > 1:
-        why = text("lessons.question.fly_tie", totals=listed, names=" / ".join(sorted(may)), flying=result.flying)
+        tie = text("lessons.question.fly_tie", totals=listed, names=" / ".join(sorted(may)))
+        why = tie + " " + text("lessons.question.fly_tie_helper", flying=result.flying)
     else:
         why = text("lessons.question.fly_why", totals=listed, flying=result.flying)
     options = tuple(Option(name, name) for name in CATERPILLARS)
@@ -191,7 +227,9 @@ def check(question: Question, given: Iterable[str]) -> Feedback:
         found = sorted(chosen & question.correct)
         missed = sorted(question.correct - chosen)
         extra = sorted(chosen - question.correct)
-        if found:
+        if found and not missed:
+            lines.append(text("lessons.feedback.found_all"))
+        elif found:
             lines.append(text("lessons.feedback.found", items=", ".join(labels[i] for i in found)))
         lines += [text("lessons.feedback.missed", item=labels[i], why=question.reason(i)) for i in missed]
         lines += [text("lessons.feedback.extra", item=labels[i], why=question.reason(i)) for i in extra]

@@ -2,11 +2,15 @@
 
 A lesson's guided game does not leave its rule to chance: its dice are a
 :class:`Scenario` (setup rolls first, then one roll per round) chosen so that
-every rule of the level comes up while the learner is guided, if they play
-the scenario's line (the helper's best move each round).  :func:`replay`
-plays that line through the engine and :func:`coverage` names what it
-showed, so a test can hold each scenario to its list.  Free play after the
-guided game uses seeded dice.
+every rule of the level comes up while the learner is guided.  In the rounds
+the scenario *leads* (:attr:`Scenario.led`) the lesson offers one move, the
+helper's best (:func:`led_move`), as a tutorial does; in the other rounds
+the learner chooses.  :func:`play_guided` plays the helper's line through
+the engine, :func:`guided_lines` every line a learner can take (each choice
+in a free round before the last led one, then two ways to finish), and
+:func:`coverage` names what a game showed, so a test can hold each scenario
+to its list whatever the learner chooses.  Free play after the guided game
+uses seeded dice.
 
 The names :func:`coverage` knows:
 
@@ -26,15 +30,33 @@ The names :func:`coverage` knows:
 >>> from caterpillar_learn.lessons.caterpillars import get_lesson, guided_game
 >>> sorted(coverage(play_guided(guided_game(get_lesson("01-beginner")))))
 ['choice', 'tie', 'zero']
+>>> get_lesson("03-advanced").scenario.led
+(1,)
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from caterpillar_learn.caterpillars import BONUS_BOXES, Game, Move, Roll, State, legal_moves, parse_roll
+from caterpillar_learn.caterpillars.sheet import ROUNDS
 
-__all__ = ["CLEAR_MARGIN", "Scenario", "best_move", "coverage", "play_guided", "rolls_of"]
+__all__ = [
+    "ALL_ROUNDS",
+    "CLEAR_MARGIN",
+    "Scenario",
+    "best_move",
+    "bonus_margin",
+    "coverage",
+    "guided_lines",
+    "is_led",
+    "play_guided",
+    "rolls_of",
+]
+
+#: Every round of a game, for a scenario that leads them all.
+ALL_ROUNDS: tuple[int, ...] = tuple(range(1, ROUNDS + 1))
 
 #: How many points of expected final score make a bonus decision clear enough to ask about.
 #: Early in a game a bonus rarely wins by much (the two dice left make a small score), so a
@@ -46,11 +68,19 @@ CLEAR_MARGIN = 0.3
 class Scenario:
     """Designed dice: setup rolls first (three dice each), then one roll per round.
 
-    ``covers`` names what the guided game must show (see :func:`coverage`).
+    ``covers`` names what the guided game must show (see :func:`coverage`);
+    ``led`` the rounds (from 1) in which the lesson offers only the helper's
+    move, because a rule to come depends on it.
     """
 
     rolls: tuple[str, ...]
     covers: tuple[str, ...] = ()
+    led: tuple[int, ...] = ()
+
+
+def is_led(scenario: Scenario, game: Game) -> bool:
+    """Whether ``game``'s current round is one the scenario leads."""
+    return game.phase == "play" and game.state.round in scenario.led
 
 
 def rolls_of(level: str, variation: bool, scenario: Scenario, setup_rolls: int) -> list[Roll]:
@@ -83,7 +113,38 @@ def play_guided(game: Game, rounds: int = 12) -> Game:
     return game
 
 
-def _margin(state: State, roll: Roll) -> tuple[float, float]:
+def guided_lines(game: Game, scenario: Scenario) -> Iterator[Game]:
+    """Every finished game a learner can reach from the start of ``game``: each move in the free rounds
+    up to the scenario's last led round, the helper's move in the led ones; after that, two finishes (the
+    helper's moves, and always the first legal move)."""
+    while game.phase == "setup":
+        game.play(game.legal_moves()[0])
+    last = max(scenario.led, default=0)
+
+    def finish(start: Game) -> Iterator[Game]:
+        for helper in (True, False):
+            end = Game.from_json(start.to_json())
+            while end.phase == "play":
+                end.play(best_move(end.state, end.roll()) if helper else end.legal_moves()[0])
+            yield end
+
+    def branch(at: Game) -> Iterator[Game]:
+        if at.phase != "play" or at.state.round > last:
+            yield from finish(at)
+            return
+        if at.state.round in scenario.led:
+            choices: list[Move] = [best_move(at.state, at.roll())]
+        else:
+            choices = [move for move in at.legal_moves() if isinstance(move, Move)]
+        for move in choices:
+            after = Game.from_json(at.to_json())
+            after.play(move)
+            yield from branch(after)
+
+    yield from branch(game)
+
+
+def bonus_margin(state: State, roll: Roll) -> tuple[float, float]:
     """The best expected final with a bonus move, and without one."""
     from caterpillar_learn.advice import rank_options
 
@@ -118,10 +179,10 @@ def coverage(game: Game) -> set[str]:
     if game.state.is_complete and len(set(game.state.totals)) < 3:
         shown.add("tie")
     if game.state.level.rules.bonus_boxes and len(play) > 1:
-        with_bonus, without = _margin(play[0].before, play[0].roll)
+        with_bonus, without = bonus_margin(play[0].before, play[0].roll)
         if with_bonus > float("-inf") and without >= with_bonus + CLEAR_MARGIN:
             shown.add("bonus_wrong")
-        with_bonus, without = _margin(play[1].before, play[1].roll)
+        with_bonus, without = bonus_margin(play[1].before, play[1].roll)
         if with_bonus >= without + CLEAR_MARGIN:
             shown.add("bonus_right")
     for turn in play:

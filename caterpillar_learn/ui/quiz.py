@@ -4,8 +4,10 @@ Both games' lesson controllers hold a :class:`Quiz`.  It keeps the question
 being asked (built by :mod:`caterpillar_learn.lessons.questions` from the
 engine), the options the learner has chosen, the feedback of the last check,
 and every checked answer in :attr:`Quiz.answers` (the record a learner can
-save as JSON).  The payloads are ``QuestionView`` and ``RecordView`` here and
-the ``@typedef`` of the same names in ``widgets/question.js``.
+save as JSON).  The payloads are ``QuestionView`` (with its ``OptionView``
+and ``FeedbackView``) and ``RecordView`` (with its ``AnswerView``) here and
+the ``@typedef`` of the same names in ``widgets/question.js``
+(``tests/ui/test_payloads.py`` keeps the two alike).
 
 >>> from caterpillar_learn.lessons.questions import Option, Question
 >>> quiz = Quiz()
@@ -19,20 +21,25 @@ the ``@typedef`` of the same names in ``widgets/question.js``.
 from __future__ import annotations
 
 import time
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from caterpillar_learn.errors import describe
 from caterpillar_learn.i18n import text
 from caterpillar_learn.lessons.questions import Feedback, Question, check
 from caterpillar_learn.ui.base import BadEventError
 
-__all__ = ["OptionView", "QuestionView", "Quiz", "RecordView"]
+__all__ = ["AnswerView", "FeedbackView", "OptionView", "QuestionView", "Quiz", "RecordView"]
 
 
 class OptionView(TypedDict):
     id: str
     label: str
     selected: bool
+
+
+class FeedbackView(TypedDict):
+    correct: bool
+    text: str
 
 
 class QuestionView(TypedDict, total=False):
@@ -43,13 +50,26 @@ class QuestionView(TypedDict, total=False):
     on_board: bool
     multiple: bool
     answered: bool
-    feedback: dict[str, Any]
+    feedback: FeedbackView
     check: str
+
+
+class AnswerView(TypedDict):
+    """One checked answer in the learner's record."""
+
+    step: str
+    kind: str
+    question: str
+    #: The labels of the chosen options, sorted.
+    given: list[str]
+    correct: bool
+    #: When it was checked, local time, ``YYYY-MM-DDTHH:MM:SS``.
+    time: str
 
 
 class RecordView(TypedDict):
     lesson: str
-    answers: list[dict[str, Any]]
+    answers: list[AnswerView]
 
 
 class Quiz:
@@ -60,7 +80,7 @@ class Quiz:
         self.key = ""
         self.selected: set[str] = set()
         self.feedback: Feedback | None = None
-        self.answers: list[dict[str, Any]] = []
+        self.answers: list[AnswerView] = []
 
     def ask(self, question: Question, key: str) -> None:
         """Ask ``question`` (its step's ``key`` goes into the record)."""

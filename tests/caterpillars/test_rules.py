@@ -18,6 +18,7 @@ from caterpillar_learn.caterpillars import (
     why_not,
 )
 from caterpillar_learn.caterpillars.sheet import slot_of
+from caterpillar_learn.i18n import language
 
 
 def sheet(level: str, labels: dict[str, list[int]], **filled: list[int | None]) -> State:
@@ -155,6 +156,39 @@ def test_zero_is_decided_per_bonus_choice() -> None:
     for box in "ABC":
         assert ("Alex", 0, 0, True, (box, 1)) in found
         assert ("Alex", 0, 0, True, (box, 6)) in found
+    # ... and its words say so: the dice left fit nothing (not "no box matches these dice")
+    zero = legal_moves(state, Roll((1, 1, 6))).find(Move.of("Alex", 0, 0, zero=True, bonus=("B", 6)))
+    assert zero is not None and zero.how == [
+        "With the 6 in bonus box B, the 1 and the 1 fit no empty box, so cross out a box of your choice with 0."
+    ]
+
+
+def test_a_zero_after_a_bonus_choice_names_the_dice_left_in_both_languages() -> None:
+    """The issue's Advanced 2 2 6: with the 6 kept, the 2 and 2 fit nothing, though 2 + 2 = 4 fits a 6."""
+    labels = {"Alex": [1, 3, 6, 4], "Bobby": [6, 1, 3, 5], "Charlie": [5, 4, 1, 1]}
+    state = sheet("advanced", labels)
+    roll = Roll((2, 2, 6))
+    assert ("Alex", 2, 4, False, None) in effects(state, roll)  # without a bonus die: 2 + 2 = 4 in the box labelled 6
+    zero = legal_moves(state, roll).find(Move.of("Alex", 0, 0, zero=True, bonus=("B", 6)))
+    assert zero is not None
+    assert zero.how == [
+        "With the 6 in bonus box B, the 2 and the 2 fit no empty box, so cross out a box of your choice with 0."
+    ]
+    with language("de"):
+        assert zero.how == [
+            "Mit der 6 in Bonusfeld B passen die 2 und die 2 in kein leeres Feld. "
+            "Streich also ein Feld deiner Wahl mit 0."
+        ]
+
+
+def test_a_zero_with_the_action_die_in_play_names_it() -> None:
+    state = State("expert", (12,) * 12, bonus=(None, 1, None))
+    roll = make_roll("expert", [1, 2, 3], "B")  # bonus box B's 1 joins the dice left
+    zero = legal_moves(state, roll).find(Move.of("Bobby", 1, 0, zero=True, bonus=("C", 3)))
+    assert zero is not None and zero.how == [
+        "With the 3 in bonus box C, the 1, the 2 and the action die fit no empty box, "
+        "so cross out a box of your choice with 0."
+    ]
 
 
 def test_zero_with_a_bonus_die_as_the_seed_notes() -> None:
@@ -251,7 +285,7 @@ def test_why_not_explains_an_illegal_box() -> None:
     state = sheet("beginner", LABELS, Alex=[4, None, None, None])
     assert "already filled" in why_not(state, Roll((3, 5)), slot_of("Alex", 0))
     assert why_not(state, Roll((3, 5)), slot_of("Alex", 1)) == (
-        "This box is labelled 2, but with 3 and 5 you can only reach boxes labelled 3 or 5."
+        "This box's label is 2. With 3 and 5, only labels 3 or 5 fit."
     )
 
 

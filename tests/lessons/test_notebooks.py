@@ -1,10 +1,12 @@
 """The lesson notebooks: committed without outputs, in step with their text
-files, and each one runs top to bottom in a fresh kernel and prints the final
-score the engine gives for the lesson's seed.
+files, with no prose of their own (every word a learner reads comes from the
+message catalogue, in the page's language), and each one runs top to bottom
+in a fresh kernel, where its widget plays the lesson's game to the final
+score the engine gives on its own.
 
 nbval (``pytest --nbval-lax lessons/``) runs them too; since the notebooks
-carry no outputs, the printed result is compared here instead, against a game
-the engine plays on its own."""
+carry no outputs, the result is checked here instead: the test adds one cell
+that plays the lesson's widget to its end and prints the final score."""
 
 from __future__ import annotations
 
@@ -16,8 +18,8 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from caterpillar_learn.lessons import LESSONS, get_lesson
-from caterpillar_learn.lessons.caterpillars import guided_game
+from caterpillar_learn.lessons import LESSONS
+from caterpillar_learn.lessons.teacher import sample_game
 
 ROOT = Path(__file__).resolve().parents[2]
 LESSON_DIR = ROOT / "lessons"
@@ -28,8 +30,9 @@ def read(name: str) -> nbformat.NotebookNode:
     return nbformat.read(LESSON_DIR / f"{name}.ipynb", as_version=4)
 
 
-def run(name: str) -> nbformat.NotebookNode:
+def run(name: str, *extra: str) -> nbformat.NotebookNode:
     notebook = read(name)
+    notebook.cells += [nbformat.v4.new_code_cell(source) for source in extra]
     resources = {"metadata": {"path": str(LESSON_DIR)}}
     NotebookClient(notebook, timeout=300, kernel_name="python3", resources=resources).execute()
     return notebook
@@ -46,11 +49,23 @@ def printed(notebook: nbformat.NotebookNode) -> str:
 
 
 def engine_final(name: str) -> int:
-    """The sample game's final score, played in the engine alone on the lesson's guided dice."""
-    game = guided_game(get_lesson(name))
-    while game.phase != "over":
-        game.play(game.legal_moves()[0])
-    return game.score().final
+    """The sample game's final score (the first highlighted move each round), played in the engine alone."""
+    return sample_game(name).score().final
+
+
+#: Played in the notebook's kernel after its cells: the widget's first highlighted move each round.
+PLAY_TO_THE_END = """
+session = lesson.session
+while session.game.phase == "setup":
+    session.game.play(session.game.legal_moves()[0])
+while session.game.phase != "over":
+    lesson.act("roll")
+    entry = lesson.legal[0]
+    lesson.act("box", caterpillar=entry["caterpillar"], box=entry["box"])
+    if lesson.menu:
+        lesson.act("option", index=lesson.menu["options"][0]["index"])
+print(f"final score {session.game.score().final}.")
+"""
 
 
 @pytest.mark.parametrize("name", list(LESSONS))
@@ -64,21 +79,20 @@ def test_committed_without_outputs_and_paired(name: str) -> None:
         f"{name}.ipynb and {name}.py differ: run jupytext --to ipynb lessons/{name}.py"
     )
     assert notebook.metadata["kernelspec"]["name"] == "python3"
+    assert [cell.cell_type for cell in notebook.cells] == ["code"] * len(notebook.cells), f"{name}: prose in cells"
     seeds = [c for c in notebook.cells if c.cell_type == "code" and "parameters" in c.metadata.get("tags", [])]
     assert len(seeds) == 1 and "SEED =" in seeds[0].source
 
 
 @pytest.mark.parametrize("name", [n for n, lesson in LESSONS.items() if "board" in lesson.widgets])
-def test_a_game_lesson_runs_and_prints_the_engines_final_score(name: str) -> None:
-    notebook = run(name)
-    lesson = get_lesson(name)
+def test_a_game_lesson_runs_and_its_widget_plays_to_the_engines_final_score(name: str) -> None:
+    notebook = run(name, PLAY_TO_THE_END)
     outputs = [o for c in notebook.cells if c.cell_type == "code" for o in c.outputs]
-    assert not [o for o in outputs if o.output_type == "error"]
+    assert not [o for o in outputs if o.output_type == "error"], [o for o in outputs if o.output_type == "error"]
     assert sum(WIDGET_MIME in o.get("data", {}) for o in outputs) == 1, "one lesson widget per notebook"
     found = re.search(r"final score (\d+)\.", printed(notebook))
     assert found, printed(notebook)
     assert int(found.group(1)) == engine_final(name)
-    assert f"Seed {lesson.seed}," in printed(notebook)
 
 
 def test_the_strategy_lab_runs_and_shows_bars_or_says_why_not() -> None:

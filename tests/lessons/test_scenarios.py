@@ -1,8 +1,8 @@
 """The guided games' designed dice show what each lesson teaches.
 
-Each scenario is replayed through the engine along the helper's best moves
-(what the lesson's hints show) and must cover its list; the questions the
-lessons ask on those rounds must have a true answer.
+Each scenario is replayed through the engine along every line a learner can
+take (any move in the rounds the lesson does not lead, the helper's move in
+those it leads) and must cover its list on each of them.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import pytest
 from caterpillar_learn.caterpillars import Roll
 from caterpillar_learn.lessons import LESSONS, get_lesson
 from caterpillar_learn.lessons.caterpillars import guided_game
-from caterpillar_learn.lessons.scenarios import CLEAR_MARGIN, Scenario, coverage, play_guided
+from caterpillar_learn.lessons.scenarios import CLEAR_MARGIN, Scenario, coverage, guided_lines, play_guided
 
 SCRIPTED = [name for name, lesson in LESSONS.items() if lesson.scenario is not None]
 
@@ -29,6 +29,34 @@ def test_the_scenario_covers_its_list(name: str) -> None:
     assert game.is_over
     shown = coverage(game)
     assert set(lesson.scenario.covers) <= shown, set(lesson.scenario.covers) - shown
+
+
+@pytest.mark.parametrize("name", SCRIPTED)
+def test_every_line_a_learner_can_take_covers_the_list(name: str) -> None:
+    lesson = get_lesson(name)
+    assert lesson.scenario is not None
+    ends = list(guided_lines(guided_game(lesson), lesson.scenario))
+    assert ends and all(end.is_over for end in ends)
+    for end in ends:
+        assert set(lesson.scenario.covers) <= coverage(end), set(lesson.scenario.covers) - coverage(end)
+
+
+def test_a_choice_left_free_that_breaks_a_rule_is_caught() -> None:
+    """Beginner with no round led: some first moves lead to a game without a tie."""
+    lesson = get_lesson("01-beginner")
+    assert lesson.scenario is not None
+    free = Scenario(lesson.scenario.rolls, lesson.scenario.covers, led=())
+    ends = list(guided_lines(guided_game(lesson), free))
+    assert len(ends) == 2  # nothing led: the helper's finish and the first-move finish
+    assert any("tie" not in coverage(end) for end in ends)
+
+
+def test_the_beginner_lesson_leaves_the_first_choice_to_the_learner() -> None:
+    lesson = get_lesson("01-beginner")
+    assert lesson.scenario is not None and 1 not in lesson.scenario.led
+    first = [end for end in guided_lines(guided_game(lesson), lesson.scenario)]
+    played = {next(t.choice for t in end.history if not t.is_setup) for end in first}
+    assert len({move.slot for move in played}) >= 2  # a real choice of boxes, each line still a tie
 
 
 @pytest.mark.parametrize("name", SCRIPTED)

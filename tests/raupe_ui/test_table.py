@@ -104,7 +104,7 @@ def test_bots_play_when_their_time_comes() -> None:
     assert pending is not None and pending.time > 0
     tick_until(widget, lambda w: state(w).plays >= 1)
     assert widget.session.now >= pending.time
-    assert widget.message.startswith("Player 2 puts down")
+    assert widget.message.startswith("Player 2 plays ")
     assert shown_sizes(widget) == engine_sizes(widget)
 
 
@@ -373,26 +373,57 @@ def test_the_first_two_lessons_deal_no_change_cards_butterflies_or_aphids() -> N
     assert any(card.is_change for card in later) and any(card.is_butterfly for card in later)
 
 
-def test_which_cards_fit_is_asked_before_the_first_game_and_checked_by_the_rules() -> None:
-    widget = RaupeWidget("10-raupe-shape", seed=10)
+ASKING = [name for name, setup in SETUPS.items() if setup.question]
+
+
+def fitting_by_the_cards(widget: RaupeWidget) -> set[str]:
+    """The cards that fit as they lie (side 0 up), read from the cards' sides and the rule book.
+
+    A caterpillar card fits when its caterpillar matches the leaf on the pile (by shape or colour);
+    a butterfly goes on any caterpillar while its player keeps a card to put on it.
+    """
+    hand, top, mode = state(widget).hands[0], state(widget).pile[-1].face, state(widget).mode
+    all_butterflies = all(card.is_butterfly for card in hand)
+    return {
+        str(i)
+        for i, card in enumerate(hand)
+        if (card.is_butterfly and (len(hand) == 1 or not all_butterflies))
+        or (not card.is_butterfly and card.sides[0].caterpillar_key[mode] is top.leaf_key[mode])
+    }
+
+
+def test_every_lesson_with_cards_asks_which_fit() -> None:
+    assert ASKING == ["10-raupe-shape", "11-raupe-colour", "12-raupe-change-card", "13-raupe-butterflies-and-aphids"]
+
+
+@pytest.mark.parametrize("name", ASKING)
+def test_which_cards_fit_is_answered_wrong_then_right_and_checked_by_the_rules(name: str) -> None:
+    widget = RaupeWidget(name, seed=10)
     question = widget.session.quiz.question
     assert question is not None and widget.question["on_board"] and widget.question["kind"] == "cards"
-    hand, top, mode = state(widget).hands[0], state(widget).pile[-1].face, state(widget).mode
-    # The right cards, straight from the cards' sides (shown side 0 up): the caterpillar matches the leaf.
-    fits = {str(i) for i, card in enumerate(hand) if card.sides[0].caterpillar_key[mode] is top.leaf_key[mode]}
+    fits = fitting_by_the_cards(widget)
     assert set(question.correct) == fits
     assert all("fits" not in card and card["answer"] for card in widget.hand)  # no ✓ marks before the answer
     widget.act("start")
     assert widget.message == text("lessons.question.answer_first") and not widget.table["started"]
-    wrong = next(i for i in range(len(hand)) if str(i) not in fits)
-    widget.act("play", index=wrong)  # a tap answers, it does not play
-    assert widget.hand[wrong]["chosen"] and len(state(widget).pile) == 1
+    pile, hand = len(state(widget).pile), len(widget.hand)
+    # Wrong: a card that does not fit if there is one, else one fitting card left out.
+    wrong = [i for i in range(hand) if str(i) not in fits][:1] or [int(option) for option in sorted(fits)[1:]]
+    for index in wrong:
+        widget.act("play", index=index)  # a tap answers, it does not play
+        assert widget.hand[index]["chosen"]
     widget.act("check")
-    assert widget.question["feedback"]["correct"] is False
-    widget.act("play", index=wrong)
+    assert widget.question["feedback"]["correct"] is False and widget.question["feedback"]["text"]
+    # ... and nothing goes on: no card played, the game not started, the answer still hidden and open.
+    assert len(state(widget).pile) == pile and len(widget.hand) == hand and not widget.table["started"]
+    assert all("fits" not in card for card in widget.hand) and widget.session.quiz.is_pending
+    assert widget.record["answers"][-1]["correct"] is False
+    for index in wrong:
+        widget.act("play", index=index)  # tap again: chosen no more
     for option in sorted(fits):
         widget.act("answer", option=option)
     widget.act("check")
     assert widget.question["feedback"]["correct"] is True and widget.record["answers"][-1]["correct"]
+    assert len(widget.record["answers"]) == 2
     widget.act("start")
     assert widget.table["started"] and "fits" in widget.hand[0]

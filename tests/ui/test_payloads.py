@@ -11,6 +11,8 @@ from typing import is_typeddict
 import anywidget
 import pytest
 
+from caterpillar_learn.lessons.questions import Option, Question
+from caterpillar_learn.ui import quiz
 from caterpillar_learn.ui.assets import widget_file
 from caterpillar_learn.ui.caterpillars import CaterpillarsBoard, CaterpillarsLesson
 from caterpillar_learn.ui.caterpillars import views as caterpillars_views
@@ -53,8 +55,13 @@ def typed_dicts(module: object) -> dict[str, set[str]]:
 
 @pytest.mark.parametrize(
     ("file", "module"),
-    [("caterpillars.js", caterpillars_views), ("raupe.js", raupe_views), ("lab.js", lab_views)],
-    ids=["caterpillars", "raupe", "lab"],
+    [
+        ("caterpillars.js", caterpillars_views),
+        ("raupe.js", raupe_views),
+        ("lab.js", lab_views),
+        ("question.js", quiz),
+    ],
+    ids=["caterpillars", "raupe", "lab", "question"],
 )
 def test_every_typed_dict_has_its_typedef_with_the_same_fields(file: str, module: object) -> None:
     js, py = typedefs(file), typed_dicts(module)
@@ -80,3 +87,23 @@ def test_a_typedef_that_loses_a_field_fails_the_comparison() -> None:
     js = typedefs("caterpillars.js")
     js["DiceView"].discard("count")
     assert js["DiceView"] != typed_dicts(caterpillars_views)["DiceView"]
+
+
+def test_the_quiz_payloads_have_exactly_their_typed_fields() -> None:
+    """What ``Quiz.view`` and ``Quiz.record`` send carries the fields of their TypedDicts, no more."""
+    asked = quiz.Quiz()
+    assert asked.view() == {}
+    options = (Option("yes", "Yes"), Option("no", "No"))
+    asked.ask(Question("zero", "Any box?", options, frozenset({"no"}), False), "step-1")
+    before = asked.view()
+    assert set(before) == set(quiz.QuestionView.__annotations__) - {"feedback"}
+    assert all(set(option) == set(quiz.OptionView.__annotations__) for option in before["options"])
+    asked.choose("yes")
+    asked.check()
+    after = asked.view()
+    assert set(after) == set(quiz.QuestionView.__annotations__)
+    assert set(after["feedback"]) == set(quiz.FeedbackView.__annotations__)
+    record = asked.record("01-beginner")
+    assert set(record) == set(quiz.RecordView.__annotations__)
+    assert [set(answer) for answer in record["answers"]] == [set(quiz.AnswerView.__annotations__)]
+    assert record["answers"][0]["given"] == ["Yes"] and record["answers"][0]["correct"] is False

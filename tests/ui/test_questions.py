@@ -10,11 +10,16 @@ from typing import Any
 
 import pytest
 
-from caterpillar_learn.caterpillars import score
+from caterpillar_learn.caterpillars import CATERPILLARS, Roll, State, score
+from caterpillar_learn.caterpillars.notation import move_to_json
 from caterpillar_learn.caterpillars.sheet import describe_slot
+from caterpillar_learn.i18n import language, text
 from caterpillar_learn.lessons import LESSONS, get_lesson
-from caterpillar_learn.lessons.questions import slot_from_id
+from caterpillar_learn.lessons.caterpillars import guided_game
+from caterpillar_learn.lessons.questions import ask_bonus, check, slot_from_id
+from caterpillar_learn.lessons.scenarios import CLEAR_MARGIN, best_move, play_guided
 from caterpillar_learn.ui.caterpillars import CaterpillarsLesson
+from caterpillar_learn.ui.quiz import Quiz
 from tests.caterpillars.reference_moves import reference_effects
 from tests.ui.test_widgets import answer
 
@@ -91,7 +96,7 @@ def test_every_question_answered_wrong_then_right(name: str) -> None:
         if expected is not None:
             assert set(question.correct) == expected, question.text
         before = len(board.record.get("answers", []))
-        wrong_exists = question.kind != "fly" or len(question.correct) < 3
+        wrong_exists = len(question.correct) < len(question.options)  # a tie, or a close bonus: all right
         if wrong_exists:
             answer(board, right=False)
             assert board.question["feedback"]["correct"] is False, question.text
@@ -172,3 +177,135 @@ def test_what_if_shows_both_outcomes_with_exact_values() -> None:
     assert board.message.startswith("other move: got 99")
     board.act("roll")
     assert board.whatif.get("yours") is None and board.whatif["options"] == []
+
+
+def answer_right(board: CaterpillarsLesson) -> None:
+    answer(board, right=True)
+
+
+def play_the_guided_line(name: str, on_question: Any = answer_right, rounds: int | None = None) -> CaterpillarsLesson:
+    """Play the lesson's guided game by events along the helper's best moves (the line its scenario
+    was chosen for), calling ``on_question(board)`` at each open question, until "Which caterpillar
+    will fly?" is asked (or ``rounds`` rounds are played)."""
+    board = CaterpillarsLesson(name)
+    for _ in range(400):
+        question = board.session.quiz.question
+        played = board.session.game.state.filled
+        if (question is not None and question.kind == "fly") or (rounds is not None and played >= rounds):
+            return board
+        if board.question and not board.question["answered"]:
+            on_question(board)
+            assert board.question["feedback"]["correct"] is True
+        elif board.lesson["can_next"]:
+            board.act("step", delta=1)
+        elif not board.dice["rolled"]:
+            board.act("roll")
+        else:
+            game = board.session.game
+            wanted = move_to_json(best_move(game.state, game.roll()))
+            keys = ("caterpillar", "box", "score", "zero", "bonus")
+            index = next(e["index"] for e in board.legal if all(e[k] == wanted[k] for k in keys))
+            board.act("option", index=index)
+    raise AssertionError("the fly question was never asked")
+
+
+def test_a_tie_at_scoring_accepts_either_tied_caterpillar_and_says_it_is_a_tie() -> None:
+    board = play_the_guided_line("01-beginner")
+    question = board.session.quiz.question
+    assert question is not None and question.kind == "fly"
+    state = board.session.game.state
+    assert state.is_complete and board.final == {}  # scoring hidden until the answer
+    totals = dict(zip(CATERPILLARS, state.totals))
+    middle = sorted(totals.values())[1]
+    tied = sorted(name for name, total in totals.items() if total == middle)
+    assert len(tied) == 2, totals  # the Beginner scenario's tie: two caterpillars share the middle total
+    flying = score(state).flying
+    listed = ", ".join(f"{name} {total}" for name, total in totals.items())
+    tie_words = text("lessons.question.fly_tie", totals=listed, names=" / ".join(tied), flying=flying)
+    single_words = text("lessons.question.fly_why", totals=listed, flying=flying)
+    odd = next(name for name in CATERPILLARS if name not in tied)
+    board.act("answer", option=odd)
+    board.act("check")
+    feedback = board.question["feedback"]
+    assert feedback["correct"] is False and tie_words in feedback["text"] and single_words not in feedback["text"]
+    assert board.final == {}
+    # Either tied caterpillar is right: here the one the helper did not let fly ...
+    other = next(name for name in tied if name != flying)
+    board.act("answer", option=other)
+    board.act("check")
+    feedback = board.question["feedback"]
+    assert feedback["correct"] is True and tie_words in feedback["text"]
+    assert board.final["final"] == score(state).final
+    # ... and the one it did, on the same question.
+    assert check(question, {flying}).correct and tie_words in check(question, {flying}).text
+    assert not question.accepts({odd}) and question.accepts({other}) and not question.accepts(set(tied))
+
+
+def solver_values(state: State, roll: Roll) -> tuple[float, float]:
+    """The solver's best expected final with a die put into a bonus box, and without one."""
+    from caterpillar_learn.advice import rank_options
+
+    options, _ = rank_options(state, roll)
+    with_bonus = max(o.expected_final for o in options if o.move.bonus is not None)
+    without = max(o.expected_final for o in options if o.move.bonus is None)
+    return with_bonus, without
+
+
+@pytest.mark.parametrize("name", ["03-advanced", "04-expert"])
+def test_the_bonus_questions_say_why_with_the_solvers_values(name: str) -> None:
+    """By events, on the scenario's line: each bonus question's feedback quotes both values, and the
+    clearly worse answer is wrong."""
+    asked = []
+
+    def wrong_then_right(board: CaterpillarsLesson) -> None:
+        question = board.session.quiz.question
+        assert question is not None
+        if question.kind != "bonus":
+            answer(board, right=True)
+            return
+        game = board.session.game
+        with_bonus, without = solver_values(game.state, game.roll())
+        asked.append(with_bonus > without)
+        assert abs(with_bonus - without) >= CLEAR_MARGIN  # the scenario chose these rounds to be clear
+        assert question.correct == {"yes" if with_bonus > without else "no"}
+        values = text("lessons.question.bonus_values", with_bonus=with_bonus, without=without)
+        answer(board, right=False)
+        feedback = board.question["feedback"]
+        assert feedback["correct"] is False and values in feedback["text"]
+        assert f"{with_bonus:.1f}" in feedback["text"] and f"{without:.1f}" in feedback["text"]
+        best = best_move(game.state, game.roll())
+        assert (best.bonus is not None) == (with_bonus > without) and best.describe() in feedback["text"]
+        answer(board, right=True)
+        assert values in board.question["feedback"]["text"]
+
+    play_the_guided_line(name, wrong_then_right, rounds=2)  # the bonus questions ask about rounds 1 and 2
+    steps = [step for step in get_lesson(name).steps if step.question == "bonus"]
+    assert len(asked) == len(steps) and (name != "03-advanced" or asked == [False, True])
+
+
+def test_a_close_bonus_decision_takes_either_answer_and_says_both_are_about_as_good() -> None:
+    # Lesson 03's guided line, round 3: the two choices lie closer than the lessons' clear margin.
+    game = play_guided(guided_game(get_lesson("03-advanced")), rounds=2)
+    state, roll = game.state, game.roll()
+    with_bonus, without = solver_values(state, roll)
+    assert abs(with_bonus - without) < CLEAR_MARGIN, (with_bonus, without)
+    question = ask_bonus(state, roll, best_move(state, roll))
+    close = text("lessons.question.bonus_close", with_bonus=with_bonus, without=without)
+    for given in ("yes", "no"):
+        quiz = Quiz()
+        quiz.ask(question, "question.bonus")
+        quiz.choose(given)
+        feedback = quiz.check()
+        assert feedback.correct and close in feedback.text and "best move" not in feedback.text
+    with language("de"):
+        german = ask_bonus(state, roll, best_move(state, roll))
+        assert f"{with_bonus:.1f}".replace(".", ",") in check(german, {"no"}).text
+
+
+def test_with_every_bonus_box_full_the_bonus_answer_is_no() -> None:
+    guided = play_guided(guided_game(get_lesson("03-advanced")), rounds=2)  # its layout is solved already
+    state = State("advanced", guided.state.labels, guided.state.scores, (4, 5, 6))
+    roll = guided.roll()
+    question = ask_bonus(state, roll, best_move(state, roll))
+    assert question.correct == {"no"} and not check(question, {"yes"}).correct
+    assert text("lessons.question.bonus_full") in check(question, {"yes"}).text

@@ -42,6 +42,7 @@ __all__ = [
     "ADVICE_LOCK",
     "Warmup",
     "background_solves",
+    "helper_move",
     "hint_view",
     "join_background_solves",
     "loss_lines",
@@ -154,8 +155,17 @@ def join_background_solves(timeout: float = WAIT_SECONDS) -> list[threading.Thre
     return background_solves()
 
 
+def helper_move(state: State, roll: Roll) -> Move:
+    """The helper's best move (what a hint shows first, and what a lesson's led round offers)."""
+    with ADVICE_LOCK:
+        move: Move = _advice().hint(state, roll).move
+    return move
+
+
 def hint_view(state: State, roll: Roll) -> dict[str, Any]:
-    """The hint panel's JSON: the best move, each option's value, the reasons."""
+    """The hint panel's JSON: the best move, each option's value, the reasons, and the child's words."""
+    from caterpillar_learn.advice.child import child_hint  # with the package, imported by _advice() below
+
     with ADVICE_LOCK:
         found = _advice().hint(state, roll)
     options = []
@@ -176,6 +186,8 @@ def hint_view(state: State, roll: Roll) -> dict[str, Any]:
         "title": text(key, move=found.move.describe(), value=float(found.expected_final)),
         "lines": [str(line) for line in found.explanation],
         "options": options,
+        "child": child_hint(state, found.move),
+        "best": {"caterpillar": found.move.caterpillar, "box": found.move.box, "text": found.move.describe()},
     }
 
 

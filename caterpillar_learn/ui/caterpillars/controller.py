@@ -37,7 +37,7 @@ from typing import Any
 from caterpillar_learn.caterpillars import DEFAULT_LABELS, Game, Move, SetupChoice, legal_moves, why_not
 from caterpillar_learn.caterpillars.sheet import describe_slot, slot_of
 from caterpillar_learn.errors import describe
-from caterpillar_learn.i18n import text
+from caterpillar_learn.i18n import current_language, text
 from caterpillar_learn.lessons import CHECKS, Lesson, Progress, Step, get_lesson
 from caterpillar_learn.lessons.caterpillars import guided_game
 from caterpillar_learn.lessons.questions import (
@@ -49,9 +49,10 @@ from caterpillar_learn.lessons.questions import (
     box_id,
     slot_from_id,
 )
-from caterpillar_learn.lessons.scenarios import best_move
+from caterpillar_learn.lessons.scenarios import is_led
+from caterpillar_learn.lessons.teacher import game_dice
 from caterpillar_learn.ui.base import BadEventError, whole
-from caterpillar_learn.ui.caterpillars.advice import Warmup, hint_view, loss_lines, outcome, prepare
+from caterpillar_learn.ui.caterpillars.advice import Warmup, helper_move, hint_view, loss_lines, outcome, prepare
 from caterpillar_learn.ui.caterpillars.advice import review_view as advice_review
 from caterpillar_learn.ui.caterpillars.views import (
     dice_view,
@@ -66,6 +67,8 @@ from caterpillar_learn.ui.quiz import Quiz
 __all__ = ["EVENTS", "LessonSession", "Session"]
 
 EVENTS: tuple[str, ...] = ("roll", "box", "option", "close", "die", "hint", "review", "new_game", "whatif")
+#: The grown-ups' notes on how the board works (``lessons.help.<key>``); ``led`` only where rounds are led.
+HELP = ("roll", "click", "menu", "hint", "questions", "whatif", "led", "seed")
 _uids = itertools.count(1)
 
 
@@ -80,6 +83,9 @@ class Session:
     auto_setup: bool = False
     #: What *new game* switches to (a lesson's free play), if anything.
     practice: tuple[str, bool] | None = None
+    #: Whether the numbers for grown-ups are shown (values, chances, what a move cost, the review);
+    #: without them the hint speaks a child's words.
+    numbers: bool = True
     events: tuple[str, ...] = field(init=False, default=EVENTS)
     game: Game = field(init=False)
     revealed: bool = field(init=False, default=False)
@@ -221,13 +227,18 @@ class Session:
         self.progress.moves += 1
         self.menu_slot = None
         self.revealed = False
-        self.hint = {}
+        hinted, self.hint = self.hint, {}
         lines = [text("lessons.explain.played", move=move.describe()), *move.how[:1]]
         if self.game.phase == "over":
             self.progress.games_finished += 1
         self.explanation = " ".join(lines)
-        if asked:  # after a hint: what the move cost
+        if asked and self.numbers:  # after a hint: what the move cost
             lines += loss_lines(before, roll, move)
+        elif asked:  # in a child's words: the same as the helper, or what the helper would have done
+            if hinted.get("best", {}).get("text") == move.describe():
+                lines.append(text("lessons.hint.child_same"))
+            else:
+                lines.append(text("lessons.hint.child_other", hint=hinted.get("child", "")))
         if self.game.phase == "over":
             lines.append(text("lessons.explain.over", final=self.game.score().final))
         self.explanation = " ".join(lines)
@@ -326,6 +337,9 @@ class Session:
         if game.phase == "setup" and self.revealed:
             blanks = [slot for slot in game.state.blank_label_slots() if slot not in self.pending]
         legal = legal_view(game, self.legal_moves(), blanks)
+        whatif = {**self.whatif, "options": [m.describe() for m in self.other_moves()]}
+        if not self.numbers:
+            whatif = {key: _without_value(part) for key, part in whatif.items()}
         return {
             "sheet": sheet_view(game, legal, self.pending, self.uid),
             "dice": dice_view(
@@ -333,20 +347,38 @@ class Session:
             ),
             "legal": legal,
             "menu": menu_view(self.menu_slot, legal),
-            "hint": self.hint,
+            "hint": self.hint if self.numbers else _in_child_words(self.hint),
             "explanation": self.explanation,
             "final": final_view(game),
-            "review": review_view(game, self.advice_review),
-            "whatif": {**self.whatif, "options": [m.describe() for m in self.other_moves()]},
+            "review": review_view(game, self.advice_review) if self.numbers else {},
+            "whatif": whatif,
         }
+
+
+def _in_child_words(hint: dict[str, Any]) -> dict[str, Any]:
+    """The hint without its numbers: the best move in a child's words, and its box for the sheet."""
+    if hint.get("status") != "ready":
+        return hint
+    return {"status": "ready", "title": hint["child"], "lines": [], "options": [], "best": hint["best"]}
+
+
+def _without_value(part: Any) -> Any:
+    """A "Try another move" outcome without its expected score (the sheets side by side stay)."""
+    if isinstance(part, dict):
+        return {key: value for key, value in part.items() if key != "value_text"}
+    return part
 
 
 class LessonSession(Session):
     """A lesson's game with its stepper: explain → roll → ask → play → ... → score → free play.
 
     The guided game plays the lesson's designed dice
-    (:class:`~caterpillar_learn.lessons.scenarios.Scenario`); *new game* then
-    plays seeded dice.  A question step asks before it shows: while its
+    (:class:`~caterpillar_learn.lessons.scenarios.Scenario`); in the rounds
+    the scenario leads, the only move offered is the helper's (a tutorial's
+    scripted move, so that the rule to come certainly comes up), and a click
+    on another box says so.  *new game* then plays seeded dice, every move
+    free.  The event ``numbers`` (``{"value": true}``) shows or hides the
+    numbers for grown-ups.  A question step asks before it shows: while its
     question waits for a first check, the stars (or the scoring) stay hidden
     and the board's boxes answer instead of playing; *next* opens once it is
     checked, and a wrong answer can be changed and checked again.
@@ -357,6 +389,8 @@ class LessonSession(Session):
         self.step = 0
         self.quiz = Quiz()
         self.games_made = 0
+        self._led: tuple[int, Move] | None = None  # (turn, the led move), once worked out
+        self._notes: dict[tuple[int, str], dict[str, list[str]]] = {}  # (game, language) → the notes
         lesson = self.lesson
         practice = None if lesson.practice is None else (lesson.practice.level, lesson.practice.variation)
         super().__init__(
@@ -365,15 +399,33 @@ class LessonSession(Session):
             variation=lesson.variation,
             auto_setup=lesson.auto_setup,
             practice=practice,
+            numbers=lesson.numbers,
         )
-        self.events = (*EVENTS, "step", "answer", "check")
+        self.events = (*EVENTS, "step", "answer", "check", "numbers")
         self._ask()
 
     def make_game(self, seed: int) -> Game:
         self.games_made += 1
+        self._led = None
         if self.games_made == 1 and self.lesson.scenario is not None:
             return guided_game(self.lesson, seed)
         return super().make_game(seed)
+
+    def _helper(self) -> Move:
+        """The helper's best move for this round (waiting for the layout's background solve first)."""
+        if self.warmup is not None and self.warmup.is_for(self.game.state):
+            self.warmup.wait()
+        return helper_move(self.game.state, self.game.roll())
+
+    def led_move(self) -> Move | None:
+        """The one move the lesson offers this round, in a round its guided game leads (else ``None``)."""
+        scenario = self.lesson.scenario
+        if scenario is None or self.games_made != 1 or not self.revealed or not is_led(scenario, self.game):
+            return None
+        turn = len(self.game.history)
+        if self._led is None or self._led[0] != turn:
+            self._led = (turn, self._helper())
+        return self._led[1]
 
     @property
     def current(self) -> Step:
@@ -425,10 +477,9 @@ class LessonSession(Session):
         elif kind == "zero":
             question = ask_zero(state, roll)
         elif kind == "bonus":
-            question = ask_bonus(state, roll, best_move(state, roll))
+            question = ask_bonus(state, roll, self._helper())
         else:
-            target = best_move(state, roll)
-            question = ask_split(state, roll, target.slot)
+            question = ask_split(state, roll, self._helper().slot)
         self.quiz.ask(question, self.current.key)
 
     @property
@@ -441,7 +492,16 @@ class LessonSession(Session):
         question = self.quiz.question
         if self.asking and question is not None and question.kind != "fly":
             return []
-        return super().legal_moves()
+        led = self.led_move()
+        return [led] if led is not None else super().legal_moves()
+
+    def click_box(self, slot: int) -> None:
+        led = self.led_move()
+        if led is not None and slot != led.slot and any(m.slot == slot for m in super().legal_moves()):
+            self.menu_slot = None  # a move the rules allow, but this round the lesson leads
+            self.explanation = text("lessons.guided.follow", move=led.describe())
+            return
+        super().click_box(slot)
 
     def handle(self, event: Mapping[str, Any]) -> None:
         kind = event["type"]
@@ -454,6 +514,11 @@ class LessonSession(Session):
         elif kind == "check":
             self.message = ""
             self.quiz.check()
+        elif kind == "numbers":
+            value = event.get("value")
+            if not isinstance(value, bool):
+                raise BadEventError(describe("numbers", value if len(repr(value)) < 40 else "…", "true or false"))
+            self.message, self.numbers = "", value
         elif kind == "box" and self.asking:
             question = self.quiz.question
             assert question is not None
@@ -481,6 +546,16 @@ class LessonSession(Session):
             self.quiz.close()
 
     # -- views ------------------------------------------------------------------
+    def grown_ups(self) -> dict[str, list[str]]:
+        """The grown-ups' notes: how the board works, and (in a game lesson) the class's dice for the seed."""
+        key = (self.games_made, current_language())
+        if key not in self._notes:  # the class's dice replay a whole game: once per game and language
+            help_keys = [name for name in HELP if name != "led" or self.lesson.scenario is not None]
+            playing = self.game.phase != "setup" or self.auto_setup
+            teacher = game_dice(self.game, self.seed).splitlines() if playing else []
+            self._notes[key] = {"help": [text(f"lessons.help.{name}") for name in help_keys], "teacher": teacher}
+        return self._notes[key]
+
     def views(self) -> dict[str, Any]:
         views = super().views()
         lesson, current = self.lesson, self.current
@@ -509,6 +584,9 @@ class LessonSession(Session):
             "can_back": self.step > 0,
             "can_next": self.can_go_on(),
             "todo": todo,
+            "guide": text("lessons.guided.led") if self.led_move() is not None else "",
+            "numbers": self.numbers,
+            "grown_ups": self.grown_ups() if self.numbers else {},
         }
         views["question"] = self.quiz.view()
         views["record"] = self.quiz.record(lesson.name)

@@ -75,6 +75,8 @@ class LegalEntry(TypedDict, total=False):
     how: list[str]
     text: str
     setup: bool
+    #: Which dice (indices into the roll) give the score and which the label, for the picture of the rule.
+    dice: dict[str, list[int]]
 
 
 class MenuView(TypedDict, total=False):
@@ -89,6 +91,10 @@ class HintView(TypedDict, total=False):
     title: str
     lines: list[str]
     options: list[dict[str, Any]]
+    #: The best move in a child's words, without numbers (shown while the numbers are off).
+    child: str
+    #: The best move's box, which the sheet marks.
+    best: dict[str, Any]
 
 
 class FinalView(TypedDict, total=False):
@@ -134,13 +140,44 @@ class LessonView(TypedDict, total=False):
     can_back: bool
     can_next: bool
     todo: str
+    #: Why only one box has a star (a round the lesson leads), or "".
+    guide: str
+    #: Whether the numbers for grown-ups (values, chances, the review) are shown.
+    numbers: bool
+    #: The grown-ups' notes while the numbers show: how the board works, and the class's dice.
+    grown_ups: dict[str, list[str]]
+
+
+def dice_roles(dice: Sequence[int], move: Move) -> dict[str, list[int]]:
+    """Which of ``dice`` give ``move``'s score and which its label (its first way; a zero has neither).
+
+    >>> from caterpillar_learn.caterpillars import Roll, State, legal_moves
+    >>> state = State.new("beginner", [1, 3, 6, 4, 2, 2, 5, 5, 6, 6, 1, 1])
+    >>> move = next(m for m in legal_moves(state, Roll((3, 5))) if m.score == 5)
+    >>> dice_roles((3, 5), move)
+    {'score': [1], 'label': [0]}
+    """
+    roles: dict[str, list[int]] = {"score": [], "label": []}
+    if move.zero or not move.ways:
+        return roles
+    free = list(range(len(dice)))
+    way = move.ways[0]
+    for role, pieces in (("score", way.score_pieces), ("label", way.label_pieces)):
+        for piece in pieces:
+            value = piece.value if piece.source == "die" else piece.value // 2 if piece.source == "doubled" else None
+            index = next((i for i in free if dice[i] == value), None)
+            if index is not None:
+                free.remove(index)
+                roles[role].append(index)
+    return roles
 
 
 def legal_view(game: Game, moves: Sequence[Move], blanks: Sequence[int]) -> list[LegalEntry]:
-    """In play, each legal move (with its index and words); in setup, each blank label still open."""
+    """In play, each legal move (with its index, words and dice); in setup, each blank label still open."""
     if game.phase == "play":
+        dice = game.roll().dice if game.has_roll else ()
         return [
-            {**move_to_json(move), "index": index, "text": move.describe()}  # type: ignore[typeddict-item]
+            {**move_to_json(move), "index": index, "text": move.describe(), "dice": dice_roles(dice, move)}  # type: ignore[typeddict-item]
             for index, move in enumerate(moves)
         ]
     entries: list[LegalEntry] = []
