@@ -92,6 +92,45 @@ def box_id(slot: int) -> str:
     return f"box-{name}-{box}"
 
 
+def test_the_rule_is_drawn_the_label_die_points_and_the_score_die_is_marked(page: Page) -> None:
+    harness = Harness(page, CaterpillarsLesson("01-beginner"))
+    harness.click("next-step")
+    harness.click("roll-button")
+    harness.click("next-step")  # "Where can these dice go?": answer it, so that the stars show
+    question = harness.board.session.quiz.question
+    assert question is not None
+    for option in sorted(question.correct):  # the board's boxes are the options
+        harness.click(f"box-{option}")
+    harness.click("check-answer")
+    harness.click("next-step")
+    entries = harness.board.legal
+    assert len({(e["caterpillar"], e["box"]) for e in entries}) >= 2  # round 1: a real choice, nothing drawn yet
+    expect(page.get_by_test_id("rule-arrow")).to_have_count(0)
+    entry = entries[0]
+    page.get_by_test_id(f"box-{entry['caterpillar']}-{entry['box']}").hover()
+    expect(page.get_by_test_id("rule-arrow")).to_have_count(1)
+    dice = harness.board.dice["values"]
+    (score_die,), (label_die,) = entry["dice"]["score"], entry["dice"]["label"]
+    assert dice[score_die] == entry["score"] and {score_die, label_die} == {0, 1}
+    expect(page.get_by_test_id(f"die-{label_die}")).to_have_attribute("data-role", "label")
+    expect(page.get_by_test_id(f"die-{score_die}")).to_have_attribute("data-role", "score")
+    # Round 2 is led: its one star gets the arrow without a hover.
+    harness.click(f"box-{entry['caterpillar']}-{entry['box']}")
+    while harness.board.session.led_move() is None:
+        if page.get_by_test_id("next-step").is_enabled():
+            harness.click("next-step")
+        elif page.get_by_test_id("roll-button").is_enabled():
+            harness.click("roll-button")
+        else:
+            question = harness.board.session.quiz.question
+            assert question is not None and question.kind == "zero"
+            page.locator(f'[data-testid="answer"][data-option="{sorted(question.correct)[0]}"]').click()
+            harness.sync()
+            harness.click("check-answer")
+    expect(page.get_by_test_id("lesson-guide")).to_have_text(re.compile(re.escape(text("lessons.guided.led"))))
+    expect(page.get_by_test_id("legal-move")).to_have_count(1)
+
+
 def test_a_whole_lesson_by_clicks(page: Page) -> None:
     harness = Harness(page, CaterpillarsLesson("01-beginner"))
     game = harness.board.session.game
@@ -133,6 +172,12 @@ def test_a_whole_lesson_by_clicks(page: Page) -> None:
             expect(page.get_by_test_id("feedback")).to_have_attribute("data-correct", "true")
     expect(page.get_by_test_id("final-score")).to_contain_text(str(result.final))
     expect(page.get_by_test_id("lesson-step")).to_have_text(text("lessons.common.free.title"))
+    # The review's numbers are for grown-ups: behind the switch in the picture-first Beginner lesson.
+    expect(page.get_by_test_id("review-button")).to_have_count(0)
+    expect(page.get_by_test_id("grown-ups")).to_have_attribute("aria-pressed", "false")
+    harness.click("grown-ups")
+    expect(page.get_by_test_id("grown-ups")).to_have_attribute("aria-pressed", "true")
+    expect(page.get_by_test_id("grown-ups-notes")).to_contain_text("Round 12:")
     harness.click("review-button")
     expect(page.get_by_test_id("review")).to_contain_text("Round 12")
     expect(page.get_by_test_id("review-button")).to_have_count(0)
