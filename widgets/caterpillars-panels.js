@@ -7,7 +7,7 @@ export function drawMenu(view, send) {
   const { menu, strings } = view;
   if (!menu || !menu.options) return null;
   const options = menu.options.map((option) => h("button", {
-    class: "cl-button cl-option", type: "button", "data-testid": "move-option", role: "listitem",
+    class: "cl-button cl-option", type: "button", "data-testid": "move-option",
     onclick: () => send("option", { index: option.index }),
   }, h("span", { class: "cl-option-main", text: option.text }), h("span", { class: "cl-option-how", text: (option.how || []).join(" ") })));
   return h("div", {
@@ -16,7 +16,7 @@ export function drawMenu(view, send) {
   },
   h("div", { class: "cl-menu-title", text: menu.title }),
   h("div", { class: "cl-note", text: strings.menu_hint }),
-  h("div", { class: "cl-menu-options", role: "list" }, options),
+  h("div", { class: "cl-menu-options", role: "group" }, options),
   h("button", { class: "cl-button", type: "button", "data-testid": "menu-close", text: strings.close, onclick: () => send("close") }));
 }
 

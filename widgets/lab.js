@@ -1,9 +1,11 @@
 // Strategy lab front end: a level select, one checkbox per strategy, the
 // number of games and a Run button; then the histogram (drawn by Python) and
 // the table of mean totals.  Pressing Run (or Enter in the form) is the only
-// event.  No rules and no simulation here: Python plays the games.
+// event of the lab's own; the language switch sends "language" (handled by the
+// widget base) and a speaker reads the status and the findings aloud.
+// No rules and no simulation here: Python plays the games.
 
-import { h, picture, sender, watch } from "./shared.js";
+import { h, languageSwitch, picture, sender, speaker, watch } from "./shared.js";
 
 // The trait payload, one @typedef each; their Python twins are the TypedDicts
 // of caterpillar_learn/ui/lab/views.py (a test keeps the two alike).
@@ -31,6 +33,7 @@ import { h, picture, sender, watch } from "./shared.js";
 /**
  * @typedef {Object} LabRow
  * @property {string} strategy
+ * @property {string} name  the strategy's name in the page's language
  * @property {number} games
  * @property {number} mean  mean final score
  * @property {number} lowest  mean total of each game's lowest caterpillar
@@ -39,7 +42,16 @@ import { h, picture, sender, watch } from "./shared.js";
  * @property {number} spread  highest minus lowest
  */
 /**
+ * @typedef {Object} LabPage
+ * @property {string} heading
+ * @property {string[]} intro  what the learner reads first, and how to read the picture
+ * @property {string} shows_title
+ * @property {string[]} shows  what the numbers show (the lesson's two insights)
+ * @property {string[]} tips  what to try
+ */
+/**
  * @typedef {Object} LabView
+ * @property {LabPage} page  the lesson's words around the lab
  * @property {string} status  "idle", "running" or "ready"
  * @property {string} status_text
  * @property {LabControls} controls  the settings of the last run (or the starting ones)
@@ -82,7 +94,36 @@ function render({ model, el }) {
   const status = h("p", { class: "lab-status", role: "status", "aria-live": "polite", "data-testid": "lab-status" });
   const message = h("p", { class: "lab-message", role: "alert", "data-testid": "lab-message" });
   const result = h("div", { class: "lab-result", "data-testid": "lab-result" });
-  root.append(form, status, message, result);
+  const languageBox = h("div", { class: "lab-language" });
+  const voice = h("span", { class: "lab-voice" });
+  const spoken = () => [status.textContent, ...[...result.querySelectorAll(".lab-insights li, .lab-note")]
+    .map((node) => node.textContent)].filter(Boolean).join("\n");
+  const intro = h("section", { class: "lab-page", "data-testid": "lab-intro" });
+  const after = h("section", { class: "lab-page", "data-testid": "lab-shows" });
+  root.append(languageBox, intro, form, h("div", { class: "lab-said" }, status, voice), message, result, after);
+
+  // The lesson's words: a heading, paragraphs, each with its own read-aloud button.
+  function said(lines, lang, words) {
+    return lines.map((line) => h("div", { class: "lab-said" }, h("p", {}, line), speaker(line, lang, words)));
+  }
+
+  function drawPage(page, lang) {
+    if (!page || !changed("page", [lang, page])) return;
+    const words = model.get("strings") || {};
+    intro.setAttribute("aria-label", page.heading);
+    intro.replaceChildren(h("h2", { class: "lab-heading", text: page.heading }), ...said(page.intro, lang, words));
+    after.setAttribute("aria-label", page.shows_title);
+    after.replaceChildren(h("h3", { text: page.shows_title }), ...said(page.shows, lang, words), ...said(page.tips, lang, words));
+  }
+
+  function drawLanguage(lang) {
+    if (!changed("lang", [lang, model.get("strings"), model.get("languages")])) return;
+    const focused = languageBox.contains(document.activeElement);
+    const words = model.get("strings") || {};
+    languageBox.replaceChildren(languageSwitch(model.get("languages"), lang, words, send) || "");
+    if (focused && languageBox.querySelector("select")) languageBox.querySelector("select").focus();
+    voice.replaceChildren(speaker(spoken, lang, words));
+  }
 
   function drawControls(c) {
     if (!changed("controls", c)) return; // keep the learner's unsent choices until a run changes them
@@ -101,7 +142,7 @@ function render({ model, el }) {
   function drawTable(rows) {
     const head = h("tr", {}, h("th", { scope: "col" }, str("col_strategy")),
       ...NUMBERS.map((key) => h("th", { scope: "col" }, str(`col_${key}`))));
-    const body = rows.map((row) => h("tr", { "data-strategy": row.strategy }, h("th", { scope: "row" }, row.strategy),
+    const body = rows.map((row) => h("tr", { "data-strategy": row.strategy }, h("th", { scope: "row" }, row.name),
       ...NUMBERS.map((key) => h("td", {}, key === "games" ? String(row[key]) : row[key].toFixed(1)))));
     return h("table", { class: "lab-table", "data-testid": "lab-table" }, h("caption", {}, str("caption")),
       h("thead", {}, head), h("tbody", {}, ...body));
@@ -111,14 +152,17 @@ function render({ model, el }) {
     /** @type {LabView} */
     const view = model.get("lab") || {};
     if (!view.controls) return;
-    root.setAttribute("lang", model.get("lang") || "en");
+    const lang = model.get("lang") || "en";
+    root.setAttribute("lang", lang);
+    drawLanguage(lang);
+    drawPage(view.page, lang);
     drawControls(view.controls);
     const running = view.status === "running";
     run.disabled = running;
     root.setAttribute("aria-busy", String(running));
     status.textContent = view.status_text;
     message.textContent = model.get("message") || "";
-    if (!changed("result", [view.svg, view.rows, view.insights, view.notes])) return;
+    if (!changed("result", [lang, view.svg, view.rows, view.insights, view.notes])) return;
     result.replaceChildren();
     if (!view.rows.length) return;
     result.append(picture(view.svg, "lab-picture", false), drawTable(view.rows),

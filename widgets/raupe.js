@@ -42,13 +42,37 @@ import { h, isShortcut, languageSwitch, picture, sender, speaker, watch } from "
  * @property {boolean} [answer]  an option of "Which of your cards fit?" while it waits for its check
  * @property {boolean} [chosen]
  */
+/**
+ * @typedef {Object} LessonText  the lesson's words around the table ({} for a table that is no lesson)
+ * @property {string} [title]
+ * @property {string[]} [intro]  short items above the table, each read aloud on its own
+ * @property {string} [try_title]
+ * @property {string[]} [try_items]  "try this", below the table
+ */
 
 const TICK_MS = 250;
 const KEYS = {
   s: ["shout", "shape"], c: ["shout", "colour"], a: ["shout", "aphid"], m: ["mistake", null], p: ["pause", null],
 };
+// Each button's key, shown on the button (so the keys line need not list them).
+const KEY_OF = { shape: "s", colour: "c", aphid: "a", mistake: "m", pause: "p" };
+const keyed = (button, name, key) => button.replaceChildren(name, h("kbd", { class: "rr-key", "aria-hidden": "true" }, key));
 
 const art = (markup) => picture(markup, "rr-art");
+let widgets = 0;  // numbers the ids of each table's headings (a page may show several tables)
+
+// One short text with its read-aloud button, in `tag` (a paragraph of the intro, an item of "try this").
+const spoken = (tag, item, lang, words) => h(tag, { class: "rr-said-item" }, speaker(item, lang, words), h("span", {}, item));
+
+/** The intro panel and the "try this" list of a lesson, each a region named by its heading. @param {LessonText} lesson */
+function drawLesson(lesson, intro, tries, lang, words) {
+  intro.hidden = !(lesson.intro && lesson.intro.length);
+  tries.hidden = !(lesson.try_items && lesson.try_items.length);
+  intro.replaceChildren(h("h2", { class: "rr-intro-title", id: intro.getAttribute("aria-labelledby") }, lesson.title || ""),
+    ...(lesson.intro || []).map((item) => spoken("p", item, lang, words)));
+  tries.replaceChildren(h("h3", { class: "rr-heading", id: tries.getAttribute("aria-labelledby") }, lesson.try_title || ""),
+    h("ul", { class: "rr-try-items" }, ...(lesson.try_items || []).map((item) => spoken("li", item, lang, words))));
+}
 
 function render({ model, el }) {
   const root = h("div", { class: "rr-root" });
@@ -56,11 +80,17 @@ function render({ model, el }) {
   const drawn = {};
   const send = sender(model);
   const str = (key) => (model.get("strings") || {})[key] || key;
+  widgets += 1;
+  const intro = h("section", { class: "rr-intro", "data-testid": "lesson-intro", role: "region",
+    "aria-labelledby": `rr-intro-${widgets}`, hidden: true });
+  const tries = h("section", { class: "rr-try", "data-testid": "lesson-try", role: "region",
+    "aria-labelledby": `rr-try-${widgets}`, hidden: true });
 
   const modeText = h("span", { class: "rr-mode", "data-testid": "raupe-mode" });
   const start = h("button", { class: "rr-button rr-start", "data-testid": "raupe-start", onclick: () => send("start") });
   // A toggle button: its name stays "Pause" and aria-pressed says whether the game is paused.
   const pause = h("button", { class: "rr-button rr-pause", "data-testid": "raupe-pause", "aria-pressed": "false",
+    "aria-keyshortcuts": KEY_OF.pause,
     onclick: () => send("pause") });
   const controls = h("div", { class: "rr-controls" });
   const languageBox = h("span", { class: "rr-language" });
@@ -77,7 +107,7 @@ function render({ model, el }) {
   for (const [id, type, word] of [["shape", "shout", "shape"], ["colour", "shout", "colour"],
     ["aphid", "shout", "aphid"], ["mistake", "mistake", null]]) {
     callButtons[id] = h("button", { class: `rr-button rr-call rr-call-${id}`, "data-testid": `raupe-call-${id}`,
-      onclick: () => send(type, word ? { word } : {}) });
+      "aria-keyshortcuts": KEY_OF[id], onclick: () => send(type, word ? { word } : {}) });
     calls.append(callButtons[id]);
   }
   const hint = h("p", { class: "rr-hint" });
@@ -88,8 +118,8 @@ function render({ model, el }) {
   const keys = h("p", { class: "rr-keys" });
   const record = h("pre", { "data-testid": "raupe-record" });
   const recordBox = h("details", { class: "rr-record" }, h("summary", {}), record);
-  root.append(question, bar, h("div", { class: "rr-table" }, h("div", { class: "rr-centre" }, pile, opponents),
-    h("div", { class: "rr-talk" }, h("div", { class: "rr-said" }, message, messageVoice), log, score)), calls, hint, hand, end, keys, recordBox, save);
+  root.append(intro, question, bar, h("div", { class: "rr-table" }, h("div", { class: "rr-centre" }, pile, opponents),
+    h("div", { class: "rr-talk" }, h("div", { class: "rr-said" }, message, messageVoice), log, score)), calls, hint, hand, end, tries, keys, recordBox, save);
 
   function changed(name, value) {
     const json = JSON.stringify(value);
@@ -120,6 +150,7 @@ function render({ model, el }) {
       const badge = card.fits ? "✓" : card.other_fits ? "↻" : null;
       const button = h("button", { class: `rr-card rr-${card.kind}${card.fits ? " rr-fits" : ""}`, "data-testid": "raupe-card",
         "data-index": card.index, "data-side": card.side, "aria-label": card.label,
+        "aria-pressed": card.answer ? String(Boolean(card.chosen)) : null,  // an answer's toggle: on the button itself
         onclick: () => send("play", { index: card.index }) }, art(card.svg),
         badge ? h("span", { class: "rr-badge", "aria-hidden": "true" }, badge) : null);
       const flip = h("button", { class: "rr-flip", "data-testid": "raupe-flip", "data-index": card.index, tabindex: -1,
@@ -127,7 +158,7 @@ function render({ model, el }) {
         onclick: () => send("flip", { index: card.index }) }, `↻ ${str("flip")}`);
       const slot = card.answer
         ? h("div", { class: `rr-slot rr-answer${card.chosen ? " learn-chosen" : ""}`, "data-testid": "answer",
-          "data-option": card.index, "aria-pressed": String(Boolean(card.chosen)) }, button, flip)
+          "data-option": card.index }, button, flip)
         : h("div", { class: "rr-slot" }, button, flip);
       hand.append(slot);
     }
@@ -153,10 +184,11 @@ function render({ model, el }) {
       languageBox.replaceChildren(languageSwitch(model.get("languages"), lang, words, send) || "");
       if (focused && languageBox.querySelector("select")) languageBox.querySelector("select").focus();
     }
+    if (changed("lesson_text", model.get("lesson_text"))) drawLesson(model.get("lesson_text") || {}, intro, tries, lang, words);
     modeText.textContent = t.mode_text;
     modeText.dataset.mode = t.mode;
     start.textContent = t.started ? str("new_game") : str("start");
-    pause.textContent = str("pause");
+    keyed(pause, str("pause"), KEY_OF.pause);
     pause.setAttribute("aria-pressed", String(Boolean(t.paused)));
     pause.disabled = !t.running;
     root.classList.toggle("rr-paused", Boolean(t.paused));
@@ -175,7 +207,7 @@ function render({ model, el }) {
     log.replaceChildren(...(model.get("log") || []).slice(1).map((line) => h("li", {}, line)));
     score.textContent = t.score;
     for (const [id, button] of Object.entries(callButtons)) {
-      button.textContent = str(id);
+      keyed(button, str(id), KEY_OF[id]);
       const armed = id === "aphid" ? t.armed.aphid : t.armed.mode === id;
       if (id !== "mistake") button.setAttribute("aria-pressed", String(armed));
       button.hidden = t.referee && id !== "mistake";

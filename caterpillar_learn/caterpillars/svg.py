@@ -187,7 +187,9 @@ def _box(state: State, slot: int, cy: float, fill: str, board: Board | None) -> 
                 f'<path d="M{cx - 16:g},{cy - 10:g} l32,32 M{cx + 16:g},{cy - 10:g} l-32,32" '
                 f'stroke="{INK}" stroke-width="2" stroke-opacity="0.3" class="cl-cross"/>'
             )
-        parts.append(_bold(cx, cy + 6, value, 28))
+        # The space keeps the label and the score two words in the box's visible text ("1 3", not "13"),
+        # as they are in its aria-label (WCAG 2.5.3, label in name).
+        parts.append(" " + _bold(cx, cy + 6, value, 28))
     if legal:
         parts.append(_text(cx + RADIUS - 6, cy + RADIUS - 8, "★", 22, "cl-star", fill_opacity="1"))
     if chosen:  # a question's chosen box: a solid ring and a tick (not colour alone)

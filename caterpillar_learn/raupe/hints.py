@@ -40,6 +40,7 @@ __all__ = [
     "penalty_text",
     "playable_hint",
     "strategy_hint",
+    "trait_name",
     "winner_text",
 ]
 
@@ -118,6 +119,15 @@ def aphid_text() -> str:
     return text("raupe.call.aphid")
 
 
+def trait_name(value: str) -> str:
+    """A shape's or a colour's name in the current language (``"round"``, ``"rund"``).
+
+    >>> trait_name("jagged")
+    'jagged'
+    """
+    return text(f"raupe.trait.{value}")
+
+
 def describe_side(side: Side) -> str:
     """A side in words.
 
@@ -128,10 +138,10 @@ def describe_side(side: Side) -> str:
     key = "raupe.side.aphid" if side.aphid else "raupe.side.plain"
     words = text(
         key,
-        shape=side.shape.value,
-        colour=side.colour.value,
-        leaf_shape=side.leaf_shape.value,
-        leaf_colour=side.leaf_colour.value,
+        shape=trait_name(side.shape.value),
+        colour=trait_name(side.colour.value),
+        leaf_shape=trait_name(side.leaf_shape.value),
+        leaf_colour=trait_name(side.leaf_colour.value),
     )
     return words + (text("raupe.side.sky") if side.sky else "")
 
@@ -150,8 +160,8 @@ def fit_reason(card: Card, side: int, top: Side | None, mode: Mode) -> str:
         return text("raupe.fit.butterfly")
     mine, leaf = card.sides[side].caterpillar_key[mode].value, top.leaf_key[mode].value
     if mine == leaf:
-        return text("raupe.fit.yes", trait=mine)
-    return text("raupe.fit.no", mine=mine, leaf=leaf)
+        return text("raupe.fit.yes", trait=trait_name(mine))
+    return text("raupe.fit.no", mine=trait_name(mine), leaf=trait_name(leaf))
 
 
 def playable_hint(state: State, seat: int) -> list[str]:

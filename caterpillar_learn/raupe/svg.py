@@ -28,7 +28,7 @@ from html import escape
 from caterpillar_learn.i18n import text
 from caterpillar_learn.raupe.cards import Card, Colour, Shape, Side
 
-__all__ = ["CARD_HEIGHT", "CARD_WIDTH", "FILLS", "PATTERNS", "butterfly_svg", "card_svg", "side_svg"]
+__all__ = ["CARD_HEIGHT", "CARD_WIDTH", "FILLS", "PATTERNS", "butterfly_svg", "card_svg", "printed_words", "side_svg"]
 
 CARD_WIDTH = 100
 CARD_HEIGHT = 150
@@ -177,6 +177,33 @@ def _frame(uid: str, label: str, body: str, width: int | None) -> str:
     )
 
 
+def _lines(side: Side) -> list[str]:
+    """The two lines of words at the bottom of a side: its caterpillar, and the leaf it sits on."""
+    from caterpillar_learn.raupe.hints import trait_name
+
+    return [
+        text("raupe_lessons.svg.caterpillar", shape=trait_name(side.shape.value), colour=trait_name(side.colour.value)),
+        text(
+            "raupe_lessons.svg.leaf", shape=trait_name(side.leaf_shape.value), colour=trait_name(side.leaf_colour.value)
+        ),
+    ]
+
+
+def printed_words(side: Side | None) -> str:
+    """Every word a side shows, in the order a reader meets them (the card's name starts with these).
+
+    >>> from caterpillar_learn.raupe.cards import parse_side
+    >>> printed_words(parse_side("straight-yellow@round-red+sky+aphid"))
+    'change straight yellow on round red aphid'
+    >>> printed_words(None)
+    'butterfly joker: fits all'
+    """
+    if side is None:
+        return f"{text('raupe_lessons.svg.butterfly')} {text('raupe_lessons.svg.joker')}"
+    marks = [text("raupe_lessons.svg.change")] if side.sky else []
+    return " ".join([*marks, *_lines(side), *([text("raupe_lessons.svg.aphid")] if side.aphid else [])])
+
+
 def side_svg(side: Side, *, uid: str = "rr", width: int | None = None) -> str:
     """One card side: leaf, caterpillar, marks and the words at the bottom.
 
@@ -196,14 +223,12 @@ def side_svg(side: Side, *, uid: str = "rr", width: int | None = None) -> str:
     body.append(_caterpillar(side.shape, side.colour, uid))
     if side.aphid:
         body.append(_aphid())
-    words = [
-        text("raupe_lessons.svg.caterpillar", shape=side.shape.value, colour=side.colour.value),
-        text("raupe_lessons.svg.leaf", shape=side.leaf_shape.value, colour=side.leaf_colour.value),
-    ]
+    words = _lines(side)
     body.append(
         f'<text x="50" y="124" font-size="{12 if len(words[0]) <= 13 else 10.5}" font-weight="700"'
         f' text-anchor="middle" fill="{INK}">{escape(words[0])}</text>'
-        f'<text x="50" y="140" font-size="10.5" text-anchor="middle" fill="{INK}">{escape(words[1])}</text>'
+        # The space keeps the two lines apart in the card's text ("red on", not "redon"), as a reader hears them.
+        f' <text x="50" y="140" font-size="10.5" text-anchor="middle" fill="{INK}">{escape(words[1])}</text>'
     )
     return _frame(uid, describe_side(side), "".join(body), width)
 
@@ -234,7 +259,7 @@ def butterfly_svg(*, uid: str = "rr", width: int | None = None) -> str:
         f'<path d="M48 33 Q40 18 34 16 M52 33 Q60 18 66 16" stroke="{INK}" stroke-width="2" fill="none"/></g>'
         f'<text x="50" y="124" font-size="12" font-weight="700" text-anchor="middle" fill="{INK}">'
         f"{escape(text('raupe_lessons.svg.butterfly'))}</text>"
-        f'<text x="50" y="140" font-size="10.5" text-anchor="middle" fill="{INK}">'
+        f' <text x="50" y="140" font-size="10.5" text-anchor="middle" fill="{INK}">'
         f"{escape(text('raupe_lessons.svg.joker'))}</text>"
     )
     return _frame(uid, text("raupe_lessons.card.butterfly"), body, width)

@@ -25,6 +25,7 @@ from caterpillar_learn.cli import main
 from caterpillar_learn.i18n import available_languages, language, text
 from caterpillar_learn.raupe.cards import parse_side
 from caterpillar_learn.ui.caterpillars.lab import run_lab
+from caterpillar_learn.ui.lab.views import PAGE
 
 ROOT = Path(__file__).resolve().parents[2]
 ROW = re.compile(r"^\| (Beginner|Intermediate|Advanced|Expert) \| (\w+) \|((?: [\d.]+ \|){5})$", re.MULTILINE)
@@ -96,10 +97,12 @@ def lesson_parameters() -> tuple[str, int, int]:
 
 def test_lesson_five_says_what_its_run_shows() -> None:
     level, games, seed = lesson_parameters()
-    source = " ".join((ROOT / "lessons" / "05-strategy-lab.py").read_text(encoding="utf-8").replace("#", " ").split())
-    assert "**Best play lets one caterpillar go hungry.**" in source
-    assert "**Greedy play ends the most level.**" in source
-    assert "run_lab(LEVEL, games=GAMES, seed=SEED)" in source  # the run shown is the one checked here
+    source = (ROOT / "lessons" / "05-strategy-lab.py").read_text(encoding="utf-8")
+    assert "LabWidget(LEVEL, games=GAMES, seed=SEED, run=True)" in source  # the run shown is the one checked here
+    said = [text(f"lessons.lab.page.{key}") for key in PAGE["shows"]]  # the lesson's words (the catalogue)
+    assert said[0].startswith("Best play lets one caterpillar go hungry.")
+    assert said[1].startswith("Greedy play ends the most level.")
+    assert "strategies=" not in source  # every strategy runs, the hint strategy (best play) with them
     for chosen in range(seed, seed + 3):  # the lesson's seed, and the next ones a teacher may try
         assert_the_insight(figures_of(level, games, chosen))
 
@@ -165,8 +168,9 @@ def test_the_butterfly_is_an_option_and_lesson_four_says_may() -> None:
 
 
 def test_lesson_ten_uses_the_rule_books_shape_words() -> None:
-    words = " ".join((ROOT / "lessons" / "10-raupe-shape.py").read_text(encoding="utf-8").replace("#", " ").split())
-    assert "**jagged** (the rule book also calls it *square*)" in words
-    assert "**straight**: a caterpillar stretched out in a straight row" in words
+    with language("en"):  # the lesson's words: its intro in the catalogue
+        words = " ".join(text(f"raupe_lessons.intro.10-raupe-shape.{n}") for n in range(1, 10))
+    assert "jagged, straight and round" in words and "(the rule book says square)" in words
+    assert "Jagged is a zigzag" in words and "Straight is a long row" in words
     assert "square segments" not in words  # the rule book's square is the jagged shape, not the straight one
     assert parse_side("square-red@round-green") == parse_side("jagged-red@round-green")

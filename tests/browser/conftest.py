@@ -115,15 +115,21 @@ def cli_command() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "caterpillar_learn.cli"]
 
 
-@pytest.fixture(scope="session")
-def lessons_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """``caterpillar-learn serve`` on a free port, for the whole session."""
+def _serve_lessons(tmp_path_factory: pytest.TempPathFactory, *options: str) -> Iterator[Server]:
     port = free_port()
     log = tmp_path_factory.mktemp("serve") / "serve.log"
     # Another lessons folder (a teacher's, or a draft) may be tried with the same tests.
     other = os.environ.get("CATERPILLAR_LEARN_TEST_LESSONS")
     server = start_server(
-        [*cli_command(), "serve", "--no-browser", "--port", str(port), *(["--lessons", other] if other else [])],
+        [
+            *cli_command(),
+            "serve",
+            "--no-browser",
+            "--port",
+            str(port),
+            *(["--lessons", other] if other else []),
+            *options,
+        ],
         f"http://localhost:{port}/",
         log,
     )
@@ -131,6 +137,18 @@ def lessons_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture(scope="session")
+def lessons_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """``caterpillar-learn serve`` on a free port, for the whole session."""
+    yield from _serve_lessons(tmp_path_factory)
+
+
+@pytest.fixture(scope="session")
+def german_lessons_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """``caterpillar-learn serve --lang de``: every lesson's widgets start in German."""
+    yield from _serve_lessons(tmp_path_factory, "--lang", "de")
 
 
 @pytest.fixture
@@ -149,3 +167,14 @@ def screenshot(page: object, name: str) -> Path:
     path = SCREENSHOTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)  # type: ignore[attr-defined]
     return path
+
+
+@pytest.fixture(scope="session")
+def axe_script() -> str:
+    """The text of axe-core's ``axe.min.js`` (pinned, checked, cached: ``tests/browser/axe.py``)."""
+    from .axe import AxeUnavailableError, axe_source
+
+    try:
+        return axe_source()
+    except AxeUnavailableError as error:
+        pytest.fail(str(error), pytrace=False)

@@ -193,21 +193,36 @@ def test_a_round_by_keyboard_alone(beginner: tuple[Page, Player]) -> None:
 def test_the_beginner_lesson_asks_before_it_shows(beginner: tuple[Page, Player]) -> None:
     """Step by step as a learner: every question answered (the first one wrong first), the game to its score."""
     page, player = beginner
+    play_the_lesson(page, player, "01-beginner")
+    expect(page.get_by_test_id("save-answers")).to_have_attribute("download", "01-beginner-answers.json")
+
+
+def play_the_lesson(page: Page, player: Player, name: str, *, wrong_first: bool = True) -> None:
+    """Walk lesson ``name`` as a learner, in the current language, to its final score.
+
+    Every question is answered from the engine's twin of the game (the first
+    one wrong first, if ``wrong_first``); each move goes to a box the page
+    highlights (``legal-move``); the steps are found by their titles in the
+    catalogue of the current language.
+    """
     game = player.game
     assert game is not None
-    first_wrong = True
-    titles = {text(f"lessons.{step.key}.title"): step for step in get_lesson("01-beginner").steps}
+    first_wrong = wrong_first
+    titles = {text(f"lessons.{step.key}.title"): step for step in get_lesson(name).steps}
     for _ in range(200):
         if page.get_by_test_id("final-score").count() and page.get_by_test_id("next-step").is_disabled():
             break
-        step = titles[page.get_by_test_id("lesson-step").text_content() or ""]
+        shown = page.get_by_test_id("lesson-step").text_content() or ""
+        assert shown in titles, f"step title {shown!r} is none of the catalogue's: {sorted(titles)}"
+        step = titles[shown]
+        expect(page.get_by_test_id("lesson-body")).to_have_text(text(f"lessons.{step.key}.body"))
         if step.question is not None and (game.phase == "play") == (step.question != "fly"):
             expect(page.get_by_test_id("question")).to_be_visible(timeout=CLICK_TIMEOUT)  # asked on arrival
         question = page.get_by_test_id("question")
         open_question = question.count() and page.get_by_test_id("check-answer").is_enabled()
         if open_question:
             expect(page.get_by_test_id("legal-move")).to_have_count(0)  # asked before the stars show
-            right = right_answers(page, player)
+            right = right_answers(player, step.question)
             if first_wrong:
                 wrong = next(o for o in answer_options(page) if o not in right)
                 pick(page, wrong)
@@ -226,12 +241,22 @@ def test_the_beginner_lesson_asks_before_it_shows(beginner: tuple[Page, Player])
         elif game.phase == "play" and page.get_by_test_id("roll-button").is_enabled():
             player.roll()
         elif game.phase == "play":
-            player.click(choose([m for m in game.legal_moves() if isinstance(m, Move)]))
+            player.click(highlighted_move(page, player))
         else:
             raise AssertionError("the lesson is stuck: " + (page.get_by_test_id("lesson-todo").text_content() or ""))
     expect(page.get_by_test_id("final-score")).to_contain_text(str(game.score().final))
     assert not first_wrong
-    expect(page.get_by_test_id("save-answers")).to_have_attribute("download", "01-beginner-answers.json")
+
+
+def highlighted_move(page: Page, player: Player) -> Move:
+    """The test player's choice among the engine's moves into the boxes the page highlights (``legal-move``)."""
+    assert player.game is not None
+    marks = page.get_by_test_id("legal-move")
+    expect(marks.first).to_be_attached(timeout=CLICK_TIMEOUT)
+    boxes = {marks.nth(index).locator("xpath=..").get_attribute("data-testid") for index in range(marks.count())}
+    moves = [m for m in player.game.legal_moves() if isinstance(m, Move) and box_id(m.slot) in boxes]
+    assert moves, f"no engine move into the highlighted boxes {sorted(map(str, boxes))}"
+    return choose(moves)
 
 
 def answer_options(page: Page) -> list[str]:
@@ -256,14 +281,13 @@ def pick(page: Page, option: str) -> None:
         page.locator(f'[data-testid="answer"][data-option="{option}"]').click()
 
 
-def right_answers(page: Page, player: Player) -> set[str]:
-    """The right answer from the engine's twin of the game (never read from the page)."""
+def right_answers(player: Player, kind: str | None) -> set[str]:
+    """The right answer of a question of ``kind`` from the engine's twin of the game (never read from the page)."""
     game = player.game
     assert game is not None
-    text_shown = page.get_by_test_id("question").text_content() or ""
     if game.phase == "over":
         return {game.score().flying}
     moves = [m for m in game.legal_moves() if isinstance(m, Move) and not m.zero]
-    if "Tap every box" in text_shown:
+    if kind == "boxes":
         return {f"{box_id(m.slot)[4:]}" for m in moves}
     return {"yes" if moves else "no"}

@@ -80,14 +80,15 @@ def answer_which_cards_fit(lesson: Page) -> None:
     answers = lesson.get_by_test_id("answer")
     expect(answers).to_have_count(len(state.hands[0]))
     wrong = next(i for i in range(len(state.hands[0])) if i not in fitting)
-    lesson.locator(f'[data-testid="raupe-card"][data-index="{wrong}"]').click()
-    expect(answers.nth(wrong)).to_have_attribute("aria-pressed", "true")
+    card = lambda i: lesson.locator(f'[data-testid="raupe-card"][data-index="{i}"]')  # noqa: E731
+    card(wrong).click()
+    expect(card(wrong)).to_have_attribute("aria-pressed", "true")  # the card button itself is the toggle
     lesson.get_by_test_id("check-answer").click()
     expect(lesson.get_by_test_id("feedback")).to_have_attribute("data-correct", "false")
     lesson.locator(f'[data-testid="raupe-card"][data-index="{wrong}"]').click()
     for index in sorted(fitting):
-        lesson.locator(f'[data-testid="raupe-card"][data-index="{index}"]').click()
-        expect(answers.nth(index)).to_have_attribute("aria-pressed", "true")
+        card(index).click()
+        expect(card(index)).to_have_attribute("aria-pressed", "true")
     lesson.get_by_test_id("check-answer").click()
     expect(lesson.get_by_test_id("feedback")).to_have_attribute("data-correct", "true")
     expect(lesson.get_by_test_id("answer")).to_have_count(0)  # the cards are cards again

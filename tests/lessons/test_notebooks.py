@@ -95,10 +95,11 @@ def test_a_game_lesson_runs_and_its_widget_plays_to_the_engines_final_score(name
     assert int(found.group(1)) == engine_final(name)
 
 
-def test_the_strategy_lab_runs_and_shows_bars_or_says_why_not() -> None:
-    notebook = run("05-strategy-lab")
+def test_the_strategy_lab_opens_with_its_run_shown() -> None:
+    look = 'print(lab.lab["status"], lab.lab["svg"][:4])\nprint(lab.session.report.summary())'
+    notebook = run("05-strategy-lab", look)
     outputs = [o for c in notebook.cells if c.cell_type == "code" for o in c.outputs]
     assert not [o for o in outputs if o.output_type == "error"]
-    html = "".join(o.get("data", {}).get("text/html", "") for o in outputs)
-    assert "<svg" in html or "not installed" in html
-    assert re.search(r"(mean \d+\.\d over 200 games|not installed)", printed(notebook))
+    assert sum(WIDGET_MIME in o.get("data", {}) for o in outputs) == 1, "one lab widget"
+    assert printed(notebook).startswith("ready <svg")
+    assert len(re.findall(r"mean \d+\.\d over 200 games", printed(notebook))) == 4  # every strategy

@@ -41,7 +41,8 @@ def shown_texts(board: CaterpillarsLesson) -> dict[str, list[str]]:
         lines += [hint_view.get("title", ""), *hint_view.get("lines", [])]
         lines += [option.get("text", "") for option in hint_view.get("options", [])]
     lines += [board.final.get("text", ""), *board.final.get("explanation", [])]
-    return {kind: [t for t in texts if t] for kind, texts in (("steps", steps), ("questions", questions), ("lines", lines))}
+    shown = {"steps": steps, "questions": questions, "lines": lines}
+    return {kind: [t for t in texts if t] for kind, texts in shown.items()}
 
 
 def play_the_lesson(lang: str) -> dict[str, list[str]]:

@@ -13,6 +13,7 @@ import pytest
 from caterpillar_learn.i18n import text
 from caterpillar_learn.lessons import SETUPS
 from caterpillar_learn.raupe import Game, legal_plays
+from caterpillar_learn.ui.assets import widget_file
 from caterpillar_learn.ui.raupe import RaupeWidget
 from tests.raupe_ui.helpers import ready
 
@@ -132,8 +133,10 @@ def test_a_finished_game_cannot_be_paused() -> None:
     assert widget.message == text("raupe_lessons.msg.nothing_to_pause") and widget.table["paused"] is False
 
 
-def test_the_button_and_its_key_are_in_the_front_ends_words() -> None:
+def test_the_button_is_in_the_front_ends_words_and_shows_its_key() -> None:
     # The button itself (data-testid raupe-pause, aria-pressed, the p key) is tried in tests/browser/test_raupe.py.
     strings = RaupeWidget().strings
     assert strings["pause"] == text("raupe_lessons.ui.pause")
-    assert "p = " + strings["pause"] in strings["keys"]
+    source = widget_file("raupe.js").read_text(encoding="utf-8")
+    assert 'p: ["pause", null]' in source  # the key does it ...
+    assert 'pause: "p"' in source and "keyed(pause, " in source  # ... and the button shows it (not the keys line)

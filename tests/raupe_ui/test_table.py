@@ -328,7 +328,7 @@ def test_a_refused_play_names_the_table_rule() -> None:
     widget.session.game.state = replace(state(widget), follow_up=1)
     before = state(widget)
     widget.act("play", index=0)
-    assert "who plays after their butterfly" in widget.message and "\n" not in widget.message
+    assert widget.message == text("raupe_lessons.msg.wait_follow_up", player=2)
     assert state(widget) is before and len(widget.hand) == len(before.hands[0])
 
 

@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 
-from caterpillar_learn.i18n import text
+from caterpillar_learn.caterpillars.levels import Level
+from caterpillar_learn.i18n import language, text
 from caterpillar_learn.ui.caterpillars.lab import LabReport
 from caterpillar_learn.ui.lab import LabWidget, controller
 
@@ -100,3 +101,34 @@ def test_a_slow_strategy_plays_fewer_games_and_the_lab_says_so(monkeypatch: pyte
     assert widget.lab["notes"] == [text("lessons.lab.ui.fewer", strategy="hint", level="Expert", games=cap)]
     run(widget, level="beginner", strategies=["greedy", "hint"], games=500)
     assert asked == {"greedy": 500, "hint": 500} and widget.lab["notes"] == []
+
+
+def test_the_language_switch_redraws_the_lab_in_german_and_keeps_the_run() -> None:
+    widget = LabWidget("beginner", games=20)
+    assert {"code": "de", "name": "Deutsch"} in widget.languages
+    assert widget.strings["language"] == "Language" and widget.strings["read_aloud"] == "Read aloud"
+    english = dict(widget.strings)
+    run(widget)
+    rows = widget.lab["rows"]
+    widget.act("language", value="de")
+    assert widget.lang == "de" and widget.message == ""
+    with language("de"):
+        wanted = {key: text(f"lessons.ui.{key}") for key in ("language", "read_aloud", "no_voice")}
+        assert {key: widget.strings[key] for key in wanted} == wanted
+        assert widget.strings["run"] == text("lessons.lab.ui.run") != english["run"]
+        level = text("caterpillars.level.beginner")
+        assert widget.lab["status_text"] == text("lessons.lab.ui.ready", games=20, level=level, seed=1)
+        assert [lv["label"] for lv in widget.lab["controls"]["levels"]] == [
+            text(f"caterpillars.level.{lv.value}") for lv in Level
+        ]
+        assert widget.lab["insights"][0].startswith(text("lessons.lab.best", strategy="", mean=0).split(":")[0])
+    # The same games, only the words change: the strategies' names too.
+    assert [{**row, "name": ""} for row in widget.lab["rows"]] == [{**row, "name": ""} for row in rows]
+    assert [row["name"] for row in widget.lab["rows"]] == ["zufällig", "gierig", "Mitte", "Tipp"][: len(rows)] or all(
+        row["name"] != row["strategy"] for row in widget.lab["rows"]
+    )
+    run(widget, games=30)  # the lab goes on in German
+    with language("de"):
+        assert widget.lab["status_text"] == text("lessons.lab.ui.ready", games=30, level=level, seed=1)
+    widget.act("language", value="en")
+    assert widget.strings == english

@@ -49,6 +49,15 @@ STYLES = {
 }
 
 
+def strategy_name(name: str) -> str:
+    """A strategy's short name in the current language (``random``, ``zufällig``, ...).
+
+    >>> strategy_name("greedy")
+    'greedy'
+    """
+    return text(f"lessons.lab.name.{name}")
+
+
 @dataclass(frozen=True)
 class StrategyRow:
     """One strategy's line of the table: its games, mean final and mean lowest, middle, highest totals."""
@@ -118,13 +127,13 @@ class LabReport:
         best = max(rows, key=lambda r: r.mean)
         lines = []
         if len(rows) > 1:
-            lines.append(text("lessons.lab.best", strategy=best.strategy, mean=best.mean))
+            lines.append(text("lessons.lab.best", strategy=strategy_name(best.strategy), mean=best.mean))
             level = min(rows, key=lambda r: r.spread)
-            lines.append(text("lessons.lab.level", strategy=level.strategy, spread=level.spread))
+            lines.append(text("lessons.lab.level", strategy=strategy_name(level.strategy), spread=level.spread))
         lines.append(
             text(
                 "lessons.lab.shape",
-                strategy=best.strategy,
+                strategy=strategy_name(best.strategy),
                 below=best.middle - best.lowest,
                 above=best.highest - best.middle,
             )
@@ -145,7 +154,7 @@ class LabReport:
         out = [
             f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" '
             f'role="img" font-family="system-ui, sans-serif" fill="currentColor">',
-            f"<title>{escape(text('lessons.lab.title', level=self.level))}</title>",
+            f"<title>{escape(text('lessons.lab.title', level=text(f'caterpillars.level.{self.level}')))}</title>",
             '<defs><pattern id="lab-stripes" width="8" height="8" patternUnits="userSpaceOnUse">'
             '<path d="M-2,2 l4,-4 M0,8 l8,-8 M6,10 l4,-4" stroke="#fff" stroke-width="2" stroke-opacity="0.5"/>'
             '</pattern><pattern id="lab-dots" width="8" height="8" patternUnits="userSpaceOnUse">'
@@ -154,7 +163,8 @@ class LabReport:
         for index, (name, values) in enumerate(self.finals.items()):
             colour, pattern = STYLES.get(name, ("#555555", "none"))
             base = row * (index + 1)
-            out.append(f'<text x="8" y="{base - row / 2}" font-size="18" font-weight="bold">{escape(name)}</text>')
+            label = escape(strategy_name(name))
+            out.append(f'<text x="8" y="{base - row / 2}" font-size="18" font-weight="bold">{label}</text>')
             if values:
                 out.append(
                     f'<text x="8" y="{base - row / 2 + 22}" font-size="14">'
@@ -165,7 +175,7 @@ class LabReport:
                 x = left + (value - low) * step
                 out.append(
                     f'<rect x="{x:.1f}" y="{base - bar:.1f}" width="{max(step - 2, 1):.1f}" height="{bar:.1f}" '
-                    f'fill="{colour}"><title>{escape(name)}: {count} × {value}</title></rect>'
+                    f'fill="{colour}"><title>{escape(strategy_name(name))}: {count} × {value}</title></rect>'
                 )
                 if pattern != "none":
                     out.append(
@@ -192,7 +202,7 @@ class LabReport:
             return ""
         heads = "".join(f"<th scope='col'>{escape(text(f'lessons.lab.col.{key}'))}</th>" for key in COLUMNS)
         body = "".join(
-            f"<tr><th scope='row'>{escape(row.strategy)}</th><td>{row.games}</td>"
+            f"<tr><th scope='row'>{escape(strategy_name(row.strategy))}</th><td>{row.games}</td>"
             + "".join(f"<td>{value:.1f}</td>" for value in (row.mean, row.lowest, row.middle, row.highest, row.spread))
             + "</tr>"
             for row in rows

@@ -18,9 +18,13 @@ from typing import Protocol, TypedDict
 
 from caterpillar_learn.caterpillars.levels import Level
 from caterpillar_learn.i18n import text
-from caterpillar_learn.ui.caterpillars.lab import STRATEGIES, LabReport
+from caterpillar_learn.ui.caterpillars.lab import STRATEGIES, LabReport, strategy_name
 
-__all__ = ["Bench", "LabChoice", "LabControls", "LabLevel", "LabRow", "LabView", "lab_view"]
+__all__ = ["PAGE", "Bench", "LabChoice", "LabControls", "LabLevel", "LabPage", "LabRow", "LabView", "lab_view"]
+
+#: The lesson's words around the lab, by part (``lessons.lab.page.<key>``): what the learner reads first,
+#: how to read the picture, what the numbers show (the two insights the lesson states), what to try.
+PAGE = {"intro": ("intro.1", "intro.2", "picture"), "shows": ("hungry", "greedy"), "tips": ("try",)}
 
 
 class Bench(Protocol):
@@ -60,6 +64,7 @@ class LabControls(TypedDict):
 
 class LabRow(TypedDict):
     strategy: str
+    name: str
     games: int
     mean: float
     lowest: float
@@ -68,7 +73,16 @@ class LabRow(TypedDict):
     spread: float
 
 
+class LabPage(TypedDict):
+    heading: str
+    intro: list[str]
+    shows_title: str
+    shows: list[str]
+    tips: list[str]
+
+
 class LabView(TypedDict):
+    page: LabPage
     status: str
     status_text: str
     controls: LabControls
@@ -98,6 +112,13 @@ def lab_view(bench: Bench) -> LabView:
         if count < bench.games
     ]
     return {
+        "page": {
+            "heading": text("lessons.title.lab"),
+            "intro": [text(f"lessons.lab.page.{key}") for key in PAGE["intro"]],
+            "shows_title": text("lessons.lab.page.shows"),
+            "shows": [text(f"lessons.lab.page.{key}") for key in PAGE["shows"]],
+            "tips": [text(f"lessons.lab.page.{key}") for key in PAGE["tips"]],
+        },
         "status": status,
         "status_text": status_text,
         "controls": {
@@ -117,6 +138,7 @@ def lab_view(bench: Bench) -> LabView:
         else [
             {
                 "strategy": row.strategy,
+                "name": strategy_name(row.strategy),
                 "games": row.games,
                 "mean": round(row.mean, 2),
                 "lowest": round(row.lowest, 2),

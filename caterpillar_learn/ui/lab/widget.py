@@ -5,6 +5,10 @@ games and a Run button, and sends one event when Run is pressed:
 
 * ``{"type": "run", "level": name, "strategies": [names], "games": n}``.
 
+Its language switch (``data-testid="language"``) sends the ``language`` event
+every widget handles (:class:`~caterpillar_learn.ui.base.LearnWidget`), and a
+speaker button reads the status and what the run shows aloud.
+
 Python checks it, plays the seeded games and draws the result
 (:class:`~caterpillar_learn.ui.lab.LabBench`); the ``lab`` trait carries the
 settings as run, the status, the histogram, the table and what it shows.
@@ -42,10 +46,17 @@ class LabWidget(LearnWidget[LabBench]):
     STRING_KEYS: ClassVar[dict[str, str]] = {
         **{name: f"lessons.lab.ui.{name}" for name in ("level", "strategies", "games", "run", "caption")},
         **{f"col_{name}": f"lessons.lab.col.{name}" for name in COLUMNS},
+        **{name: f"lessons.ui.{name}" for name in ("read_aloud", "no_voice", "language")},
     }
 
     lab = Dict().tag(sync=True, view=True)
 
-    def __init__(self, level: Level | str = "beginner", *, lang: str | None = None, **settings: Any) -> None:
-        """``settings``: ``strategies``, ``games`` (per strategy) and ``seed``, as :class:`LabBench` takes them."""
+    def __init__(
+        self, level: Level | str = "beginner", *, lang: str | None = None, run: bool = False, **settings: Any
+    ) -> None:
+        """``settings``: ``strategies``, ``games`` (per strategy) and ``seed``, as :class:`LabBench` takes them;
+        ``run``: play the games of these settings at once (a lesson opens with its run shown)."""
         super().__init__(LabBench(level, **settings), lang=lang)
+        if run:
+            bench = self.session
+            self.act("run", level=bench.level.value, strategies=list(bench.strategies), games=bench.games)

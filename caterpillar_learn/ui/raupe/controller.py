@@ -41,7 +41,7 @@ from typing import Any
 from caterpillar_learn.errors import describe
 from caterpillar_learn.i18n import text
 from caterpillar_learn.lessons import TableSetup
-from caterpillar_learn.lessons.questions import ask_cards
+from caterpillar_learn.lessons.questions import Feedback, ask_cards
 from caterpillar_learn.raupe import (
     BotLevel,
     Call,
@@ -59,10 +59,10 @@ from caterpillar_learn.raupe import (
     parse_mode,
     winner_text,
 )
-from caterpillar_learn.raupe.hints import describe_side, fit_reason, penalty_text
+from caterpillar_learn.raupe.hints import describe_side, fit_reason, penalty_text, trait_name
 from caterpillar_learn.ui.base import BadEventError, number, whole
 from caterpillar_learn.ui.quiz import Quiz
-from caterpillar_learn.ui.raupe.views import hand_view, table_view
+from caterpillar_learn.ui.raupe.views import hand_view, lesson_view, table_view
 
 __all__ = ["EVENTS", "RaupeTable"]
 
@@ -164,6 +164,55 @@ class RaupeTable:
             reasons.append(fit_reason(card, side, top, state.mode))
         self.quiz.ask(ask_cards(labels, fits, reasons), "cards")
 
+    def card_feedback(self) -> Feedback:
+        """The check of "Which of your cards fit?" in a child's words: two short sentences at most.
+
+        Right: which cards fit.  Wrong: one card to look at again (a card
+        chosen that does not fit, else one left out) and why, by the picture's
+        traits; the next check names the next one.
+        """
+        question = self.quiz.question
+        assert question is not None and self.human is not None
+        chosen, right = set(self.quiz.selected), set(question.correct)
+        if question.accepts(chosen):
+            numbers = sorted(int(option) + 1 for option in right)
+            if not numbers:
+                return Feedback(True, text("raupe_lessons.feedback.right_none"))
+            listed = ", ".join(str(n) for n in numbers[:-1])
+            listed = f"{listed}{text('raupe.end.and')}{numbers[-1]}" if listed else str(numbers[0])
+            key = "raupe_lessons.feedback.right_one" if len(numbers) == 1 else "raupe_lessons.feedback.right_many"
+            return Feedback(True, text(key, cards=listed))
+        extra, missed = sorted(chosen - right, key=int), sorted(right - chosen, key=int)
+        index, fits = (int(extra[0]), False) if extra else (int(missed[0]), True)
+        state = self.game.state
+        card, side, top = state.hands[self.human][index], self.faces[index], state.pile[-1].face
+        number = index + 1
+        if card.is_butterfly or top is None:
+            why = fit_reason(card, side, top, state.mode)
+            reason = text("raupe_lessons.feedback." + ("missed_why" if fits else "extra_why"), number=number, why=why)
+        else:
+            mine = trait_name(card.sides[side].caterpillar_key[state.mode].value)
+            leaf = trait_name(top.leaf_key[state.mode].value)
+            reason = (
+                text("raupe_lessons.feedback.missed", number=number, trait=mine)
+                if fits
+                else text("raupe_lessons.feedback.extra", number=number, mine=mine, leaf=leaf)
+            )
+        return Feedback(False, text("raupe_lessons.feedback.wrong") + " " + reason)
+
+    def translate(self) -> None:
+        """Ask the question again in the current language, keeping the learner's choice and check.
+
+        Only before the first game: the question is about the hand as dealt.
+        """
+        if self.human is None or self.quiz.question is None or self.started:
+            return
+        selected, checked = set(self.quiz.selected), self.quiz.feedback is not None
+        self.ask()
+        self.quiz.selected = selected
+        if checked:
+            self.quiz.feedback = self.card_feedback()
+
     @property
     def asking(self) -> bool:
         """Whether the question waits for a right answer before the first game (taps on cards answer it)."""
@@ -176,6 +225,8 @@ class RaupeTable:
             self.quiz.choose(event.get("option"))
         elif kind == "check":
             self.quiz.check()
+            if self.quiz.question is not None and self.quiz.question.kind == "cards":
+                self.quiz.feedback = self.card_feedback()
             self.say(self.quiz.feedback.text if self.quiz.feedback else "")
         elif self.asking and kind == "play":  # a tap on a card answers the question
             self.quiz.choose(str(whole(event.get("index"), "card number", len(self.faces))))
@@ -256,9 +307,16 @@ class RaupeTable:
         if not self.started:
             self.start()
         self.advance(0.0)
-        if self.game.state.finished:
+        state = self.game.state
+        if state.finished:
             raise BadEventError(text("raupe_lessons.msg.over"))
-        card = self.game.state.hands[self.human][index]
+        # The table's rules in the learner's words (the engine would refuse the card in its own).
+        empty = next((seat for seat, hand in enumerate(state.hands) if not hand), None)
+        if empty is not None:
+            raise BadEventError(text("raupe_lessons.msg.hand_empty", player=empty + 1))
+        if state.follow_up is not None and state.follow_up != self.human:
+            raise BadEventError(text("raupe_lessons.msg.wait_follow_up", player=state.follow_up + 1))
+        card = state.hands[self.human][index]
         side = self.faces[index] if card.sides else 0
         when = max(self.now, self.game.state.clock)
         self.submit(Play(when, self.human, card, side, self.armed_aphid, self.armed_mode))
@@ -296,7 +354,7 @@ class RaupeTable:
         if top.face is None or below.face is None:
             return text("raupe_lessons.referee.fine_joker")
         mode = state.mode.other if top.face.sky else state.mode
-        trait = top.face.caterpillar_key[mode].value
+        trait = trait_name(top.face.caterpillar_key[mode].value)
         return text("raupe_lessons.referee.fine", trait=trait, mode=mode_name(mode))
 
     def submit(self, event: Event, *, quiet: bool = False) -> None:
@@ -370,5 +428,6 @@ class RaupeTable:
             "hand": hand_view(self),
             "log": list(self.log),
             "question": self.quiz.view(),
+            "lesson_text": lesson_view(self.name),
             "record": self.quiz.record(self.name) if self.quiz.answers else {},
         }

@@ -7,26 +7,44 @@ shaped like :class:`Seat`, in practice :class:`~caterpillar_learn.ui.raupe.Raupe
 and change nothing, so a test can call them at any moment.  Every word comes
 from the message catalogue; the cards are drawn by :mod:`caterpillar_learn.raupe.svg`.
 
+A lesson's own words (its title, the intro above the table and the "try
+this" list below it) are catalogue messages too, numbered per lesson
+(``raupe_lessons.intro.<lesson>.1``, ``.2``, ...): :func:`lesson_view`
+lists them, so the notebook holds no prose and a translation shows every
+word in its own language.
+
 >>> from caterpillar_learn.lessons import get_table
 >>> from caterpillar_learn.ui.raupe import RaupeTable
 >>> table = RaupeTable(get_table("11-raupe-colour"), seed=3)
 >>> view = table_view(table)
 >>> view["mode_text"], view["running"], view["paused"], len(hand_view(table)) == len(table.faces)
 ('Colour', False, False, True)
+>>> lesson_view("10-raupe-shape")["intro"][3]
+'Look at the leaf on top of the pile. Play a caterpillar of the same shape.'
 """
 
 from __future__ import annotations
 
 from typing import Any, Protocol, TypedDict
 
-from caterpillar_learn.i18n import text
+from caterpillar_learn.i18n import catalogue, text
 from caterpillar_learn.lessons import TableSetup
 from caterpillar_learn.raupe import LEVELS, Game, Mode, mode_name, outcome, strategy_hint, winner_text
 from caterpillar_learn.raupe.hints import describe_side
-from caterpillar_learn.raupe.svg import card_svg
+from caterpillar_learn.raupe.svg import card_svg, printed_words
 from caterpillar_learn.ui.quiz import Quiz
 
-__all__ = ["HandCard", "Seat", "TableView", "hand_view", "hint_line", "table_view"]
+__all__ = [
+    "HandCard",
+    "LessonText",
+    "Seat",
+    "TableView",
+    "hand_view",
+    "hint_line",
+    "lesson_view",
+    "numbered",
+    "table_view",
+]
 
 
 class Seat(Protocol):
@@ -85,6 +103,45 @@ class TableView(TypedDict):
     record: dict[str, Any]
 
 
+class LessonText(TypedDict, total=False):
+    """A lesson's words around the table (``{}`` for a table that is no lesson)."""
+
+    title: str
+    #: The intro above the table: short items, each read aloud on its own.
+    intro: list[str]
+    try_title: str
+    #: "Try this": what to do once the table is known.
+    try_items: list[str]
+
+
+def numbered(prefix: str) -> list[str]:
+    """The catalogue keys ``prefix.1``, ``prefix.2``, ... that English has, in order.
+
+    English is the source language, so it decides how many items there are
+    (a translation that lacks one falls back to English for it).
+
+    >>> numbered("raupe_lessons.try.11-raupe-colour")
+    ['raupe_lessons.try.11-raupe-colour.1', 'raupe_lessons.try.11-raupe-colour.2']
+    """
+    english = catalogue("en")
+    keys: list[str] = []
+    while f"{prefix}.{len(keys) + 1}" in english:
+        keys.append(f"{prefix}.{len(keys) + 1}")
+    return keys
+
+
+def lesson_view(lesson: str) -> LessonText:
+    """The title, intro and "try this" items of the Räuber Raupe lesson ``lesson``, in the current language."""
+    if f"raupe_lessons.title.{lesson}" not in catalogue("en"):
+        return {}
+    return {
+        "title": text(f"raupe_lessons.title.{lesson}"),
+        "intro": [text(key) for key in numbered(f"raupe_lessons.intro.{lesson}")],
+        "try_title": text("raupe_lessons.ui.try"),
+        "try_items": [text(key) for key in numbered(f"raupe_lessons.try.{lesson}")],
+    }
+
+
 def hand_view(table: Seat) -> list[HandCard]:
     """The learner's cards: index, side up, kind, picture, words, and (if the lesson shows it) whether it fits."""
     if table.human is None:
@@ -94,10 +151,7 @@ def hand_view(table: Seat) -> list[HandCard]:
     cards = []
     for index, card in enumerate(state.hands[table.human]):
         side = table.faces[index]
-        if card.is_butterfly:
-            words, kind = text("raupe_lessons.card.butterfly"), "butterfly"
-        else:
-            words, kind = describe_side(card.sides[side]), "change" if card.is_change else "caterpillar"
+        kind = "butterfly" if card.is_butterfly else "change" if card.is_change else "caterpillar"
         fits = (index, side) in fitting
         item: HandCard = {
             "index": index,
@@ -111,7 +165,9 @@ def hand_view(table: Seat) -> list[HandCard]:
         if table.setup.show_fits and not asking:
             item["fits"] = fits
             item["other_fits"] = bool(card.sides) and (index, 1 - side) in fitting
-        label = text("raupe_lessons.aria.card", number=index + 1, count=len(table.faces), words=words)
+        # The name starts with the words the card prints (what a reader sees is what a screen reader says).
+        shown = printed_words(None if card.is_butterfly else card.sides[side])
+        label = text("raupe_lessons.aria.card", number=index + 1, count=len(table.faces), words=shown)
         if table.setup.show_fits and fits and not asking:
             label += text("raupe_lessons.aria.fits")
         item["label"] = label

@@ -1,10 +1,13 @@
 """The Räuber Raupe widget: the table of one lesson, drawn by ``widgets/raupe.js``.
 
-The front end draws the view traits (``table``, ``hand``, ``log``, plus
-``message``, ``strings`` and ``lang`` from
+The front end draws the view traits (``table``, ``hand``, ``log``,
+``question``, ``record``, ``lesson_text``, plus ``message``, ``strings`` and ``lang`` from
 :class:`~caterpillar_learn.ui.base.LearnWidget`) and writes the learner's
 actions, and the clock's ticks, to ``event``; every rule lives in Python
-(:class:`~caterpillar_learn.ui.raupe.controller.RaupeTable`).  Events:
+(:class:`~caterpillar_learn.ui.raupe.controller.RaupeTable`).  ``lesson_text``
+holds the lesson's title, intro and "try this" items from the catalogue
+(:func:`~caterpillar_learn.ui.raupe.views.lesson_view`), in the widget's
+language like every other word.  Events:
 
 * ``{"type": "start"}``: start the clock (or deal a new game);
 * ``{"type": "tick", "dt": seconds}``: real time passed (the front end's clock);
@@ -19,6 +22,12 @@ actions, and the clock's ticks, to ``event``; every rule lives in Python
 >>> widget = RaupeWidget("10-raupe-shape", seed=4)
 >>> widget.question["text"].startswith("Before you start: which of your cards fit")
 True
+>>> widget.lesson_text["title"], len(widget.lesson_text["intro"]) > 3
+('🐛 Räuber Raupe 1: Shape!', True)
+>>> widget.act("language", value="de")
+>>> widget.lesson_text["title"], widget.question["text"].startswith("Bevor es losgeht")
+('🐛 Räuber Raupe 1: Form!', True)
+>>> widget.act("language", value="en")
 >>> widget.act("check")  # the lesson asks first; then the game can start
 >>> widget.act("start")
 >>> widget.act("flip", index=0)
@@ -35,6 +44,7 @@ from typing import Any, ClassVar
 
 import traitlets
 
+from caterpillar_learn.i18n import available_languages, language
 from caterpillar_learn.lessons import get_table
 from caterpillar_learn.ui.assets import es_module, widget_styles
 from caterpillar_learn.ui.base import LearnWidget
@@ -63,7 +73,18 @@ class RaupeWidget(LearnWidget[RaupeTable]):
     log = traitlets.List(trait=traitlets.Unicode()).tag(sync=True, view=True)
     question = traitlets.Dict().tag(sync=True, view=True)
     record = traitlets.Dict().tag(sync=True, view=True)
+    lesson_text = traitlets.Dict().tag(sync=True, view=True)
 
     def __init__(self, lesson: str = "15-raupe-race", seed: int = 1, *, lang: str | None = None, **kwargs: Any) -> None:
         self.lesson = lesson
         super().__init__(RaupeTable(get_table(lesson), seed, lesson), lang=lang, **kwargs)
+        with language(self.lang):  # the table asked its question in the process's language
+            self.session.translate()
+        self.refresh()
+
+    def switch_language(self, value: object) -> None:
+        """As every widget does, and the open question is asked again in the new language."""
+        if isinstance(value, str) and value in available_languages() and isinstance(self.session, RaupeTable):
+            with language(value):
+                self.session.translate()
+        super().switch_language(value)

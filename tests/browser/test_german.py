@@ -1,0 +1,93 @@
+"""German in Voila, chosen on the page: the Beginner lesson to its final score, and the strategy lab.
+
+The learner picks "Deutsch" in the lesson's language switch (``data-testid="language"``);
+from then on every text the test looks for is looked up in the German catalogue
+(``with language("de")``), except the roll button's "Würfeln", which the issue names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from caterpillar_learn.i18n import language, text
+from caterpillar_learn.lessons import get_lesson
+from caterpillar_learn.lessons.caterpillars import guided_game
+
+from .axe import describe_violations, run_axe
+from .conftest import Server, screenshot
+from .driver import CLICK_TIMEOUT, RENDER_TIMEOUT, Player, open_lesson
+from .test_lessons import expect_no_error, play_the_lesson
+
+pytestmark = pytest.mark.browser
+
+SPEECH_STUB = """() => {
+  window.spoken = [];
+  Object.defineProperty(window, "speechSynthesis", { configurable: true, value: {
+    getVoices: () => [{ name: "stub", lang: "de" }], cancel: () => {},
+    speak: (utterance) => window.spoken.push({ text: utterance.text, lang: utterance.lang }),
+    addEventListener: () => {}, removeEventListener: () => {},
+  } });
+}"""
+
+
+@pytest.fixture
+def german(page: Page, lessons_server: Server, request: pytest.FixtureRequest) -> Iterator[Page]:
+    """The lesson ``request.param``, opened from the lesson list and switched to German on its page."""
+    name: str = request.param
+    page.goto(lessons_server.url)
+    lesson = open_lesson(page, name)
+    try:
+        switch = lesson.get_by_test_id("language")
+        expect(switch).to_be_visible(timeout=RENDER_TIMEOUT)
+        expect(lesson.locator(".cl-root, .lab-root").first).to_have_attribute("lang", "en")
+        switch.select_option("de")
+        expect(lesson.locator(".cl-root, .lab-root").first).to_have_attribute("lang", "de", timeout=CLICK_TIMEOUT)
+        yield lesson
+    finally:
+        screenshot(lesson, f"{name}-de")
+        lesson.close()
+
+
+@pytest.mark.parametrize("german", ["01-beginner"], indirect=True)
+def test_a_german_beginner_lesson_played_to_its_final_score(german: Page, axe_script: str) -> None:
+    page = german
+    lesson = get_lesson("01-beginner")
+    player = Player(page, lesson.level, lesson.seed, auto_setup=lesson.auto_setup, game=guided_game(lesson))
+    expect(page.get_by_test_id("roll-button")).to_contain_text("Würfeln")
+    with language("de"):
+        expect(page.get_by_test_id("lesson-step")).to_have_text(text(f"lessons.{lesson.steps[0].key}.title"))
+        expect(page.get_by_test_id("language")).to_have_accessible_name(text("lessons.ui.language"))
+        play_the_lesson(page, player, "01-beginner")
+        assert player.game is not None
+        final = text("lessons.final.text", final=player.game.score().final)
+    expect(page.get_by_test_id("final-score")).to_have_text(final)
+    with language("en"):
+        assert final != text("lessons.final.text", final=player.game.score().final)  # German, not English
+    expect(page.get_by_test_id("roll-button")).to_contain_text("Würfeln")
+    expect_no_error(page)
+    refused = describe_violations(run_axe(page, axe_script))
+    assert not refused, "the finished German lesson:\n" + "\n".join(refused)
+
+
+@pytest.mark.parametrize("german", ["05-strategy-lab"], indirect=True)
+def test_the_strategy_lab_runs_and_reads_aloud_in_german(german: Page) -> None:
+    page = german
+    page.evaluate(SPEECH_STUB)
+    with language("de"):
+        expect(page.get_by_test_id("lab-run")).to_have_text(text("lessons.lab.ui.run"))
+        expect(page.get_by_test_id("lab-status")).to_have_text(text("lessons.lab.ui.idle"))
+        expect(page.get_by_test_id("read-aloud")).to_have_accessible_name(text("lessons.ui.read_aloud"))
+        page.get_by_label(text("lessons.lab.ui.games")).fill("20")
+        page.get_by_test_id("lab-run").click()
+        level = text("caterpillars.level.intermediate")
+        ready = text("lessons.lab.ui.ready", games=20, level=level, seed=1)
+        expect(page.get_by_test_id("lab-status")).to_have_text(ready, timeout=RENDER_TIMEOUT)
+        expect(page.get_by_test_id("lab-table").locator("caption")).to_have_text(text("lessons.lab.ui.caption"))
+    page.get_by_test_id("read-aloud").click()
+    said = page.evaluate("() => window.spoken")
+    findings = page.locator(".lab-insights li").all_text_contents()
+    assert [s["lang"] for s in said] == ["de"] and said[0]["text"].split("\n") == [ready, *findings]
+    expect_no_error(page)
