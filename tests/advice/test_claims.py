@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 import statistics
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from fractions import Fraction
 from itertools import product
 
@@ -23,7 +23,7 @@ import pytest
 from caterpillar_learn.advice import hint
 from caterpillar_learn.advice.explain import finish_chances, label_chance, label_difficulty, reasons
 from caterpillar_learn.advice.values import best_move
-from caterpillar_learn.caterpillars import Roll, State, apply, legal_moves, roll_dice, score
+from caterpillar_learn.caterpillars import Move, Roll, State, apply, legal_moves, roll_dice, score
 from caterpillar_learn.caterpillars.sheet import BONUS_BOXES, CATERPILLARS
 from caterpillar_learn.i18n import text
 
@@ -247,18 +247,20 @@ def test_the_issue_example_names_the_bonus_die_and_the_dice_left() -> None:
     assert not any("No empty box matches" in line for line in lines)
 
 
-def zero_cases(level: str, count: int, seed: int) -> Iterator[tuple[State, Roll]]:
-    """Late sheets and rolls where some legal move is a 0."""
+def zero_cases(
+    level: str, count: int, seed: int, *, earliest: int = 6, keep: Callable[[Move], bool] = lambda m: m.zero
+) -> Iterator[tuple[State, Roll]]:
+    """Sheets of random games (``earliest`` to 11 moves in) and rolls where some legal move is ``keep``'s kind."""
     rng = random.Random(seed)
     found = 0
     while found < count:
         state = State.new(level, LAYOUT)
-        for _ in range(rng.randrange(6, 12)):
+        for _ in range(rng.randrange(earliest, 12)):
             roll = roll_dice(level, rng)
             moves = legal_moves(state, roll)
             state = apply(state, moves[rng.randrange(len(moves))])
         roll = roll_dice(level, rng)
-        if any(m.zero for m in legal_moves(state, roll)):
+        if any(keep(m) for m in legal_moves(state, roll)):
             found += 1
             yield state, roll
 
@@ -298,18 +300,7 @@ def test_every_zero_sentence_is_true_of_the_dice(level: str) -> None:
 
 def bonus_zero_cases(level: str, count: int, seed: int) -> Iterator[tuple[State, Roll]]:
     """Sheets and rolls of random games where a die kept in a bonus box leaves a 0."""
-    rng = random.Random(seed)
-    found = 0
-    while found < count:
-        state = State.new(level, LAYOUT)
-        for _ in range(rng.randrange(3, 12)):
-            roll = roll_dice(level, rng)
-            moves = legal_moves(state, roll)
-            state = apply(state, moves[rng.randrange(len(moves))])
-        roll = roll_dice(level, rng)
-        if any(m.zero and m.bonus is not None for m in legal_moves(state, roll)):
-            found += 1
-            yield state, roll
+    return zero_cases(level, count, seed, earliest=3, keep=lambda m: m.zero and m.bonus is not None)
 
 
 def no_box_claims(move_how: list[str], reason_lines: tuple[str, ...], move_caterpillar: str, label: int) -> bool:

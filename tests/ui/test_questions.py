@@ -54,10 +54,27 @@ def independent_right_answer(board: CaterpillarsLesson) -> set[str] | None:
     return None
 
 
-def walk(name: str, on_question: Any) -> CaterpillarsLesson:
-    """Play the lesson's guided game by events, calling ``on_question(board)`` at each open question."""
-    board = CaterpillarsLesson(name)
-    for _ in range(400):
+def first_move(board: CaterpillarsLesson) -> None:
+    """Play the board's first highlighted move (and its menu's first option)."""
+    entry = board.legal[0]
+    board.act("box", caterpillar=entry["caterpillar"], box=entry["box"])
+    if board.menu:
+        board.act("option", index=board.menu["options"][0]["index"])
+
+
+def walk(
+    name: str,
+    on_question: Any,
+    *,
+    lang: str | None = None,
+    play: Any = first_move,
+    each: Any = lambda board: None,
+) -> CaterpillarsLesson:
+    """Play the lesson's guided game by events, calling ``on_question(board)`` at each open question,
+    ``play(board)`` for each round's move and ``each(board)`` before every action."""
+    board = CaterpillarsLesson(name, lang=lang)
+    for _ in range(500):
+        each(board)
         if board.question and not board.question["answered"]:
             on_question(board)
             continue
@@ -70,10 +87,7 @@ def walk(name: str, on_question: Any) -> CaterpillarsLesson:
         if not board.dice["rolled"]:
             board.act("roll")
         else:
-            entry = board.legal[0]
-            board.act("box", caterpillar=entry["caterpillar"], box=entry["box"])
-            if board.menu:
-                board.act("option", index=board.menu["options"][0]["index"])
+            play(board)
     return board
 
 
