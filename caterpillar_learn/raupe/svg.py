@@ -194,14 +194,15 @@ def printed_words(side: Side | None) -> str:
 
     >>> from caterpillar_learn.raupe.cards import parse_side
     >>> printed_words(parse_side("straight-yellow@round-red+sky+aphid"))
-    'change straight yellow on round red aphid'
+    'change aphid straight yellow on round red'
     >>> printed_words(None)
     'butterfly joker: fits all'
     """
     if side is None:
         return f"{text('raupe_lessons.svg.butterfly')} {text('raupe_lessons.svg.joker')}"
-    marks = [text("raupe_lessons.svg.change")] if side.sky else []
-    return " ".join([*marks, *_lines(side), *([text("raupe_lessons.svg.aphid")] if side.aphid else [])])
+    marks = [text("raupe_lessons.svg.change")] if side.sky else []  # drawn first: the sky, then the aphid
+    marks += [text("raupe_lessons.svg.aphid")] if side.aphid else []
+    return " ".join([*marks, *_lines(side)])
 
 
 def side_svg(side: Side, *, uid: str = "rr", width: int | None = None) -> str:
@@ -225,7 +226,8 @@ def side_svg(side: Side, *, uid: str = "rr", width: int | None = None) -> str:
         body.append(_aphid())
     words = _lines(side)
     body.append(
-        f'<text x="50" y="124" font-size="{12 if len(words[0]) <= 13 else 10.5}" font-weight="700"'
+        # A space first, so that a mark's word drawn before ("aphid") stays a word of its own when read.
+        f' <text x="50" y="124" font-size="{12 if len(words[0]) <= 13 else 10.5}" font-weight="700"'
         f' text-anchor="middle" fill="{INK}">{escape(words[0])}</text>'
         # The space keeps the two lines apart in the card's text ("red on", not "redon"), as a reader hears them.
         f' <text x="50" y="140" font-size="10.5" text-anchor="middle" fill="{INK}">{escape(words[1])}</text>'

@@ -16,6 +16,7 @@ from playwright.sync_api import Locator, Page, expect
 
 from caterpillar_learn.caterpillars import DEFAULT_LABELS, Game, Move, SetupChoice
 from caterpillar_learn.caterpillars.sheet import describe_slot
+from caterpillar_learn.lessons.scenarios import Scenario, best_move, is_led
 
 CLICK_TIMEOUT = 15_000  # ms: one kernel round trip, with a loaded CI machine's margin
 RENDER_TIMEOUT = 60_000  # ms: first render starts a kernel (and may warm the solver) on a busy CI machine
@@ -47,6 +48,8 @@ class Player:
     variation: bool = False
     #: The engine's twin of the page's game (a lesson's guided game); by default seeded dice.
     game: Game | None = None
+    #: The guided game's scenario: in the rounds it leads the page offers the helper's move alone.
+    scenario: Scenario | None = None
     menus: int = 0
 
     def __post_init__(self) -> None:
@@ -89,21 +92,25 @@ class Player:
                 "aria-label", re.compile(rf"label {value},"), timeout=CLICK_TIMEOUT
             )
 
+    def offered(self) -> list[Move]:
+        """The moves the page offers now: the rules' moves, or in a led round the helper's move alone."""
+        if self.scenario is not None and is_led(self.scenario, self.game):
+            return [best_move(self.game.state, self.game.roll())]
+        return [m for m in self.game.legal_moves() if isinstance(m, Move)]
+
     def play_round(self) -> Move:
         """Roll, check the highlighted boxes, click the chosen box (and option)."""
         self.roll()
-        moves = list(self.game.legal_moves())
-        assert all(isinstance(m, Move) for m in moves)
-        legal_slots = {m.slot for m in moves}  # type: ignore[union-attr]
+        moves = self.offered()
+        legal_slots = {m.slot for m in moves}
         expect(self.by_id("legal-move")).to_have_count(len(legal_slots), timeout=CLICK_TIMEOUT)
-        move = choose(moves)  # type: ignore[arg-type]
+        move = choose(moves)
         self.click(move)
         return move
 
     def click(self, move: Move) -> None:
         """Click ``move``'s box, and its option when the box offers several moves."""
-        moves = list(self.game.legal_moves())
-        in_box = [m for m in moves if isinstance(m, Move) and m.slot == move.slot]
+        in_box = [m for m in self.offered() if m.slot == move.slot]
         self.by_id(box_id(move.slot)).click()
         if len(in_box) > 1:
             self.menus += 1

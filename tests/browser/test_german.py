@@ -76,17 +76,22 @@ def test_a_german_beginner_lesson_played_to_its_final_score(german: Page, axe_sc
 def test_the_strategy_lab_runs_and_reads_aloud_in_german(german: Page) -> None:
     page = german
     page.evaluate(SPEECH_STUB)
+    voice = page.locator('.lab-voice [data-testid="read-aloud"]')  # the status's speaker (each paragraph has one)
     with language("de"):
         expect(page.get_by_test_id("lab-run")).to_have_text(text("lessons.lab.ui.run"))
-        expect(page.get_by_test_id("lab-status")).to_have_text(text("lessons.lab.ui.idle"))
-        expect(page.get_by_test_id("read-aloud")).to_have_accessible_name(text("lessons.ui.read_aloud"))
+        level = text("caterpillars.level.intermediate")
+        # The lesson opens with its own run shown (200 games a strategy), and its words in German.
+        first = text("lessons.lab.ui.ready", games=200, level=level, seed=1)
+        expect(page.get_by_test_id("lab-status")).to_have_text(first, timeout=RENDER_TIMEOUT)
+        expect(page.get_by_test_id("lab-intro")).to_contain_text(text("lessons.lab.page.intro.1"))
+        expect(page.get_by_test_id("lab-shows")).to_contain_text(text("lessons.lab.page.hungry"))
+        expect(voice).to_have_accessible_name(text("lessons.ui.read_aloud"))
         page.get_by_label(text("lessons.lab.ui.games")).fill("20")
         page.get_by_test_id("lab-run").click()
-        level = text("caterpillars.level.intermediate")
         ready = text("lessons.lab.ui.ready", games=20, level=level, seed=1)
         expect(page.get_by_test_id("lab-status")).to_have_text(ready, timeout=RENDER_TIMEOUT)
         expect(page.get_by_test_id("lab-table").locator("caption")).to_have_text(text("lessons.lab.ui.caption"))
-    page.get_by_test_id("read-aloud").click()
+    voice.click()
     said = page.evaluate("() => window.spoken")
     findings = page.locator(".lab-insights li").all_text_contents()
     assert [s["lang"] for s in said] == ["de"] and said[0]["text"].split("\n") == [ready, *findings]

@@ -16,10 +16,12 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Page, expect
 
+from caterpillar_learn.advice.child import child_hint
 from caterpillar_learn.caterpillars import Level, Move, why_not
 from caterpillar_learn.i18n import text
 from caterpillar_learn.lessons import LESSONS, get_lesson
 from caterpillar_learn.lessons.caterpillars import guided_game
+from caterpillar_learn.lessons.scenarios import best_move
 
 from .conftest import ROOT, Server, screenshot
 from .driver import CLICK_TIMEOUT, RENDER_TIMEOUT, Player, box_id, choose, open_lesson
@@ -74,9 +76,18 @@ def test_lesson_plays_a_whole_seeded_game(lesson_list: Page, name: str) -> None:
     try:
         expect(page.get_by_test_id("sheet")).to_be_visible(timeout=RENDER_TIMEOUT)
         expect_no_error(page)
-        player = Player(page, lesson.level, lesson.seed, lesson.auto_setup, lesson.variation, game=guided_game(lesson))
+        player = Player(
+            page,
+            lesson.level,
+            lesson.seed,
+            lesson.auto_setup,
+            lesson.variation,
+            game=guided_game(lesson),
+            scenario=lesson.scenario,
+        )
         final = player.play_to_the_end()
-        if Level.parse(lesson.level).rules.bonus_boxes:  # a bonus choice puts several moves in one box
+        led = lesson.scenario.led if lesson.scenario else ()
+        if Level.parse(lesson.level).rules.bonus_boxes and len(led) < 12:  # a bonus choice: several moves a box
             assert player.menus > 0, "no round needed the per-box menu"
         expect(page.get_by_test_id("legal-move")).to_have_count(0)
         walk_the_steps(page, name, player)
@@ -115,7 +126,17 @@ def beginner(lesson_list: Page) -> Iterator[tuple[Page, Player]]:
     expect(page.get_by_test_id("sheet")).to_be_visible(timeout=RENDER_TIMEOUT)
     lesson = get_lesson("01-beginner")
     try:
-        yield page, Player(page, lesson.level, lesson.seed, auto_setup=lesson.auto_setup, game=guided_game(lesson))
+        yield (
+            page,
+            Player(
+                page,
+                lesson.level,
+                lesson.seed,
+                auto_setup=lesson.auto_setup,
+                game=guided_game(lesson),
+                scenario=lesson.scenario,
+            ),
+        )
     finally:
         page.close()
 
@@ -140,12 +161,18 @@ def test_a_hint_is_shown(beginner: tuple[Page, Player]) -> None:
     player.roll()
     page.get_by_test_id("hint-button").click()
     hint = page.get_by_test_id("hint")
-    moves = [m for m in player.game.legal_moves() if isinstance(m, Move)]
-    # Every legal move is listed with its value (or with its ways, without the advice package).
+    state, roll = player.game.state, player.game.roll()
+    # The Beginner lesson's hint speaks a child's words; the numbers are behind "For grown-ups".
     expect(hint).to_be_visible(timeout=RENDER_TIMEOUT)
+    expect(hint).to_contain_text(child_hint(state, best_move(state, roll)), timeout=RENDER_TIMEOUT)
+    expect(hint).not_to_contain_text("points")
+    page.get_by_test_id("grown-ups").click()
+    expect(page.get_by_test_id("grown-ups")).to_have_attribute("aria-pressed", "true", timeout=CLICK_TIMEOUT)
+    # Every legal move is listed with its value.
     expect(hint).not_to_contain_text(text("lessons.ui.thinking"), timeout=RENDER_TIMEOUT)
-    for move in moves:
+    for move in [m for m in player.game.legal_moves() if isinstance(m, Move)]:
         expect(hint).to_contain_text(move.describe())
+    expect(hint).to_contain_text("points")
 
 
 def focused_test_id(page: Page) -> str | None:

@@ -36,7 +36,7 @@ from voila.app import Voila  # type: ignore[import-untyped]
 from voila.tornado.handler import TornadoVoilaHandler  # type: ignore[import-untyped]
 
 from caterpillar_learn.errors import CaterpillarLearnError, describe
-from caterpillar_learn.i18n import text
+from caterpillar_learn.i18n import current_language, text
 
 __all__ = ["ClassFullError", "ClassroomKernelManager", "ClassroomVoila", "host_name", "notice_page"]
 
@@ -51,13 +51,18 @@ class ClassFullError(CaterpillarLearnError):
 
 
 def notice_page(title: str, message: str) -> str:
-    """A plain page with a heading and one paragraph: no script, no style sheet, no traceback.
+    """A plain page with a heading and one paragraph, in the current language: no script, no style sheet,
+    no traceback.
 
     >>> "<h1>Full &amp; busy</h1>" in notice_page("Full & busy", "Try later.")
     True
+    >>> from caterpillar_learn.i18n import language
+    >>> with language("de"):
+    ...     '<html lang="de">' in notice_page("Voll", "Später.")
+    True
     """
     return (
-        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f'<!DOCTYPE html>\n<html lang="{current_language()}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>{html.escape(title)}</title></head>"
         '<body style="font-family: sans-serif; font-size: 1.25rem; max-width: 40rem; margin: 3rem auto">'
