@@ -31,8 +31,8 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import Page, expect, sync_playwright  # noqa: E402
 
-from caterpillar_learn.caterpillars import Move  # noqa: E402
 from caterpillar_learn.lessons import get_lesson  # noqa: E402
+from caterpillar_learn.lessons.caterpillars import guided_game  # noqa: E402
 from tests.browser.conftest import cli_command, free_port, start_server  # noqa: E402
 from tests.browser.driver import Player, box_id  # noqa: E402
 from tests.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
@@ -83,7 +83,8 @@ def click_latencies(page: Page, url: str, name: str) -> tuple[list[float], list[
     lesson = get_lesson(name)
     page.goto(url)
     expect(page.get_by_test_id("roll-button")).to_be_enabled(timeout=60_000)
-    player = Player(page, lesson.level, lesson.seed, auto_setup=lesson.auto_setup)
+    game = guided_game(lesson)  # the lesson's first game: its designed dice, some rounds led
+    player = Player(page, lesson.level, lesson.seed, auto_setup=lesson.auto_setup, game=game, scenario=lesson.scenario)
     rolls: list[float] = []
     moves: list[float] = []
     while player.game.phase == "setup":
@@ -91,7 +92,7 @@ def click_latencies(page: Page, url: str, name: str) -> tuple[list[float], list[
     while player.game.phase == "play":
         rolls.append(page.evaluate(TIMED_CLICK, ["roll-button", "roll-button", "disabled"]))
         player.check_dice()
-        legal = [m for m in player.game.legal_moves() if isinstance(m, Move)]
+        legal = player.offered()
         single = [m for m in legal if sum(o.slot == m.slot for o in legal) == 1]
         if single:
             move = max(single, key=lambda m: m.score)
