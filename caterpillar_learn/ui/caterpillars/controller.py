@@ -390,7 +390,7 @@ class LessonSession(Session):
         self.quiz = Quiz()
         self.games_made = 0
         self._led: tuple[int, Move] | None = None  # (turn, the led move), once worked out
-        self._notes: dict[tuple[int, str], dict[str, list[str]]] = {}  # (game, language) → the notes
+        self._notes: dict[tuple[int, bool, str], dict[str, list[str]]] = {}  # (game, playing, language) → notes
         lesson = self.lesson
         practice = None if lesson.practice is None else (lesson.practice.level, lesson.practice.variation)
         super().__init__(
@@ -499,7 +499,7 @@ class LessonSession(Session):
         led = self.led_move()
         if led is not None and slot != led.slot and any(m.slot == slot for m in super().legal_moves()):
             self.menu_slot = None  # a move the rules allow, but this round the lesson leads
-            self.explanation = text("lessons.guided.follow", move=led.describe())
+            self.explanation = text("lessons.guided.follow")
             return
         super().click_box(slot)
 
@@ -548,10 +548,10 @@ class LessonSession(Session):
     # -- views ------------------------------------------------------------------
     def grown_ups(self) -> dict[str, list[str]]:
         """The grown-ups' notes: how the board works, and (in a game lesson) the class's dice for the seed."""
-        key = (self.games_made, current_language())
+        playing = self.game.phase != "setup" or self.auto_setup  # the labels are known: so are the dice
+        key = (self.games_made, playing, current_language())
         if key not in self._notes:  # the class's dice replay a whole game: once per game and language
             help_keys = [name for name in HELP if name != "led" or self.lesson.scenario is not None]
-            playing = self.game.phase != "setup" or self.auto_setup
             teacher = game_dice(self.game, self.seed).splitlines() if playing else []
             self._notes[key] = {"help": [text(f"lessons.help.{name}") for name in help_keys], "teacher": teacher}
         return self._notes[key]
