@@ -15,6 +15,12 @@ changes only while it is listening (it drops those that come while it waits
 for the answer to a request of its own).  Writes go to that thread too.
 Only the widget classes the server shows are known to the client
 (:func:`known_widgets`): a page's models are decoded with them.
+
+:attr:`PageClient.received_at` is when the message being applied came off
+the socket (``time.perf_counter``), so a watcher can time the server's
+answer without the time this client then spends applying it to its copy
+of the document (Bokeh's Python client is far slower at that than a
+browser, and a benchmark runs dozens of clients in one process).
 """
 
 from __future__ import annotations
@@ -50,6 +56,8 @@ class PageClient:
 
     def __init__(self, url: str, arguments: Mapping[str, str] | None = None, timeout: float = 60.0) -> None:
         known_widgets()
+        #: When the message being applied was read off the socket (``time.perf_counter()``).
+        self.received_at = 0.0
         self._opened = threading.Event()
         self._failure: BaseException | None = None
         # Everything of the connection happens on its own thread (its event loop is made there), so a
@@ -69,6 +77,10 @@ class PageClient:
         try:
             self.session = pull_session(url=url, arguments=arguments)
             connection = self.session._connection
+            # A browser sends each websocket frame at once (Chromium sets TCP_NODELAY on every socket); Tornado's
+            # client does not, and a message's second frame would wait for the server's delayed ACK of the first.
+            socket: Any = connection._socket
+            socket._socket.protocol.set_nodelay(True)
             ready = MessageSentEvent(self.session.document, "bokeh_event", DocumentReady())
             connection._send_patch_document(self.session.id, ready)
             self.session.force_roundtrip()
@@ -93,6 +105,7 @@ class PageClient:
             if message is None:
                 return
             if message.msgtype == "PATCH-DOC":
+                self.received_at = time.perf_counter()
                 self.session._handle_patch(message)  # type: ignore[arg-type]  # a PATCH-DOC message
 
     def model(self, widget: str) -> Any:

@@ -13,10 +13,22 @@ One process serves three pages (one Bokeh session each):
 
 **Push.**  When something changes in a room (the teacher rolls, a pupil
 places, a card is played), the room calls every page that follows it; a
-page then redraws on its own Bokeh document at the next tick of the event
-loop (``Document.add_next_tick_callback``, the one document method that is
-safe from anywhere), so each page's models are changed under that page's
-own lock.  A burst of changes makes one redraw per page.
+page then redraws on its own Bokeh document (``Document.add_next_tick_callback``,
+the one document method that is safe from anywhere), so each page's models
+are changed under that page's own lock.  A burst of changes makes one
+redraw per page.  The redraws of all pages wait in one queue
+(:class:`Redraws`) and run one page at a turn of the event loop, the
+pupils' dice before anything else: the page that sent an event (a click)
+is answered in that event's own callback, between two other pages' redraws
+rather than after all of them.
+
+**At once.**  Every page's websocket sends each message as soon as it is
+written (``TCP_NODELAY``, :func:`_send_at_once`): Bokeh writes a message as
+three websocket frames, and with Nagle's algorithm on (Tornado's default)
+the second frame waited for the client's delayed acknowledgement of the
+first.  Bokeh's error diagnostics are off in the server process
+(:func:`serve`): they look for similar names with :mod:`difflib` every time
+Panel asks a model for an attribute it lacks, which it does on every change.
 
 **Safe by default.**  The server listens on the loopback interface unless
 ``--host`` says otherwise, accepts websockets only from its own addresses,
@@ -31,11 +43,16 @@ and every front-end message goes through the widgets' guard and the engine.
 from __future__ import annotations
 
 import argparse
+import gc
 import logging
 import os
 import socket
 import sys
+import threading
+import time
+from collections import deque
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -48,7 +65,17 @@ if TYPE_CHECKING:  # the command line must not pay for Panel and the widgets: th
     from caterpillar_learn.classroom.rooms import CaterpillarsRoom
     from caterpillar_learn.classroom.tables import RaupeRoom
 
-__all__ = ["DEFAULT_PORT", "Push", "build_pages", "default_data", "join_base", "origins", "register", "serve"]
+__all__ = [
+    "DEFAULT_PORT",
+    "Push",
+    "Redraws",
+    "build_pages",
+    "default_data",
+    "join_base",
+    "origins",
+    "register",
+    "serve",
+]
 
 log = logging.getLogger("caterpillar_learn.classroom")
 
@@ -64,6 +91,8 @@ JOINS_PER_MINUTE = 20.0
 YOU_STYLE = "font: 700 20px system-ui, sans-serif; padding: 4px 12px"
 #: Longest query argument read from a page's address.
 MAX_ARG = 64
+#: Least time between two redraws of the teacher's console after pupils' moves (seconds).
+TEACHER_EVERY = 0.25
 
 
 def default_data() -> Path:
@@ -98,49 +127,196 @@ def origins(host: str, port: int) -> list[str]:
     return list(dict.fromkeys(f"{name}:{port}" for name in names))
 
 
+class Redraws:
+    """The server's queue of page redraws: one page at a turn of the event loop, the dice first.
+
+    A roll changes every page of the class; scheduled all at once, the thirty
+    redraws would run back to back, and a pupil's click (or a card played at
+    a table) that arrives meanwhile would wait behind all of them.  Here the
+    next page's redraw is scheduled only when the previous one has run, so
+    the event loop reads its sockets between two pages and a click is played
+    after at most one other page's redraw.  ``urgent`` steps (a pupil's dice)
+    go before every other redraw.
+
+    A page's event goes before the queue: from the moment it arrives
+    (:meth:`hold`, called by the page's component) until it has been played
+    and answered (:meth:`release`), no further redraw is started, so a click
+    waits for at most the one redraw already running.
+
+    Each step runs on its own page's document (``add_next_tick_callback``:
+    under that page's lock, with that page as Panel's current document).
+    A closed page's steps are dropped (:meth:`forget`); a step lost anyway
+    holds the queue up for at most :attr:`LOST` seconds, an event never
+    released for at most :attr:`HOLD` seconds.
+    """
+
+    #: Seconds after which a step still waiting is taken as lost (its page was closed).
+    LOST = 2.0
+    #: Longest wait for a page's event before the redraws go on anyway (seconds).
+    HOLD = 0.5
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._urgent: deque[tuple[Any, Callable[[], None]]] = deque()
+        self._later: deque[tuple[Any, Callable[[], None]]] = deque()
+        self._lock = threading.Lock()
+        self._clock = clock
+        self._waiting_since: float | None = None  # a step is scheduled and has not run yet
+        self._in_flight: Any = None  # the document of that step
+        self._held: dict[Any, float] = {}  # pages whose event is being played, since when
+        self._recheck: float | None = None  # when a timeout was set to look at the queue again
+
+    def __len__(self) -> int:
+        return len(self._urgent) + len(self._later)
+
+    def add(self, doc: Any, step: Callable[[], None], *, urgent: bool = False) -> None:
+        """Run ``step`` on ``doc`` after the redraws already queued (``urgent``: before the others)."""
+        with self._lock:
+            (self._urgent if urgent else self._later).append((doc, step))
+            since = self._waiting_since
+            if since is not None and self._clock() - since < self.LOST:
+                return  # the step in flight schedules the next one
+            self._waiting_since = self._in_flight = None
+        self._next()
+
+    def hold(self, doc: Any) -> None:
+        """A page's event has arrived: start no redraw until it is answered."""
+        with self._lock:
+            self._held.setdefault(doc, self._clock())
+
+    def release(self, doc: Any) -> None:
+        """The page's event has been played and answered: the redraws go on."""
+        with self._lock:
+            if self._held.pop(doc, None) is None:
+                return
+        self._next()
+
+    def _check(self) -> None:
+        with self._lock:
+            self._recheck = None
+        self._next()
+
+    def forget(self, doc: Any) -> None:
+        """Drop the steps of a page that has closed (and go on if one of them was in flight)."""
+        with self._lock:
+            for queue in (self._urgent, self._later):
+                kept = [entry for entry in queue if entry[0] is not doc]
+                queue.clear()
+                queue.extend(kept)
+            self._held.pop(doc, None)
+            if self._in_flight is not doc:
+                return
+            self._waiting_since = self._in_flight = None
+        self._next()
+
+    def _next(self) -> None:
+        while True:
+            with self._lock:
+                if self._waiting_since is not None:
+                    return  # another step is in flight already
+                queue = self._urgent or self._later
+                if not queue:
+                    return
+                now = self._clock()
+                for held, since in list(self._held.items()):
+                    if now - since >= self.HOLD:
+                        del self._held[held]  # never released (its page went away): go on without it
+                if self._held:
+                    if self._recheck is not None and now - self._recheck < 2 * self.HOLD:
+                        return
+                    self._recheck = now
+                    doc = queue[0][0]
+                    wait = self.HOLD - (now - min(self._held.values()))
+                else:
+                    doc, step = queue.popleft()
+                    self._waiting_since, self._in_flight = now, doc
+                    wait = None
+            if wait is not None:  # an event is being played: its release (or this timeout) goes on
+                try:
+                    doc.add_timeout_callback(self._check, max(wait, 0.0) * 1000 + 1)
+                except Exception:  # that page has gone: look again when the next page changes
+                    with self._lock:
+                        self._recheck = None
+                return
+            try:
+                doc.add_next_tick_callback(partial(self._run, step))
+                return
+            except Exception:  # the page has gone away meanwhile: the next one
+                with self._lock:
+                    self._waiting_since = self._in_flight = None
+
+    def _run(self, step: Callable[[], None]) -> None:
+        with self._lock:
+            self._waiting_since = self._in_flight = None
+        try:
+            step()
+        except Exception:  # one page's trouble must not stop the others' redraws
+            log.exception("a page's redraw failed")
+        finally:
+            self._next()
+
+
 class Push:
-    """Redraw one page after its room changed: on the page's own document, at the next tick.
+    """Redraw one page after its room changed: on the page's own document, through the server's :class:`Redraws`.
 
     Called by a room from any page's callback (or any thread); repeated
     calls before the redraw make one redraw.  A page does not push to
-    itself: the widget that handled an event has redrawn already.
+    itself: the widget that handled an event has redrawn already, in that
+    event's own callback (so a pupil's click is answered without waiting for
+    other pages' redraws).
 
     ``first`` gives the traits sent at once (a pupil's dice, without drawing
-    the sheet); the whole redraw (the sheet's picture is 17 kB) follows at a
-    later tick.  After a roll the event loop thus sends every pupil the dice
-    before anyone's sheet, and the last pupil of a class sees the dice in the
-    time of thirty small messages rather than thirty large ones.
+    the sheet): an urgent step, so after a roll every pupil gets the dice
+    before anyone's sheet is redrawn.  ``every`` (seconds) is the least time
+    between two redraws: the teacher's console shows how many have placed, and
+    thirty pupils placing within a second need not redraw it thirty times.
     """
 
     def __init__(
-        self, doc: Any, widget: Any, component: Any, first: Callable[[], dict[str, Any]] | None = None
+        self,
+        doc: Any,
+        widget: Any,
+        component: Any,
+        first: Callable[[], dict[str, Any]] | None = None,
+        *,
+        redraws: Redraws,
+        every: float = 0.0,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.doc = doc
         self.widget = widget
         self.component = component
         self.first = first
+        self.redraws = redraws
+        self.every = every
+        self.clock = clock
         self.pending = False
+        self.first_pending = False
         self.closed = False
+        self.drawn_at = -float("inf")
 
     def __call__(self, _changed: int | None = None) -> None:
         import panel as pn
 
-        if self.pending or self.closed or pn.state.curdoc is self.doc:
+        if self.closed or pn.state.curdoc is self.doc:
+            return
+        if self.first is not None and not self.first_pending:
+            self.first_pending = True
+            self.redraws.add(self.doc, self._first, urgent=True)
+        if self.pending:
             return
         self.pending = True
+        wait = self.every - (self.clock() - self.drawn_at)
+        if wait <= 0:
+            self.redraws.add(self.doc, self._rest)
+            return
         try:
-            self.doc.add_next_tick_callback(self._run)
+            self.doc.add_timeout_callback(lambda: self.redraws.add(self.doc, self._rest), wait * 1000)
         except Exception:  # the page has gone away meanwhile
-            self.pending = False
             self.closed = True
 
-    def _run(self) -> None:
-        self.pending = False
-        if self.closed:
-            return
-        if self.first is None:
-            self.widget.refresh()
-            self.component.pull()
+    def _first(self) -> None:
+        self.first_pending = False
+        if self.closed or self.first is None:
             return
         early = self.first()
         for name, value in early.items():  # the widget first: the component checks every write against it
@@ -148,12 +324,49 @@ class Push:
         self.component.param.update(
             {name: value for name, value in early.items() if value != getattr(self.component, name)}
         )
-        self.doc.add_next_tick_callback(self._rest)
 
     def _rest(self) -> None:
-        if not self.closed:
-            self.widget.refresh()
-            self.component.pull()
+        self.pending = False
+        if self.closed:
+            return
+        self.drawn_at = self.clock()
+        self.widget.refresh()
+        self.component.pull()
+
+
+class Freezer:
+    """Keeps the pages' objects out of the garbage collector's full passes once the class has settled.
+
+    A full collection looks at every object of the process: with a class's
+    pages open that is some 250 ms during which no page is answered.  Once
+    no page has opened or closed for :attr:`QUIET` seconds, :meth:`tick`
+    freezes every object there is (:func:`gc.freeze`, which moves them aside
+    without looking at them): they live as long as their pages and need no
+    further look.  A page closing unfreezes everything, so its objects can
+    be collected by the next full pass.
+    """
+
+    #: Seconds without a page opened or closed before the heap is frozen.
+    QUIET = 5.0
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self.changed_at: float | None = None
+
+    def opened(self) -> None:
+        self.changed_at = self.clock()
+
+    def closed(self) -> None:
+        gc.unfreeze()
+        self.changed_at = self.clock()
+
+    def tick(self) -> bool:
+        """Freeze the heap if the pages have settled; ``True`` if it did."""
+        if self.changed_at is None or self.clock() - self.changed_at < self.QUIET:
+            return False
+        self.changed_at = None
+        gc.freeze()
+        return True
 
 
 def _arg(name: str) -> str:
@@ -185,13 +398,32 @@ def _log_tampering(component: Any, widget: Any, who: str) -> None:
     component.param.watch(check, names)
 
 
+def _send_at_once(doc: Any) -> None:
+    """Turn Nagle's algorithm off on the websockets of ``doc``'s session (see "At once" above)."""
+    session = getattr(getattr(doc, "session_context", None), "session", None)
+    for connection in list(getattr(session, "_subscribed_connections", ())):
+        socket = getattr(connection, "_socket", None)
+        try:
+            if socket is not None and socket.ws_connection is not None:
+                socket.set_nodelay(True)
+        except Exception:  # a page closing meanwhile: nothing to speed up
+            log.debug("could not set TCP_NODELAY", exc_info=True)
+
+
+def _when_ready(doc: Any) -> None:
+    """Once the page is open (its websocket connected and ready), send its messages at once."""
+    import panel as pn
+
+    pn.state.onload(lambda: _send_at_once(doc))
+
+
 def _on_close(cleanup: Callable[[], None]) -> None:
     import panel as pn
 
     pn.state.on_session_destroyed(lambda _context: cleanup())
 
 
-def build_pages(lobby: Lobby, join_url: str) -> dict[str, Callable[[], Any]]:
+def build_pages(lobby: Lobby, join_url: str, freezer: Freezer | None = None) -> dict[str, Callable[[], Any]]:
     """The server's pages by address: ``teacher``, ``join`` and ``/`` (the door again)."""
     import panel as pn
 
@@ -206,23 +438,27 @@ def build_pages(lobby: Lobby, join_url: str) -> dict[str, Callable[[], Any]]:
     # page alone, and a door opened earlier could not draw the sheet it later receives.
     for kind in (TeacherWidget, JoinWidget, ClassroomBoard, SeatWidget):
         classroom_component(kind)
+    redraws = Redraws()  # every page's redraws, one at a turn of the event loop
 
     def _component(kind: type[LearnWidget[Any]], widget: LearnWidget[Any]) -> Any:
         # The class by name, never type(widget): anywidget gives every instance a class of its own,
         # and a Panel component class per page would be a new Bokeh model class per page.
         make: Any = classroom_component  # cached by class
-        return make(kind)(widget)
+        component = make(kind)(widget)
+        component.redraws = redraws  # its page's events go before other pages' redraws
+        return component
 
     def teacher_page() -> Any:
         if not lobby.is_teacher(_arg("token")):
             log.warning("teacher page asked for without the token, from %s", _client())
             return pn.pane.Markdown(text("classroom.page.teacher_only"))  # type: ignore[no-untyped-call]
         doc = pn.state.curdoc
+        _when_ready(doc)
         console = TeacherConsole(lobby, join_url)
         widget = TeacherWidget(console)
         component: Any = _component(TeacherWidget, widget)
         _log_tampering(component, widget, "teacher")
-        push = Push(doc, widget, component)
+        push = Push(doc, widget, component, redraws=redraws, every=TEACHER_EVERY)
         followed: dict[str, Any] = {}
 
         def watch(room: CaterpillarsRoom | RaupeRoom | None) -> None:
@@ -238,12 +474,18 @@ def build_pages(lobby: Lobby, join_url: str) -> dict[str, Callable[[], Any]]:
         def close() -> None:
             push.closed = True
             watch(None)
+            redraws.forget(doc)
+            if freezer is not None:
+                freezer.closed()
 
         _on_close(close)
+        if freezer is not None:
+            freezer.opened()
         return component
 
     def pupil_page() -> Any:
         doc = pn.state.curdoc
+        _when_ready(doc)
         holder = pn.Column(sizing_mode="stretch_width")
         leave: list[Callable[[], None]] = []
 
@@ -264,7 +506,7 @@ def build_pages(lobby: Lobby, join_url: str) -> dict[str, Callable[[], Any]]:
                 session = widget.session
                 assert isinstance(session, RoomSession)
                 first = lambda: {"dice": session.dice_now()}  # noqa: E731
-            push = Push(doc, widget, component, first=first)
+            push = Push(doc, widget, component, first=first, redraws=redraws)
             token = room.subscribe(push, key)
 
             def unsubscribe() -> None:
@@ -290,8 +532,13 @@ def build_pages(lobby: Lobby, join_url: str) -> dict[str, Callable[[], Any]]:
         def close() -> None:
             for step in leave:
                 step()
+            redraws.forget(doc)
+            if freezer is not None:
+                freezer.closed()
 
         _on_close(close)
+        if freezer is not None:
+            freezer.opened()
         return holder
 
     return {"/": pupil_page, "join": pupil_page, "teacher": teacher_page}
@@ -306,16 +553,19 @@ def _escape(words: str) -> str:
 def serve(data: Path, host: str, port: int, *, joins_per_minute: float = JOINS_PER_MINUTE) -> int:
     """Open the rooms in ``data`` and serve them until interrupted."""
     import panel as pn
+    from bokeh.settings import settings
     from tornado.ioloop import PeriodicCallback
 
     from caterpillar_learn.classroom.codes import JoinLimit
     from caterpillar_learn.classroom.lobby import Lobby
 
+    settings.perform_error_diagnostics.set_value(False)  # see "At once" above: difflib on every change
     burst = max(12, int(joins_per_minute // 2))
     lobby = Lobby.open(data, limit=JoinLimit(burst=burst, per_minute=joins_per_minute))
     start_server: Any = pn.serve
+    freezer = Freezer()
     server = start_server(
-        build_pages(lobby, join_base(host, port)),
+        build_pages(lobby, join_base(host, port), freezer),
         port=port,
         address=host,
         websocket_origin=origins(host, port),
@@ -332,7 +582,14 @@ def serve(data: Path, host: str, port: int, *, joins_per_minute: float = JOINS_P
         print("Only this computer can reach it; for the class's tablets start it with --host 0.0.0.0.", flush=True)
     print("Press Ctrl+C to stop.", flush=True)
     server.start()
+    gc.collect()
+    gc.freeze()  # what is loaded by now lives as long as the server: no collection need look at it again
     PeriodicCallback(lobby.tick, CLOCK_MS).start()  # the Räuber Raupe tables' clock, on the server's event loop
+
+    def settle() -> None:
+        freezer.tick()
+
+    PeriodicCallback(settle, 1000).start()  # see Freezer
     try:
         server.io_loop.start()
     except KeyboardInterrupt:

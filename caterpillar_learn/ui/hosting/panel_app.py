@@ -15,6 +15,16 @@ second front end or a second copy of the rules.
 
 Panel carries front-end events only as parameter changes (``model.send``
 messages do not reach Python there), which is how the widgets talk anyway.
+A page's write of ``event`` is played at the next tick of the server's
+event loop: Panel would otherwise wait 50 ms (its debounce, meant for a
+slider being dragged) before every click, and count every event in its
+busy indicator (which no page shows).
+
+A view trait is handed to Bokeh as one :class:`Whole`: Bokeh searches every
+new and old value of a property for models it must track (each dict, list
+and string of a sheet, twice, in Python), which was more than half of the
+time a page's redraw took; a view never holds a model, so the search is
+skipped.  The page receives the same JSON.
 
 >>> board = PanelBoard(level="beginner", seed=5)
 >>> board.event = {"type": "roll", "seq": 1}
@@ -32,23 +42,56 @@ from typing import Any
 
 import panel as pn
 import param
+from bokeh.core.serialization import Serializable, Serializer
 from panel.custom import AnyWidgetComponent
 
 from caterpillar_learn.ui.base import LearnWidget
 from caterpillar_learn.ui.caterpillars import CaterpillarsBoard
 
-__all__ = ["PanelBoard", "app", "panel_component"]
+__all__ = ["PanelBoard", "Whole", "app", "panel_component"]
 
 #: What ``panel serve`` plays: the lesson 01-beginner's game without its stepper.
 APP_LEVEL = "beginner"
 APP_SEED = 1
 
 
+class Whole(Serializable):
+    """A view trait's value as Bokeh holds it: sent as its JSON, never searched for models.
+
+    >>> from bokeh.model.util import visit_value_and_its_immediate_references as visit
+    >>> seen = []
+    >>> visit(Whole({"scores": {"A": [1, None]}}), seen.append)
+    >>> seen
+    []
+    >>> Serializer().encode(Whole({"a": [1]})) == Serializer().encode({"a": [1]})
+    True
+    >>> Whole([1]) == Whole([1]), Whole([1]) == [1]
+    (True, False)
+    """
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: dict[str, Any] | list[Any]) -> None:
+        self.value = value
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Whole) and self.value == other.value
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Whole({self.value!r})"
+
+    def to_serializable(self, serializer: Serializer) -> Any:
+        return serializer.encode(self.value)
+
+
 def _parameter(value: object) -> param.Parameter[Any]:
+    # Dicts and lists are declared untyped (Bokeh's ``Any`` on both sides), so the model can hold a Whole.
     if isinstance(value, dict):
-        return param.Dict(default={})
+        return param.Parameter(default={})
     if isinstance(value, list):
-        return param.List(default=[])
+        return param.Parameter(default=[])
     return param.String(default="")
 
 
@@ -57,6 +100,7 @@ def panel_component(widget_class: type[LearnWidget[Any]]) -> type[AnyWidgetCompo
     """A Panel component class for ``widget_class``: its ES module, its CSS, its view traits as parameters."""
     names = (*widget_class.view_trait_names(), "view_names")
     sample = {name: widget_class.class_traits()[name].default() for name in names}
+    whole = frozenset(name for name, value in sample.items() if isinstance(value, (dict, list)))
 
     def __init__(self: Any, widget: LearnWidget[Any], **params: Any) -> None:
         self.widget = widget
@@ -73,6 +117,13 @@ def panel_component(widget_class: type[LearnWidget[Any]]) -> type[AnyWidgetCompo
         if any(change.new != getattr(self.widget, change.name) for change in changes):
             self.pull()  # written by the page: put the truth back
 
+    def _process_param_change(self: Any, params: dict[str, Any]) -> dict[str, Any]:
+        properties: dict[str, Any] = AnyWidgetComponent._process_param_change(self, params)  # type: ignore[no-untyped-call]
+        for name, value in properties.items():
+            if name in whole and isinstance(value, (dict, list)):
+                properties[name] = Whole(value)
+        return properties
+
     def pull(self: Any) -> None:
         """Copy the widget's traits into the parameters (Panel sends only what changed)."""
         changed = {name: value for name in names if (value := getattr(self.widget, name)) != getattr(self, name)}
@@ -82,11 +133,16 @@ def panel_component(widget_class: type[LearnWidget[Any]]) -> type[AnyWidgetCompo
     attributes: dict[str, Any] = {name: _parameter(value) for name, value in sample.items()}
     attributes.update(
         event=param.Dict(default={}),
+        # An event is a click, not a value being dragged: play it at the next tick, not after 50 ms.
+        _priority_changes=["event"],
+        # ... and without Panel's busy bookkeeping (a few param writes on pn.state per event, shown nowhere).
+        _busy__ignore=["event"],
         _esm=widget_class.esm(),
         _stylesheets=[widget_class.css()],
         __init__=__init__,
         _on_event=_on_event,
         _on_view=_on_view,
+        _process_param_change=_process_param_change,
         pull=pull,
         __doc__=f"{widget_class.__name__} shown by Panel: same ES module, same controller.",
     )
