@@ -97,6 +97,15 @@ function tick(testId, label, checked, onChange) {
     h("span", { text: label }));
 }
 
+// The QR code of the join address: one picture with a name (its SVG's squares say nothing aloud).
+function qrCode(markup, name) {
+  const holder = picture(markup, "cr-qr", false);
+  holder.setAttribute("role", "img");
+  holder.setAttribute("aria-label", name || "");
+  holder.setAttribute("data-testid", "join-qr");
+  return holder;
+}
+
 function render({ model, el }) {
   const root = h("div", { class: "cl-root cr-root" });
   el.appendChild(root);
@@ -105,6 +114,8 @@ function render({ model, el }) {
     hints: true, variation: false, seats: 2, bots: "beginner" };
   let typed = "";
   let lastDice = null;
+  // Whether the teacher opened or closed the "New room" form; null: open only while there is no room.
+  let formOpen = null;
 
   function drawForm(desk, strings) {
     const redraw = (key) => (value) => { form[key] = value; draw(); };
@@ -134,9 +145,11 @@ function render({ model, el }) {
         ? { game: "raupe", seats: form.seats, bots: form.bots, hints: form.hints }
         : { game: "caterpillars", level: form.level, layout: form.layout, labels: form.labels || desk.standard || "",
           dice: form.dice, hints: form.hints, variation: form.layout === "setup" && form.level !== "beginner" && form.variation };
+      formOpen = null;  // the new room opens and the form folds away
       send("create", fieldsSent);
     };
-    return h("details", { class: "cr-new", open: !desk.current },
+    const open = formOpen === null ? !desk.current : formOpen;
+    return h("details", { class: "cr-new", open, ontoggle: (event) => { formOpen = event.target.open; } },
       h("summary", { text: strings.new_room }),
       h("div", { class: "cr-form" }, fields,
         h("button", { class: "cr-button cr-primary", type: "button", "data-testid": "create-room", text: strings.create, onclick: create })));
@@ -222,7 +235,7 @@ function render({ model, el }) {
         h("div", { class: "cr-code", "data-testid": "room-code", text: room.code }),
         h("div", { class: "cr-label", text: strings.join_at }),
         h("div", { class: "cr-url", "data-testid": "join-url", text: room.join_url }),
-        picture(room.qr || "", "cr-qr", false)),
+        qrCode(room.qr || "", strings.qr)),
       h("div", { class: "cr-play" },
         h("h2", { class: "cr-title", text: room.title }),
         room.game === "raupe" ? null : h("div", { class: "cr-round", "data-testid": "room-round", text: room.round_text }),

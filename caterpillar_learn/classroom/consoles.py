@@ -185,7 +185,7 @@ class TeacherWidget(LearnWidget[TeacherConsole]):
 
     STRING_KEYS: ClassVar[dict[str, str]] = _ui(
         "title", "rooms", "new_room", "game", "level", "layout", "labels", "dice", "hints", "variation", "seats",
-        "bots", "create", "code", "join_at", "roll", "roll_typed", "dice_input", "auto", "pupils", "leaderboard",
+        "bots", "create", "code", "join_at", "qr", "roll", "roll_typed", "dice_input", "auto", "pupils", "leaderboard",
         "place", "nickname", "final", "all_boxes", "flies", "review", "start_tables", "no_room", "tables",
         "waiting_pupils",
     )  # fmt: skip

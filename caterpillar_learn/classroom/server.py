@@ -58,7 +58,7 @@ from typing import TYPE_CHECKING, Any
 
 from caterpillar_learn.classroom.codes import ClassroomError
 from caterpillar_learn.errors import describe
-from caterpillar_learn.i18n import text
+from caterpillar_learn.i18n import available_languages, set_language, text
 
 if TYPE_CHECKING:  # the command line must not pay for Panel and the widgets: they are imported when serving
     from caterpillar_learn.classroom.lobby import Lobby
@@ -388,14 +388,11 @@ def _client() -> str:
 
 def _log_tampering(component: Any, widget: Any, who: str) -> None:
     """Log a page's write of any trait but ``event`` (the component has already put the truth back)."""
-    names = [name for name in widget.view_trait_names() if name in component.param]
 
-    def check(*changes: Any) -> None:
-        written = [change.name for change in changes if change.new != getattr(widget, change.name)]
-        if written:
-            log.warning("%s: ignored a front-end write to %s", who, ", ".join(written[:8]))
+    def report(written: dict[str, Any]) -> None:
+        log.warning("%s: ignored a front-end write to %s", who, ", ".join(list(written)[:8]))
 
-    component.param.watch(check, names)
+    component.tampered = report
 
 
 def _send_at_once(doc: Any) -> None:
@@ -612,6 +609,8 @@ def _pick_port(requested: int) -> int:
 
 def _handle(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    if args.lang:  # every page's first language (the widgets start in it) and the server's own words
+        set_language(args.lang)
     if not 1 <= args.join_limit <= 100_000:
         raise ClassroomError(describe("--join-limit", args.join_limit, "joins a minute from 1 to 100000"))
     return serve(Path(args.data).expanduser(), args.host, _pick_port(args.port), joins_per_minute=args.join_limit)
@@ -646,5 +645,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             f"join attempts a minute per client address (default {JOINS_PER_MINUTE:g}); raise it when the tablets "
             "reach the server through one proxy and so share one address"
         ),
+    )
+    parser.add_argument(
+        "--lang",
+        choices=available_languages(),
+        default=None,
+        help="the pages' first language (default: English)",
     )
     parser.set_defaults(handler=_handle)

@@ -9,6 +9,7 @@ with every kernel it started.  The browser itself is the session-wide
 from __future__ import annotations
 
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -113,6 +114,20 @@ def cli_command() -> list[str]:
     """The installed ``caterpillar-learn`` script of this interpreter's environment."""
     script = Path(sys.executable).with_name("caterpillar-learn")
     return [str(script)] if script.exists() else [sys.executable, "-m", "caterpillar_learn.cli"]
+
+
+def start_classroom(folder: Path, *options: str) -> Server:
+    """``caterpillar-learn classroom`` on a free port, its rooms and its log in ``folder``, once its door answers."""
+    port = free_port()
+    cmd = [*cli_command(), "classroom", "--port", str(port), "--data", str(folder / "data"), *options]
+    return start_server(cmd, f"http://127.0.0.1:{port}/join", folder / "classroom.log")
+
+
+def printed_address(server: Server, label: str) -> str:
+    """The address a server printed after ``label`` at start (``"Pupils join at:"``)."""
+    found = re.search(rf"^{re.escape(label)}\s*(http://\S+)$", server.log.read_text(), re.MULTILINE)
+    assert found, server.log_tail()
+    return found.group(1)
 
 
 def _serve_lessons(tmp_path_factory: pytest.TempPathFactory, *options: str) -> Iterator[Server]:

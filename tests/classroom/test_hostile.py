@@ -105,9 +105,11 @@ def test_a_tampered_page_cannot_write_any_trait_but_event(lobby: Lobby, caplog: 
     assert {name: getattr(board, name) for name in truth} == truth
     assert any("ignored a front-end write" in r.getMessage() for r in caplog.records)
     component: Any = classroom_component(ClassroomBoard)(board)
-    component.final = {"final": 99}
-    component.sheet = {"svg": "<script>alert(1)</script>"}
+    reported: list[dict[str, Any]] = []
+    component.tampered = reported.append
+    component._process_events({"final": {"final": 99}, "sheet": {"svg": "<script>alert(1)</script>"}})  # a page's write
     assert component.final == {} and component.sheet == truth["sheet"]
+    assert reported == [{"final": {"final": 99}, "sheet": {"svg": "<script>alert(1)</script>"}}]
 
 
 def test_a_pupil_acts_only_on_their_own_sheet(lobby: Lobby) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 from pathlib import Path
 from typing import Any
@@ -10,11 +11,22 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from caterpillar_learn.caterpillars import DEFAULT_LABELS, Game, IllegalMoveError, Move, SetupChoice, rank
+from caterpillar_learn.caterpillars import (
+    DEFAULT_LABELS,
+    Game,
+    IllegalMoveError,
+    Move,
+    SetupChoice,
+    parse_roll,
+    rank,
+    score,
+)
+from caterpillar_learn.caterpillars.sheet import State
 from caterpillar_learn.classroom.codes import ClassroomError
 from caterpillar_learn.classroom.lobby import Lobby
 from caterpillar_learn.classroom.rooms import STANDARD_LABELS, CaterpillarsRoom, Pupil, RoomSettings
 from caterpillar_learn.classroom.store import EventStore
+from caterpillar_learn.classroom.views import room_view
 
 
 def _lobby(path: Path | None = None) -> Lobby:
@@ -187,19 +199,125 @@ def test_a_damaged_line_of_the_log_is_skipped_and_the_room_goes_on(tmp_path: Pat
     assert again.pupils[1].game.state == ada.game.state
 
 
-def test_the_ranking_uses_the_rule_book_tie_break_over_all_twelve_boxes() -> None:
-    room = CaterpillarsRoom("AAAAAA", RoomSettings.build("beginner", "standard", seed=1))
-    for name in ("Ada", "Ben", "Cleo", "Dan", "Eve", "Finn"):
-        room.join(name)
-    rng = random.Random(9)
-    for _ in range(room.turns):
-        room.roll()
-        for pupil in room.pupils.values():
-            _play(pupil, rng)
+#: Real dice typed in by the teacher, one game's worth per level: the class's sheets for the tie-break test.
+TIE_DICE = {
+    "beginner": ("3 5", "1 6", "2 4", "6 6", "1 2", "4 5", "3 3", "2 6", "5 1", "4 4", "2 3", "6 5"),
+    "advanced": ("3 5 6", "1 6 2", "2 4 4", "6 6 1", "1 2 5", "4 5 3", "3 3 6", "2 6 1", "5 1 4", "4 4 2", "2 3 6",
+                 "6 5 5"),
+}  # fmt: skip
+
+
+def _random_sheets(level: str, dice: tuple[str, ...], count: int) -> list[tuple[State, list[Move]]]:
+    """``count`` games of the engine with these dice, each move at random (seeded): the sheet and its moves."""
+    rolls = [parse_roll(typed, level) for typed in dice]
+    rng = random.Random(f"tie/{level}")
+    sheets = []
+    for _ in range(count):
+        game = Game(level, STANDARD_LABELS, rolls=rolls)
+        moves = []
+        while not game.is_over:
+            choices = [move for move in game.legal_moves() if isinstance(move, Move)]
+            moves.append(choices[rng.randrange(len(choices))])
+            game.play(moves[-1])
+        sheets.append((game.state, moves))
+    return sheets
+
+
+def _twelve_boxes(state: State) -> int:
+    """The sum of a full sheet's twelve score boxes, counted here rather than read from the engine."""
+    return sum(value or 0 for value in state.scores)
+
+
+def _tied_class(level: str, sheets: list[tuple[State, list[Move]]]) -> dict[str, tuple[State, list[Move]]]:
+    """Five sheets from ``sheets`` that need every part of the rule book's ranking.
+
+    Zoe, Ben, Cleo and Ada end on the same final score; Zoe has the most in
+    all twelve boxes, Ben and Cleo the same (different sheets: a full tie),
+    Ada the least.  Eve has a lower final score but more in the twelve
+    boxes than anyone.  At Advanced, Ada's twelve boxes plus her bonus boxes
+    come to more than Zoe's: the tie-break counts the twelve score boxes only.
+    Zoe joins last and sorts last, so neither order can stand in for the rule.
+    """
+    unique = list({state: (state, moves) for state, moves in sheets}.values())
+    by_final: dict[int, list[tuple[State, list[Move]]]] = {}
+    for sheet in unique:
+        by_final.setdefault(score(sheet[0]).final, []).append(sheet)
+
+    def boxes(sheet: tuple[State, list[Move]]) -> int:
+        return _twelve_boxes(sheet[0])
+
+    def with_bonus(sheet: tuple[State, list[Move]]) -> int:
+        return boxes(sheet) + sum(value or 0 for value in sheet[0].bonus)
+
+    for final, group in sorted(by_final.items(), reverse=True):
+        for middle in sorted({boxes(sheet) for sheet in group}):
+            pair = [sheet for sheet in group if boxes(sheet) == middle][:2]
+            above = [sheet for sheet in group if boxes(sheet) > middle]
+            below = [sheet for sheet in group if boxes(sheet) < middle]
+            if len(pair) < 2 or not above or not below:
+                continue
+            for zoe, ada in itertools.product(sorted(above, key=boxes), below):
+                if level == "advanced" and with_bonus(ada) <= with_bonus(zoe):
+                    continue
+                lower = [sheet for f, g in by_final.items() if f < final for sheet in g if boxes(sheet) > boxes(zoe)]
+                if lower:
+                    return {"Ada": ada, "Ben": pair[0], "Cleo": pair[1], "Eve": lower[0], "Zoe": zoe}
+    raise AssertionError(f"no tied class among {len(unique)} {level} sheets: try other dice")
+
+
+@pytest.mark.parametrize("level", sorted(TIE_DICE))
+def test_the_ranking_uses_the_rule_book_tie_break_over_all_twelve_boxes(level: str) -> None:
+    dice = TIE_DICE[level]
+    cast = _tied_class(level, _random_sheets(level, dice, 400))
+    store = EventStore(":memory:")
+    room = Lobby(store).create(RoomSettings.build(level, "standard", dice="typed", hints=False))
+    assert isinstance(room, CaterpillarsRoom) and room.setup_turns == 0
+    pupils = {nickname: room.join(nickname) for nickname in cast}  # Ada first, Zoe last
+    for turn, typed in enumerate(dice):  # the room's real path: typed dice, each move checked, logged, made
+        room.roll(typed)
+        for nickname, pupil in pupils.items():
+            pupil.game.play(cast[nickname][1][turn])
+    assert room.is_over
+    assert {nickname: pupil.game.state for nickname, pupil in pupils.items()} == {n: s for n, (s, _) in cast.items()}
+
+    final = {nickname: score(pupil.game.state).final for nickname, pupil in pupils.items()}
+    twelve = {nickname: _twelve_boxes(pupil.game.state) for nickname, pupil in pupils.items()}
+    assert final["Zoe"] == final["Ben"] == final["Cleo"] == final["Ada"] > final["Eve"]  # a tie on the final score
+    assert twelve["Eve"] > twelve["Zoe"] > twelve["Ben"] == twelve["Cleo"] > twelve["Ada"]  # that the boxes break
+    assert pupils["Ben"].game.state.scores != pupils["Cleo"].game.state.scores  # two sheets, still tied
+    if level == "advanced":  # the bonus boxes are not among the twelve
+        bonus = {nickname: sum(v or 0 for v in pupils[nickname].game.state.bonus) for nickname in ("Ada", "Zoe")}
+        assert twelve["Ada"] + bonus["Ada"] > twelve["Zoe"] + bonus["Zoe"]
+
     standings = room.ranking()
-    keys = [(-s.final, -s.all_boxes) for s in standings]
-    assert keys == sorted(keys)
-    assert next(s.place for s in standings) == 1
+    assert [(s.place, s.player) for s in standings] == [(1, "Zoe"), (2, "Ben"), (2, "Cleo"), (4, "Ada"), (5, "Eve")]
+    assert all((s.final, s.all_boxes) == (final[s.player], twelve[s.player]) for s in standings)
+    assert standings == rank({nickname: pupil.game.state for nickname, pupil in pupils.items()})
+    board = room_view(room, "http://127.0.0.1:5006/join")["leaderboard"]  # what the projector shows
+    assert [(row["place"], row["nickname"], row["final"], row["all_boxes"]) for row in board] == [
+        (s.place, s.player, s.final, s.all_boxes) for s in standings
+    ]
+    again = Lobby(store).rooms[room.code]  # and after a restart, from the log
+    assert isinstance(again, CaterpillarsRoom) and again.ranking() == standings
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 10_000), pupils=st.integers(2, 8))
+def test_pupils_share_a_place_exactly_when_final_and_all_twelve_boxes_are_equal(seed: int, pupils: int) -> None:
+    room = CaterpillarsRoom("AAAAAA", RoomSettings.build("beginner", "standard", seed=seed))
+    rng = random.Random(seed)
+    joined = [room.join(f"P{n}") for n in range(pupils)]
+    while room.can_roll():
+        room.roll()
+        for pupil in joined:
+            _play(pupil, rng)
+    keys = {p.nickname: (score(p.game.state).final, _twelve_boxes(p.game.state)) for p in joined}
+    standings = room.ranking()
+    assert sorted(s.player for s in standings) == sorted(keys)
+    for standing in standings:  # a place is one more than the pupils strictly ahead by (final, all twelve boxes)
+        assert (standing.final, standing.all_boxes) == keys[standing.player]
+        assert standing.place == 1 + sum(key > keys[standing.player] for key in keys.values())
+    assert [keys[s.player] for s in standings] == sorted(keys.values(), reverse=True)
 
 
 def test_settings_are_checked_and_survive_json() -> None:

@@ -9,8 +9,8 @@ view traits (read from the class: the list is written once, there) plus
 ``event``.  The component owns a widget used without a kernel: the front end
 writes ``event``, the widget plays it (with its guard and its language), and
 the widget's traits are copied back into the parameters.  A parameter the
-page writes other than ``event`` is put back at once, as the widget does in
-Jupyter, so a classroom server can build on these components without a
+page writes other than ``event`` is put back at once (and handed to
+``tampered``), as the widget does in Jupyter, so a classroom server can build on these components without a
 second front end or a second copy of the rules.
 
 Panel carries front-end events only as parameter changes (``model.send``
@@ -30,7 +30,7 @@ skipped.  The page receives the same JSON.
 >>> board.event = {"type": "roll", "seq": 1}
 >>> board.dice["rolled"], len(board.dice["values"])
 (True, 2)
->>> board.final = {"final": 99}  # as a tampering page would
+>>> board._process_events({"final": {"final": 99}})  # as a tampering page's write arrives
 >>> board.final
 {}
 """
@@ -101,21 +101,35 @@ def panel_component(widget_class: type[LearnWidget[Any]]) -> type[AnyWidgetCompo
     names = (*widget_class.view_trait_names(), "view_names")
     sample = {name: widget_class.class_traits()[name].default() for name in names}
     whole = frozenset(name for name, value in sample.items() if isinstance(value, (dict, list)))
+    view = frozenset(names)
 
     def __init__(self: Any, widget: LearnWidget[Any], **params: Any) -> None:
         self.widget = widget
         AnyWidgetComponent.__init__(self, **{name: getattr(widget, name) for name in names}, **params)  # type: ignore[no-untyped-call]
         self.param.watch(self._on_event, ["event"])
-        self.param.watch(self._on_view, list(names))
 
     def _on_event(self: Any, change: param.parameterized.Event) -> None:
         if isinstance(change.new, dict) and change.new:
             self.widget.handle(change.new)  # plays it (or refuses it in one line) and refreshes its traits
             self.pull()
 
-    def _on_view(self: Any, *changes: param.parameterized.Event) -> None:
-        if any(change.new != getattr(self.widget, change.name) for change in changes):
-            self.pull()  # written by the page: put the truth back
+    def _process_events(self: Any, events: dict[str, Any]) -> None:
+        """A page's writes: ``event`` is played (``_on_event``); any other trait written is put back at once."""
+        AnyWidgetComponent._process_events(self, events)
+        widget = self.widget
+        written = {name: value for name, value in events.items() if name in view and value != getattr(widget, name)}
+        if written:
+            self.pull()  # the truth back on the page
+            self.tampered(written)
+
+    def tampered(self: Any, written: dict[str, Any]) -> None:
+        """Called with what a page wrote other than ``event`` (after it was put back); a server logs it."""
+
+    def _update_properties(self: Any, *events: param.parameterized.Event, doc: Any) -> dict[str, Any]:
+        # Panel asks the page's design for its stylesheets on every change, which only a change of them needs.
+        if any(event.name == "stylesheets" for event in events):
+            return AnyWidgetComponent._update_properties(self, *events, doc=doc)
+        return self._process_param_change({event.name: event.new for event in events})  # type: ignore[no-any-return]
 
     def _process_param_change(self: Any, params: dict[str, Any]) -> dict[str, Any]:
         properties: dict[str, Any] = AnyWidgetComponent._process_param_change(self, params)  # type: ignore[no-untyped-call]
@@ -141,7 +155,9 @@ def panel_component(widget_class: type[LearnWidget[Any]]) -> type[AnyWidgetCompo
         _stylesheets=[widget_class.css()],
         __init__=__init__,
         _on_event=_on_event,
-        _on_view=_on_view,
+        _process_events=_process_events,
+        tampered=tampered,
+        _update_properties=_update_properties,
         _process_param_change=_process_param_change,
         pull=pull,
         __doc__=f"{widget_class.__name__} shown by Panel: same ES module, same controller.",
