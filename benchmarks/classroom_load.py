@@ -34,13 +34,22 @@ Chromium pages (Playwright); their roll → dice is taken in the page (a
 MutationObserver's wall clock against this process's) and their click →
 sheet from the click until the box shows its score.
 
-Timestamps are taken on the clients' connection threads when a patch is
-applied, so they include this process's own decoding; nothing is asserted.
+The protocol clients' timestamps are taken when the server's message has
+been read off the socket (:attr:`PageClient.received_at`), before Bokeh's
+Python client applies it to its copy of the page: that copy is this
+process's work, not the server's, and a tablet does it in its own browser
+(the Chromium figures include it).  The clients share the machine with the
+server: their objects are frozen out of this process's garbage collector
+once everyone has joined (:func:`gc.freeze`), so a full collection over
+sixty pages' documents does not stall every client at once.  The Chromium
+pupils, like the others, think a moment (0-1.5 s) before they click.
+Nothing is asserted.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import random
 import statistics
@@ -87,32 +96,54 @@ def summary(name: str, values: list[float]) -> dict[str, Any]:
 
 
 class Pupil:
-    """One pupil's page (protocol client) and what it saw."""
+    """One pupil's page (protocol client): it plays every round by itself and notes when things arrived."""
 
     def __init__(self, nickname: str, page: PageClient) -> None:
         self.nickname = nickname
         self.page = page
-        self.dice_seen = threading.Event()
-        self.sheet_seen = threading.Event()
-        self.dice_at = 0.0
-        self.sheet_at = 0.0
-        self.expected_dice = 0
-        self.expected_filled = 0
+        self.arrived = threading.Condition()
+        self.dice_at: dict[int, float] = {}  # rolls so far -> when the page had those dice
+        self.sheet_at: dict[int, float] = {}  # boxes filled -> when the page's sheet showed them
 
     def follow(self) -> None:
+        def note(table: dict[int, float], key: int) -> None:
+            if key not in table:
+                with self.arrived:
+                    table[key] = self.page.received_at
+                    self.arrived.notify_all()
+
         def on_dice(new: Any) -> None:
-            if new.get("rolled") and new.get("count", 0) >= self.expected_dice and not self.dice_seen.is_set():
-                self.dice_at = time.perf_counter()
-                self.dice_seen.set()
+            if new.get("rolled"):
+                note(self.dice_at, new.get("count", 0))
 
         def on_sheet(new: Any) -> None:
-            filled = sum(score is not None for scores in new.get("scores", {}).values() for score in scores)
-            if filled >= self.expected_filled and not self.sheet_seen.is_set():
-                self.sheet_at = time.perf_counter()
-                self.sheet_seen.set()
+            note(self.sheet_at, sum(score is not None for scores in new.get("scores", {}).values() for score in scores))
 
         self.page.watch("ClassroomBoard", "dice", on_dice)
         self.page.watch("ClassroomBoard", "sheet", on_sheet)
+
+    def _wait(self, table: dict[int, float], key: int, what: str) -> float:
+        with self.arrived:
+            if not self.arrived.wait_for(lambda: key in table, TIMEOUT):
+                raise RuntimeError(f"{self.nickname} saw no {what} {key}")
+            return table[key]
+
+    def play(self, thinks: list[float]) -> list[tuple[int, float, float, float]]:
+        """Every round: wait for the dice, think, click the first legal box, wait for the sheet to show it.
+
+        Returns (round, dice arrived, clicked, sheet arrived) a round, on ``time.perf_counter``.
+        """
+        played = []
+        for number, think in enumerate(thinks, start=1):
+            dice_at = self._wait(self.dice_at, number, "roll")
+            time.sleep(think)
+            # A pupil clicks a box the page shows as legal (the highlights follow the dice by a moment).
+            self.page.wait(lambda: self.page.trait("ClassroomBoard", "legal"), TIMEOUT)
+            legal = self.page.trait("ClassroomBoard", "legal")
+            clicked = time.perf_counter()
+            self.page.send("ClassroomBoard", "box", caterpillar=legal[0]["caterpillar"], box=legal[0]["box"])
+            played.append((number, dice_at, clicked, self._wait(self.sheet_at, number, "filled box")))
+        return played
 
 
 def join(base: str, code: str, nickname: str, widget: str) -> PageClient:
@@ -121,6 +152,75 @@ def join(base: str, code: str, nickname: str, widget: str) -> PageClient:
     if not page.wait(lambda: page.model(widget) is not None, timeout=TIMEOUT):
         raise RuntimeError(f"{nickname} could not join: {page.trait('JoinWidget', 'message')!r}")
     return page
+
+
+def room(teacher: PageClient) -> dict[str, Any]:
+    value: dict[str, Any] = teacher.trait("TeacherWidget", "room")
+    return value
+
+
+def placed(teacher: PageClient, everyone: int, number: int) -> bool:
+    """Whether the teacher's console shows all ``everyone`` pupils with ``number`` boxes filled."""
+    pupils = room(teacher)["pupils"]
+    return len(pupils) == everyone and all(pupil["filled"] >= number for pupil in pupils)
+
+
+def _settle() -> None:
+    gc.collect()
+    gc.freeze()  # the clients' documents, loaded once: no full collection need walk them again
+
+
+def pupils_process(
+    base: str, code: str, nicknames: list[str], thinks: list[list[float]], stop: Any, report: Any
+) -> None:
+    """One client process's pupils (run by :mod:`multiprocessing`): join, report, play all rounds, report.
+
+    ``time.perf_counter`` is the system's monotonic clock on Linux, the same
+    in every process, so the main process sets these stamps against its rolls.
+    """
+    joined_from = time.perf_counter()
+    pupils = [Pupil(nickname, join(base, code, nickname, "ClassroomBoard")) for nickname in nicknames]
+    for pupil in pupils:
+        pupil.follow()
+    _settle()
+    report.put(("joined", joined_from, time.perf_counter()))
+    results: list[Any] = [None] * len(pupils)
+
+    def play(index: int) -> None:
+        try:
+            results[index] = pupils[index].play(thinks[index])
+        except Exception as error:  # handed to the main process
+            results[index] = error
+
+    players = [threading.Thread(target=play, args=(index,), daemon=True) for index in range(len(pupils))]
+    for thread in players:
+        thread.start()
+    for thread in players:
+        thread.join()
+    errors = [str(result) for result in results if isinstance(result, Exception)]
+    report.put(("played", "pupils", errors, [row for result in results if isinstance(result, list) for row in result]))
+    stop.wait()  # the pages stay open until the server's memory has been read
+    for pupil in pupils:
+        pupil.page.close()
+
+
+def tables_process(
+    base: str, code: str, nicknames: list[str], seed: int, go: Any, done: Any, stop: Any, report: Any
+) -> None:
+    """The Räuber Raupe seats in a client process of their own: join, play from ``go`` until ``done``."""
+    seats = [join(base, code, nickname, "SeatWidget") for nickname in nicknames]
+    _settle()
+    report.put(("joined", 0.0, 0.0))
+    go.wait()
+    tables = Tables(seats, random.Random(seed))
+    tables.thread.start()
+    done.wait()
+    tables.stop.set()
+    tables.thread.join(5)
+    report.put(("played", "seats", [], tables.plays))
+    stop.wait()
+    for seat in seats:
+        seat.close()
 
 
 class Tables:
@@ -139,7 +239,7 @@ class Tables:
     def _arrived(self, index: int) -> None:
         sent = self._sent.pop(index, None)
         if sent is not None:
-            self.plays.append(time.perf_counter() - sent)
+            self.plays.append(self.seats[index].received_at - sent)
 
     def run(self) -> None:
         next_play = [time.monotonic() + self.rng.uniform(0, PLAY_EVERY) for _ in self.seats]
@@ -229,20 +329,93 @@ TIMED_BOX = (
 )
 
 
-def run(pupils: int, tables: int, rounds: int, browsers: int, seed: int) -> dict[str, Any]:
+def run(pupils: int, tables: int, rounds: int, browsers: int, processes: int, seed: int) -> dict[str, Any]:
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory(prefix="classroom-load-") as folder:
         port = free_port()
         cmd = [*cli_command(), "classroom", "--port", str(port), "--data", f"{folder}/data", "--join-limit", "100000"]
         server: Server = start_server(cmd, f"http://127.0.0.1:{port}/join", Path(folder) / "server.log")
         try:
-            return measure(server, port, pupils, tables, rounds, browsers, rng)
+            return measure(server, port, pupils, tables, rounds, browsers, processes, rng)
         finally:
             server.stop()
 
 
+class Clients:
+    """The client processes: ``processes`` share the protocol pupils, one more holds the Räuber Raupe seats.
+
+    Dozens of Bokeh clients in one Python process take turns at one lock
+    (the GIL): after a roll, a pupil's answer would wait until the process
+    had applied the other pupils' new sheets.  Tablets do not wait for each
+    other, so the pupils are spread over processes (spawned, not forked:
+    the clients' threads and event loops start in each).
+    """
+
+    def __init__(
+        self, base: str, code: str, raupe_code: str, nicknames: list[str], seats: list[str], **plan: Any
+    ) -> None:
+        import multiprocessing
+
+        context = multiprocessing.get_context("spawn")
+        self.report = context.Queue()
+        self.go, self.done, self.stop = context.Event(), context.Event(), context.Event()
+        processes: int = plan["processes"]
+        thinks: dict[str, list[float]] = plan["thinks"]
+        shares = [nicknames[index::processes] for index in range(processes)]
+        self.children = [
+            context.Process(
+                target=pupils_process,
+                args=(base, code, share, [thinks[name] for name in share], self.stop, self.report),
+                daemon=True,
+            )
+            for share in shares
+            if share
+        ]
+        if seats:
+            self.children.append(
+                context.Process(
+                    target=tables_process,
+                    args=(base, raupe_code, seats, plan["seed"], self.go, self.done, self.stop, self.report),
+                    daemon=True,
+                )
+            )
+        for child in self.children:
+            child.start()
+
+    def gather(self, kind: str) -> list[tuple[Any, ...]]:
+        """One report of ``kind`` from every client process."""
+        reports = []
+        for _ in self.children:
+            report = self.report.get(timeout=TIMEOUT * 4)
+            if report[0] != kind:
+                raise RuntimeError(f"a client process reported {report[0]!r}, not {kind!r}")
+            reports.append(report[1:])
+        return reports
+
+    def cpu_seconds(self) -> float:
+        total = 0.0
+        for child in self.children:
+            times = psutil.Process(child.pid).cpu_times()
+            total += times.user + times.system
+        return total
+
+    def close(self) -> None:
+        self.stop.set()
+        for child in self.children:
+            child.join(30)
+            if child.is_alive():
+                child.terminate()
+
+
 def measure(
-    server: Server, port: int, pupils: int, tables: int, rounds: int, browsers: int, rng: random.Random
+    server: Server,
+    port: int,
+    pupils: int,
+    tables: int,
+    rounds: int,
+    browsers: int,
+    processes: int,
+    rng: random.Random,
 ) -> dict[str, Any]:
     base = f"http://127.0.0.1:{port}"
     token = server.log.read_text().split("token=")[1].split()[0]
@@ -258,96 +431,85 @@ def measure(
     time.sleep(1.0)
     rss_empty = process.memory_info().rss
 
-    joined_at = time.perf_counter()
-    class_pupils = [Pupil(f"P{n:02d}", join(base, code, f"P{n:02d}", "ClassroomBoard")) for n in range(pupils)]
-    join_seconds = time.perf_counter() - joined_at
-    for pupil in class_pupils:
-        pupil.follow()
-    seats = [join(base, raupe_code, f"R{n:02d}", "SeatWidget") for n in range(tables * SEATS)]
-    handles, tabs = browser_pupils(base, code, browsers) if browsers else (None, [])
-    teacher.send("TeacherWidget", "open", code=raupe_code)
-    teacher.wait(lambda: teacher.trait("TeacherWidget", "room").get("code") == raupe_code, TIMEOUT)
-    teacher.send("TeacherWidget", "start")
-    started = lambda: all(t["status"] != "Waiting to start" for t in teacher.trait("TeacherWidget", "room")["tables"])  # noqa: E731
-    teacher.wait(started, TIMEOUT)
-    teacher.send("TeacherWidget", "open", code=code)
-    teacher.wait(lambda: teacher.trait("TeacherWidget", "room").get("code") == code, TIMEOUT)
-    game_tables = Tables(seats, rng)
-    game_tables.thread.start()
-    time.sleep(2.0)
+    nicknames = [f"P{n:02d}" for n in range(pupils)]
+    thinks = {name: [rng.uniform(*THINK) for _ in range(rounds)] for name in nicknames}
+    seats = [f"R{n:02d}" for n in range(tables * SEATS)]
+    clients = Clients(base, code, raupe_code, nicknames, seats, processes=processes, thinks=thinks, seed=rng.random())
+    try:
+        joins = clients.gather("joined")
+        join_seconds = max(until for since, until in joins if until) - min(since for since, until in joins if until)
+        handles, tabs = browser_pupils(base, code, browsers) if browsers else (None, [])
+        teacher.send("TeacherWidget", "open", code=raupe_code)
+        teacher.wait(lambda: teacher.trait("TeacherWidget", "room").get("code") == raupe_code, TIMEOUT)
+        teacher.send("TeacherWidget", "start")
+        teacher.wait(lambda: all(t["status"] != "Waiting to start" for t in room(teacher)["tables"]), TIMEOUT)
+        teacher.send("TeacherWidget", "open", code=code)
+        teacher.wait(lambda: teacher.trait("TeacherWidget", "room").get("code") == code, TIMEOUT)
+        clients.go.set()
+        _settle()
+        time.sleep(2.0)
 
-    dice_latency: list[float] = []
-    click_latency: list[float] = []
-    tab_dice: list[float] = []
-    tab_click: list[float] = []
-    roll_cpu: list[float] = []
-    cpu_before, mine_before, wall_before = process.cpu_times(), me.cpu_times(), time.perf_counter()
-    everyone = pupils + browsers
-    for number in range(1, rounds + 1):
-        for pupil in class_pupils:
-            pupil.expected_dice, pupil.dice_seen = number, threading.Event()
-        sent_wall = time.time()
-        cpu = process.cpu_times()
-        sent = time.perf_counter()
-        teacher.send("TeacherWidget", "roll")
-        for pupil in class_pupils:
-            if not pupil.dice_seen.wait(TIMEOUT):
-                raise RuntimeError(f"{pupil.nickname} saw no dice in round {number}")
-            dice_latency.append(pupil.dice_at - sent)
-        after = process.cpu_times()
-        roll_cpu.append(after.user + after.system - cpu.user - cpu.system)
-
-        def click(pupil: Pupil, think: float, round_number: int = number) -> None:
-            time.sleep(think)
-            # A pupil clicks a box the page shows as legal (the highlights follow the dice by a moment).
-            pupil.page.wait(lambda: pupil.page.trait("ClassroomBoard", "legal"), TIMEOUT)
-            legal = pupil.page.trait("ClassroomBoard", "legal")
-            pupil.expected_filled, pupil.sheet_seen = round_number, threading.Event()
-            clicked = time.perf_counter()
-            pupil.page.send("ClassroomBoard", "box", caterpillar=legal[0]["caterpillar"], box=legal[0]["box"])
-            if pupil.sheet_seen.wait(TIMEOUT):
-                click_latency.append(pupil.sheet_at - clicked)
-
-        clickers = [
-            threading.Thread(target=click, args=(pupil, rng.uniform(*THINK)), daemon=True) for pupil in class_pupils
-        ]
-        for thread in clickers:
-            thread.start()
-        for tab in tabs:
-            key = f"Round {number} of 12"
-            deadline = time.monotonic() + TIMEOUT
-            arrivals = tab.evaluate("() => window.diceArrivals")
-            while key not in arrivals and time.monotonic() < deadline:
-                time.sleep(0.05)
+        sent: dict[int, float] = {}
+        tab_dice: list[float] = []
+        tab_click: list[float] = []
+        roll_cpu: list[float] = []
+        cpu_before, mine_before, wall_before = process.cpu_times(), me.cpu_times(), time.perf_counter()
+        clients_before = clients.cpu_seconds()
+        everyone = pupils + browsers
+        for number in range(1, rounds + 1):
+            sent_wall = time.time()
+            cpu = process.cpu_times()
+            sent[number] = time.perf_counter()
+            teacher.send("TeacherWidget", "roll")
+            for tab in tabs:
+                think = rng.uniform(*THINK)
+                key = f"Round {number} of 12"
+                deadline = time.monotonic() + TIMEOUT
                 arrivals = tab.evaluate("() => window.diceArrivals")
-            tab_dice.append(arrivals[key] / 1000 - sent_wall)
-            clicked = None
-            while clicked is None:  # the legal boxes follow the dice by a moment
-                clicked = tab.evaluate(TIMED_BOX)
-            tab_click.append(clicked / 1000)
-        for thread in clickers:
-            thread.join(TIMEOUT)
-        teacher.wait(lambda: teacher.trait("TeacherWidget", "room")["placed"]["count"] == everyone, TIMEOUT)
-    wall = time.perf_counter() - wall_before
-    cpu_after, mine_after = process.cpu_times(), me.cpu_times()
-    game_tables.stop.set()
-    game_tables.thread.join(5)
-    rss_full = process.memory_info().rss
-    ranked = len(teacher.trait("TeacherWidget", "room").get("leaderboard", []))
-    for page in [teacher, *(p.page for p in class_pupils), *seats]:
-        page.close()
+                while key not in arrivals and time.monotonic() < deadline:
+                    time.sleep(0.05)
+                    arrivals = tab.evaluate("() => window.diceArrivals")
+                tab_dice.append(arrivals[key] / 1000 - sent_wall)
+                time.sleep(max(0.0, think - (time.time() - arrivals[key] / 1000)))
+                clicked = None
+                while clicked is None:  # the legal boxes follow the dice by a moment
+                    clicked = tab.evaluate(TIMED_BOX)
+                tab_click.append(clicked / 1000)
+            if not teacher.wait(lambda n=number: placed(teacher, everyone, n), TIMEOUT):
+                raise RuntimeError(f"round {number}: not everyone placed")
+            after = process.cpu_times()
+            roll_cpu.append(after.user + after.system - cpu.user - cpu.system)
+        wall = time.perf_counter() - wall_before
+        cpu_after, mine_after = process.cpu_times(), me.cpu_times()
+        clients_after = clients.cpu_seconds()
+        clients.done.set()
+        played = clients.gather("played")
+        errors = [error for _role, errors, _rows in played for error in errors]
+        if errors:
+            raise RuntimeError("; ".join(errors[:3]))
+        rows = [row for role, _errors, rows in played if role == "pupils" for row in rows]
+        plays = [play for role, _errors, rows in played if role == "seats" for play in rows]
+        dice_latency = [dice_at - sent[number] for number, dice_at, _clicked, _sheet_at in rows]
+        click_latency = [sheet_at - clicked for _number, _dice_at, clicked, sheet_at in rows]
+        rss_full = process.memory_info().rss
+        ranked = len(teacher.trait("TeacherWidget", "room").get("leaderboard", []))
+    finally:
+        clients.close()
+    teacher.close()
     if handles is not None:
         handles[1].close()
         handles[0].stop()
     everyone_joined = pupils + browsers + tables * SEATS
     server_cpu = (cpu_after.user + cpu_after.system - cpu_before.user - cpu_before.system) / wall
     client_cpu = (mine_after.user + mine_after.system - mine_before.user - mine_before.system) / wall
+    client_cpu += (clients_after - clients_before) / wall
     return {
         "pupils": pupils,
         "browser_pupils": browsers,
         "raupe_tables": tables,
         "raupe_seats": tables * SEATS,
         "rounds": rounds,
+        "client_processes": len(clients.children),
         "ranked_at_the_end": ranked,
         "join_seconds_for_the_class": round(join_seconds, 1),
         "figures": [
@@ -355,8 +517,8 @@ def measure(
             summary("click -> sheet (protocol clients)", click_latency),
             summary("roll -> dice (Chromium pages)", tab_dice),
             summary("click -> sheet (Chromium pages)", tab_click),
-            summary("card -> hand (Räuber Raupe seats)", game_tables.plays),
-            summary("server CPU from a roll until every pupil has the dice", roll_cpu),
+            summary("card -> hand (Räuber Raupe seats)", plays),
+            summary("server CPU a round (roll to the last placed box, tables included)", roll_cpu),
         ],
         "server_rss_mb": {"before_joins": round(rss_empty / 2**20), "after_play": round(rss_full / 2**20)},
         "mb_per_pupil": round((rss_full - rss_empty) / 2**20 / everyone_joined, 2),
@@ -434,10 +596,12 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=8)
     parser.add_argument("--rounds", type=int, default=12)
     parser.add_argument("--browser", type=int, default=2, help="pupils in real Chromium pages (0 for none)")
+    parser.add_argument("--processes", type=int, default=3, help="client processes sharing the protocol pupils")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    print(json.dumps({"in_process": in_process(args.pupils, args.rounds)}, indent=1), flush=True)
-    print(json.dumps(run(args.pupils, args.tables, args.rounds, args.browser, args.seed), indent=1))
+    alone = in_process(args.pupils, args.rounds)
+    measured = run(args.pupils, args.tables, args.rounds, args.browser, args.processes, args.seed)
+    print(json.dumps({**measured, "in_process": alone}, indent=1))
 
 
 if __name__ == "__main__":
