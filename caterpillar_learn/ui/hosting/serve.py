@@ -84,6 +84,10 @@ DEFAULT_CULL_SECONDS = 600
 SHORT_CULL_SECONDS = 120
 #: ``--solve-cache`` value that turns sharing off (each kernel solves its own layouts).
 NO_SOLVE_CACHE = "off"
+#: Front-end extensions for Voila alone (``labextensions/*/``): ``caterpillar_learn_voila`` mends two races
+#: in ipywidgets' and anywidget's front ends that lose a lesson's board on a slow page ("Error displaying
+#: widget: model not found", or a board that never answers); its ``static/remoteEntry.js`` says how.
+VOILA_LABEXTENSIONS = Path(__file__).resolve().parent / "labextensions"
 
 
 # -- where the lessons are -------------------------------------------------------
@@ -239,6 +243,7 @@ def voila_argv(lessons: Path, port: int, *, open_browser: bool, hosting: Hosting
         f"--Voila.open_browser={open_browser}",
         "--VoilaConfiguration.show_tracebacks=False",
         "--VoilaConfiguration.strip_sources=True",
+        f"--VoilaConfiguration.extra_labextensions_path={VOILA_LABEXTENSIONS}",
         f"--MappingKernelManager.default_kernel_name={KERNEL_NAME}",
         "--VoilaConfiguration.multi_kernel_manager_class=caterpillar_learn.ui.hosting.voila_app.ClassroomKernelManager",
         f"--ClassroomKernelManager.max_kernels={max_kernels}",
