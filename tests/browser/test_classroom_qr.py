@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from caterpillar_learn.classroom.views import qr_svg
 from caterpillar_learn.i18n import text
@@ -36,60 +36,62 @@ def classroom_server(tmp_path: Path) -> Iterator[Server]:
         server.stop()
 
 
-def test_the_qr_code_on_the_projector_holds_the_join_address(browser: Browser, classroom_server: Server) -> None:
-    context = browser.new_context(viewport={"width": 1280, "height": 1000})
-    context.set_default_timeout(CLICK_TIMEOUT)
+@pytest.fixture
+def context(browser: Browser) -> Iterator[BrowserContext]:
+    opened = browser.new_context(viewport={"width": 1280, "height": 1000})
+    opened.set_default_timeout(CLICK_TIMEOUT)
     try:
-        teacher = context.new_page()
-        console = printed_address(classroom_server, "Teacher (keep this address to yourself):")
-        teacher.goto(console, timeout=RENDER_TIMEOUT)
-        teacher.get_by_test_id("create-room").click(timeout=RENDER_TIMEOUT)
-        code = teacher.get_by_test_id("room-code").inner_text()
-        assert re.fullmatch(r"[A-Z0-9]{6}", code)
-        address = f"{printed_address(classroom_server, 'Pupils join at:')}?room={code}"
-        expect(teacher.get_by_test_id("join-url")).to_have_text(address)
-
-        holder = teacher.get_by_test_id("join-qr")
-        expect(holder).to_have_attribute("role", "img")
-        expect(holder).to_have_attribute("aria-label", text("classroom.ui.qr"))  # one name, not 600 squares
-        shown = holder.locator("svg.cr-qr-code")  # the class qr_svg gives its markup
-        expect(shown).to_have_count(1)
-        box = shown.bounding_box()
-        assert box is not None and box["width"] >= 150, box  # big enough to scan from a desk
-        assert decode_png(shown.screenshot()) == [address]  # Chromium's pixels, read as a tablet would
-        served = ET.fromstring(qr_svg(address))  # the picture shown is the server's QR code of that address
-        lines = served.find(".//path[@stroke]")
-        assert lines is not None and shown.get_attribute("width") == served.get("width")
-        assert shown.locator("path[stroke]").get_attribute("d") == lines.get("d")
-        screenshot(teacher, "classroom-qr")
-
-        pupil = context.new_page()
-        pupil.goto(address, timeout=RENDER_TIMEOUT)  # where the QR code leads: the door, the room's code filled in
-        expect(pupil.get_by_test_id("join-code")).to_have_value(code, timeout=RENDER_TIMEOUT)
+        yield opened
     finally:
-        context.close()
+        opened.close()
 
 
-def test_the_new_room_form_stays_open_while_the_teacher_fills_it_in(browser: Browser, classroom_server: Server) -> None:
+@pytest.fixture
+def teacher(context: BrowserContext, classroom_server: Server) -> Page:
+    """The teacher's console with a first room created (Caterpillars, the form's defaults)."""
+    page = context.new_page()
+    page.goto(printed_address(classroom_server, "Teacher (keep this address to yourself):"), timeout=RENDER_TIMEOUT)
+    page.get_by_test_id("create-room").click(timeout=RENDER_TIMEOUT)
+    return page
+
+
+def test_the_qr_code_on_the_projector_holds_the_join_address(
+    context: BrowserContext, teacher: Page, classroom_server: Server
+) -> None:
+    code = teacher.get_by_test_id("room-code").inner_text()
+    assert re.fullmatch(r"[A-Z0-9]{6}", code)
+    address = f"{printed_address(classroom_server, 'Pupils join at:')}?room={code}"
+    expect(teacher.get_by_test_id("join-url")).to_have_text(address)
+
+    holder = teacher.get_by_test_id("join-qr")
+    expect(holder).to_have_attribute("role", "img")
+    expect(holder).to_have_attribute("aria-label", text("classroom.ui.qr"))  # one name, not 600 squares
+    shown = holder.locator("svg.cr-qr-code")  # the class qr_svg gives its markup
+    expect(shown).to_have_count(1)
+    box = shown.bounding_box()
+    assert box is not None and box["width"] >= 150, box  # big enough to scan from a desk
+    assert decode_png(shown.screenshot()) == [address]  # Chromium's pixels, read as a tablet would
+    served = ET.fromstring(qr_svg(address))  # the picture shown is the server's QR code of that address
+    lines = served.find(".//path[@stroke]")
+    assert lines is not None and shown.get_attribute("width") == served.get("width")
+    assert shown.locator("path[stroke]").get_attribute("d") == lines.get("d")
+    screenshot(teacher, "classroom-qr")
+
+    pupil = context.new_page()
+    pupil.goto(address, timeout=RENDER_TIMEOUT)  # where the QR code leads: the door, the room's code filled in
+    expect(pupil.get_by_test_id("join-code")).to_have_value(code, timeout=RENDER_TIMEOUT)
+
+
+def test_the_new_room_form_stays_open_while_the_teacher_fills_it_in(teacher: Page) -> None:
     """With a room open, the teacher opens "New room", picks the other game, and creates a second room."""
-    context = browser.new_context(viewport={"width": 1280, "height": 1000})
-    context.set_default_timeout(CLICK_TIMEOUT)
-    try:
-        teacher = context.new_page()
-        teacher.goto(
-            printed_address(classroom_server, "Teacher (keep this address to yourself):"), timeout=RENDER_TIMEOUT
-        )
-        teacher.get_by_test_id("create-room").click(timeout=RENDER_TIMEOUT)
-        first = teacher.get_by_test_id("room-code").inner_text()
-        form = teacher.locator("details.cr-new")
-        expect(form).not_to_have_attribute("open", "")  # folded away once a room is open
-        form.locator("summary").click()
-        teacher.get_by_test_id("room-game").select_option("raupe")  # redraws the form with the tables' fields
-        expect(form).to_have_attribute("open", "")
-        expect(teacher.get_by_test_id("room-seats")).to_be_visible()
-        teacher.get_by_test_id("create-room").click()
-        expect(teacher.get_by_test_id("room-code")).not_to_have_text(first)
-        expect(teacher.get_by_test_id("open-room")).to_have_count(2)
-        expect(form).not_to_have_attribute("open", "")
-    finally:
-        context.close()
+    first = teacher.get_by_test_id("room-code").inner_text()
+    form = teacher.locator("details.cr-new")
+    expect(form).not_to_have_attribute("open", "")  # folded away once a room is open
+    form.locator("summary").click()
+    teacher.get_by_test_id("room-game").select_option("raupe")  # redraws the form with the tables' fields
+    expect(form).to_have_attribute("open", "")
+    expect(teacher.get_by_test_id("room-seats")).to_be_visible()
+    teacher.get_by_test_id("create-room").click()
+    expect(teacher.get_by_test_id("room-code")).not_to_have_text(first)
+    expect(teacher.get_by_test_id("open-room")).to_have_count(2)
+    expect(form).not_to_have_attribute("open", "")
