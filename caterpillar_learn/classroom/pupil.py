@@ -31,15 +31,20 @@ line; the room goes on.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from concurrent.futures import Future
+from functools import partial
 from typing import Any, cast
 
+from caterpillar_learn.caterpillars import Move
 from caterpillar_learn.classroom.rooms import CaterpillarsRoom, Pupil
 from caterpillar_learn.classroom.tables import RaupePupil, RaupeRoom, SharedTable
+from caterpillar_learn.errors import describe
 from caterpillar_learn.i18n import text
 from caterpillar_learn.raupe import Call, Game, Mode, Play, parse_mode
 from caterpillar_learn.ui.base import BadEventError, LearnWidget, whole
 from caterpillar_learn.ui.caterpillars import CaterpillarsBoard
+from caterpillar_learn.ui.caterpillars.advice import hint_view, later, loss_lines, outcome, thinking_view, workers
 from caterpillar_learn.ui.caterpillars.controller import EVENTS as BOARD_EVENTS
 from caterpillar_learn.ui.caterpillars.controller import Session
 from caterpillar_learn.ui.caterpillars.views import dice_view
@@ -55,6 +60,10 @@ log = logging.getLogger("caterpillar_learn.classroom")
 PUPIL_EVENTS = tuple(kind for kind in BOARD_EVENTS if kind != "new_game")
 #: Events that ask the hint generator: only while the teacher allows hints.
 ADVICE_EVENTS = ("hint", "whatif")
+#: What the hint panel says while a worker process works the pupil's hint out.
+THINKING = "classroom.msg.hint_thinking"
+#: What the line under the sheet says after a move while a worker works out what it cost.
+COST_THINKING = "classroom.msg.cost_thinking"
 #: A seat takes the lessons' table events except the bots' speed and level, and pause (the table is shared).
 SEAT_EVENTS = ("start", "tick", "play", "flip", "shout", "mistake")
 
@@ -66,6 +75,8 @@ class RoomSession(Session):
         self.room = room
         self.pupil = pupil
         self.seen_turn = -1
+        #: What the worker processes are working out for this page: kind → (turn, future, how to show it).
+        self.coming: dict[str, tuple[int, Future[Any], Callable[[Any], None]]] = {}
         settings = room.settings
         super().__init__(settings.level.value, 0, settings.labels, settings.variation, auto_setup=False)
         self.events = PUPIL_EVENTS
@@ -97,6 +108,7 @@ class RoomSession(Session):
             self.revealed = True
             self.roll_count += 1
         self._layout_known()
+        self._take_answers()
 
     def handle(self, event: Mapping[str, Any]) -> None:
         self.follow()
@@ -110,6 +122,103 @@ class RoomSession(Session):
             return
         super().handle(event)
         self.follow()
+
+    # -- the helper's answers, from the worker processes --------------------------------------
+    # With the server's workers (:func:`~caterpillar_learn.ui.caterpillars.advice.use_workers`) a
+    # hint, the loss of a move after a hint, and a "what if" are worked out in a worker: the page
+    # shows "Thinking…" at once, and the answer comes with the page's next redraw, which its
+    # arrival asks for (the room's listeners: the page's ``Push``, on the page's own document).
+    # Without workers (a pupil's session in a test, a notebook) they are worked out here, as in
+    # a lesson.
+    def interim(self, event: Mapping[str, Any]) -> dict[str, Any]:
+        if event["type"] == "hint" and workers() is not None:
+            return {"hint": thinking_view(THINKING)}
+        return super().interim(event)
+
+    def ask_hint(self) -> None:
+        if workers() is None:
+            super().ask_hint()
+            return
+        self._need_roll()
+        if self.game.phase != "play":
+            raise BadEventError(text("lessons.msg.hint_play_only"))
+        self.progress.hints += 1
+        self.hint = thinking_view(THINKING)
+        if "hint" in self.coming:  # asked again while it is on its way
+            return
+        self._expect("hint", later(hint_view, self.game.state, self.game.roll()), self._show_hint)
+
+    def _show_hint(self, view: dict[str, Any] | None) -> None:
+        self.hint = view if view is not None else {}
+
+    def _play(self, move: Move) -> None:
+        if workers() is None or not (self.numbers and self.hint.get("status") == "ready"):
+            super()._play(move)
+            return
+        before, roll = self.game.state, self.game.roll()
+        self.hint = {**self.hint, "status": "read"}  # the lessons' _play then leaves the loss to a worker
+        super()._play(move)
+        over = text("lessons.explain.over", final=self.game.score().final) if self.game.phase == "over" else ""
+        played = self.explanation.removesuffix(over).rstrip()
+        self.explanation = " ".join(part for part in (played, text(COST_THINKING), over) if part)
+        self._expect("loss", later(loss_lines, before, roll, move), partial(self._show_loss, played, over))
+
+    def _show_loss(self, played: str, over: str, lines: list[str] | None) -> None:
+        self.explanation = " ".join(part for part in (played, *(lines or ()), over) if part)
+
+    def try_other(self, index: int) -> None:
+        if workers() is None:
+            super().try_other(index)
+            return
+        others = self.other_moves()
+        if not others:
+            raise BadEventError(text("lessons.whatif.after_move"))
+        if not 0 <= index < len(others):
+            raise BadEventError(describe("other move", index, f"a number from 0 to {len(others) - 1}"))
+        last = self.game.history[-1]
+        assert isinstance(last.choice, Move)
+        chosen, other = last.choice, others[index]
+        rounds = sum(1 for turn in self.game.history if not turn.is_setup)
+        self.whatif = {"title": text(THINKING), "index": index}
+        both = _both(later(outcome, last.before, chosen), later(outcome, last.before, other))
+        title = text("lessons.whatif.title", round=rounds)
+        yours = text("lessons.whatif.yours", move=chosen.describe())
+        theirs = text("lessons.whatif.other", move=other.describe())
+        self._expect("whatif", both, partial(self._show_whatif, title, yours, theirs, index))
+
+    def _show_whatif(self, title: str, yours: str, theirs: str, index: int, found: list[Any] | None) -> None:
+        if found is None:
+            self.whatif = {}
+            return
+        self.whatif = {
+            "title": title,
+            "yours": {**found[0], "text": yours},
+            "other": {**found[1], "text": theirs},
+            "index": index,
+        }
+
+    def _expect(self, kind: str, future: Future[Any], show: Callable[[Any], None]) -> None:
+        """Show ``future``'s answer once it has come (if the turn is still the same); its arrival redraws the page."""
+        self.coming[kind] = (len(self.game.history), future, show)
+        room, pupil = self.room, self.pupil.id
+        future.add_done_callback(lambda _: room.notify(pupil))  # on the pool's thread: the page's Push redraws
+
+    def _take_answers(self) -> None:
+        turn = len(self.game.history)
+        for kind, (asked, future, show) in list(self.coming.items()):
+            if asked != turn:  # a move since: the answer is for a sheet that is gone
+                del self.coming[kind]
+                future.cancel()  # a job not started yet is dropped
+            elif future.done():
+                del self.coming[kind]
+                try:
+                    found = future.result()
+                except Exception:  # one line for the pupil, the trace for the log; the game goes on
+                    who = f"room {self.room.code}, pupil {self.pupil.nickname!r}"
+                    log.exception("%s: the helper's %s failed", who, kind)
+                    self.message = text("ui.internal")
+                    found = None
+                show(found)
 
     def roll(self) -> None:
         """The dice come from the teacher: they are shown as soon as they are rolled."""
@@ -134,6 +243,26 @@ class RoomSession(Session):
                 selected=self.selected_die,
             )
         )
+
+
+def _both(first: Future[Any], second: Future[Any]) -> Future[list[Any]]:
+    """A future of both results (the first error, if either fails)."""
+    both: Future[list[Any]] = Future()
+
+    def done(_: Future[Any]) -> None:
+        if first.done() and second.done() and not both.done():
+            failed = [f for f in (first, second) if f.cancelled() or f.exception() is not None]
+            try:
+                if failed:
+                    both.set_exception(failed[0].exception() or RuntimeError("cancelled"))
+                else:
+                    both.set_result([first.result(), second.result()])
+            except Exception:  # the other callback got there first
+                pass
+
+    first.add_done_callback(done)
+    second.add_done_callback(done)
+    return both
 
 
 def _log_refusal(who: str, event: object, refusal: str) -> None:

@@ -555,6 +555,7 @@ def serve(data: Path, host: str, port: int, *, joins_per_minute: float = JOINS_P
 
     from caterpillar_learn.classroom.codes import JoinLimit
     from caterpillar_learn.classroom.lobby import Lobby
+    from caterpillar_learn.ui.caterpillars.advice import start_workers, stop_workers
 
     settings.perform_error_diagnostics.set_value(False)  # see "At once" above: difflib on every change
     burst = max(12, int(joins_per_minute // 2))
@@ -578,6 +579,7 @@ def serve(data: Path, host: str, port: int, *, joins_per_minute: float = JOINS_P
     if host == HOST:
         print("Only this computer can reach it; for the class's tablets start it with --host 0.0.0.0.", flush=True)
     print("Press Ctrl+C to stop.", flush=True)
+    start_workers()  # hints are worked out in worker processes, never on the event loop
     server.start()
     gc.collect()
     gc.freeze()  # what is loaded by now lives as long as the server: no collection need look at it again
@@ -592,6 +594,7 @@ def serve(data: Path, host: str, port: int, *, joins_per_minute: float = JOINS_P
     except KeyboardInterrupt:
         pass
     finally:
+        stop_workers()
         lobby.store.close()
     return 0
 

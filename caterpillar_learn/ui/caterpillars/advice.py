@@ -16,6 +16,16 @@ a session or a widget.  Every call into the advice package from here holds
 cache) at once: a hint asked for meanwhile waits, and then reads the table
 the thread left.  Never wait for a :class:`Warmup` while holding the lock.
 
+A server that answers many learners from one event loop (the classroom)
+hands this work to worker processes instead (:func:`use_workers`, a
+:class:`~caterpillar_learn.advice.workers.Solves`): :func:`prepare` then
+shares the workers' one solve per layout, and :func:`later` runs a view of
+this module (:func:`hint_view`, :func:`loss_lines`, :func:`outcome`) in a
+worker and hands back its future.  A lesson's kernel keeps its thread: it
+answers one learner, a hint there is meant to wait, and the kernels of a
+class already share their solves through the cache folder; a pool per
+kernel would only add processes.
+
 >>> from caterpillar_learn.caterpillars import Roll, State
 >>> state = State.new("beginner", [1, 3, 6, 4, 2, 2, 5, 5, 6, 6, 1, 1])
 >>> view = hint_view(state, Roll((3, 5)))
@@ -27,16 +37,20 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
+from functools import partial
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from caterpillar_learn.caterpillars import Game, Move, Roll, State, apply
 from caterpillar_learn.caterpillars.levels import Level
 from caterpillar_learn.caterpillars.svg import sheet_svg
 from caterpillar_learn.i18n import text
+
+if TYPE_CHECKING:
+    from caterpillar_learn.advice.workers import Solves
 
 __all__ = [
     "ADVICE_LOCK",
@@ -45,10 +59,16 @@ __all__ = [
     "helper_move",
     "hint_view",
     "join_background_solves",
+    "later",
     "loss_lines",
     "outcome",
     "prepare",
     "review_view",
+    "start_workers",
+    "stop_workers",
+    "thinking_view",
+    "use_workers",
+    "workers",
 ]
 
 log = logging.getLogger("caterpillar_learn.ui")
@@ -68,6 +88,68 @@ def _advice() -> ModuleType:
 
 _running: set[threading.Thread] = set()
 _running_lock = threading.Lock()
+_workers: Solves | None = None
+T = TypeVar("T")
+
+
+def use_workers(solves: Solves | None) -> Solves | None:
+    """Solve (and read hints) in ``solves``'s worker processes from now on; ``None``: in this process again.
+
+    Returns the pool used before.
+
+    >>> use_workers(None) is None
+    True
+    """
+    global _workers
+    before, _workers = _workers, solves
+    return before
+
+
+def start_workers(workers: int | None = None) -> Solves:
+    """A pool of worker processes for this process's hints (see :func:`use_workers`); a server calls it at start.
+
+    The pool and its temporary folder of solved tables are made here, the
+    processes at the first solve.  :func:`stop_workers` stops them.
+    """
+    from caterpillar_learn.advice.workers import Solves
+
+    solves = Solves(workers=workers)
+    stop_workers(use_workers(solves))
+    return solves
+
+
+def stop_workers(solves: Solves | None = None) -> None:
+    """Stop ``solves`` (by default the pool in use, which this process then no longer uses)."""
+    if solves is None:
+        solves = use_workers(None)
+    if solves is not None:
+        solves.close()
+
+
+def workers() -> Solves | None:
+    """The worker processes this process's hints run in (``None``: here, as in a lesson's kernel)."""
+    return _workers
+
+
+def later(job: Callable[..., T], state: State, *args: Any) -> Future[T]:
+    """``job(state, *args)`` (a view of this module) in a worker once ``state``'s layout is solved.
+
+    Only with :func:`use_workers` set; the future's result comes on the pool's thread.
+    """
+    solves = _workers
+    if solves is None:
+        raise RuntimeError("later() needs use_workers() first")
+    labels = [int(v) for v in state.labels if v is not None]
+    return solves.run(state.level, labels, job, state, *args)
+
+
+def thinking_view(key: str = "lessons.ui.thinking") -> dict[str, Any]:
+    """The hint panel while the helper works: the shape the widget shows at once, with the words at ``key``.
+
+    >>> thinking_view()["status"]
+    'thinking'
+    """
+    return {"status": "thinking", "title": text(key)}
 
 
 @dataclass(frozen=True, eq=False)
@@ -114,12 +196,21 @@ def prepare(level: Level | str, labels: Sequence[int | None]) -> Warmup | None:
     if any(label is None for label in labels):
         return None
     warmup = Warmup(Level.parse(level), tuple(int(v) for v in labels if v is not None))
+    solves = _workers
+    if solves is not None:  # the workers' one solve of the layout, shared with every other asker
+        solves.solve(warmup.level, warmup.labels).add_done_callback(partial(_solved_in_worker, warmup))
+        return warmup
     thread = threading.Thread(target=_solve_in_background, args=(warmup,), daemon=True)
     thread.name = f"caterpillars-solve-{thread.name}"
     with _running_lock:
         _running.add(thread)
     thread.start()
     return warmup
+
+
+def _solved_in_worker(warmup: Warmup, solving: Future[Any]) -> None:
+    if warmup.future.set_running_or_notify_cancel():  # else a new game dropped it
+        warmup.future.set_result(not solving.cancelled() and solving.exception() is None)
 
 
 def _solve_in_background(warmup: Warmup) -> None:
