@@ -106,6 +106,15 @@ function qrCode(markup, name) {
   return holder;
 }
 
+// Damaged data (lobby.Damage): where the room's replay stopped, and the later events kept in the file unapplied.
+function drawDamage(reports) {
+  if (!reports || !reports.length) return null;
+  return h("section", { class: "cr-message", role: "status", "data-testid": "damage-report" },
+    reports.map((report) => h("div", { "data-room": report.room, "data-event": String(report.event) },
+      h("h2", { text: report.title }), h("p", { text: report.report }),
+      report.later ? h("p", { text: report.later }) : null, h("p", { text: report.advice }))));
+}
+
 function render({ model, el }) {
   const root = h("div", { class: "cl-root cr-root" });
   el.appendChild(root);
@@ -265,6 +274,7 @@ function render({ model, el }) {
       h("header", { class: "cr-header" }, h("h1", { text: strings.title }), drawRooms(desk, strings)),
       drawForm(desk, strings),
       message ? h("p", { class: "cr-message", role: "alert", "data-testid": "message", text: message }) : null,
+      drawDamage(model.get("damage")),
       drawRoom(room, strings)].filter(Boolean));
     if (focusId) {
       const again = root.querySelector(`[data-testid="${focusId}"]`);

@@ -119,6 +119,7 @@ class TeacherConsole:
         return {
             "desk": desk_view(list(self.lobby.rooms.values()), current),
             "room": room_view(self.room, self.join_base),
+            "damage": self.lobby.damage_view(current),  # a room stopped at a damaged event (lobby.Damage)
         }
 
 
@@ -192,6 +193,8 @@ class TeacherWidget(LearnWidget[TeacherConsole]):
 
     desk = traitlets.Dict().tag(sync=True, view=True)
     room = traitlets.Dict().tag(sync=True, view=True)
+    #: The damage reports of the room shown (:meth:`Lobby.damage_view`), drawn as one block (test id ``damage-report``).
+    damage = traitlets.List(traitlets.Dict()).tag(sync=True, view=True)
 
     def __init__(self, console: TeacherConsole, *, lang: str | None = None, **kwargs: Any) -> None:
         super().__init__(console, lang=lang, **kwargs)

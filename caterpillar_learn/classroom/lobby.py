@@ -3,8 +3,15 @@
 The :class:`Lobby` owns the :class:`~caterpillar_learn.classroom.store.EventStore`.
 Opening it replays the whole log, room by room, through the rooms' own
 ``apply`` (the same code that applied each event live), then hands each
-room the writer that commits its next events.  A line that cannot be
-replayed is logged and skipped: one damaged event never keeps a class out.
+room the writer that commits its next events.
+
+A row that cannot be read or applied (damaged JSON, an illegal move) stops
+its own room there and nothing else: the room comes back as it was just
+before that event, every later event of the room stays in the file,
+unapplied and listed in a :class:`Damage` report (one line in the log at
+start, and on the teacher's console), and the room is read-only ("stopped
+at event N") so nothing new is written after events the teacher has not
+seen.  The other rooms play on.  (``docs/DEPLOY.md``, "Damaged data".)
 
 Joining goes through the lobby: the client's join limit first
 (:class:`~caterpillar_learn.classroom.codes.JoinLimit`), then the code and
@@ -24,17 +31,18 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
 from caterpillar_learn.classroom.codes import ClassroomError, JoinLimit, new_code, new_token, parse_code, parse_nickname
 from caterpillar_learn.classroom.rooms import CaterpillarsRoom, RoomSettings
-from caterpillar_learn.classroom.store import EventStore
+from caterpillar_learn.classroom.store import EventStore, StoredRow
 from caterpillar_learn.classroom.tables import RaupeRoom, TableSettings
-from caterpillar_learn.errors import describe
-from caterpillar_learn.i18n import text
+from caterpillar_learn.errors import CaterpillarLearnError, describe, one_line
+from caterpillar_learn.i18n import plural, text
 
-__all__ = ["Lobby", "Room"]
+__all__ = ["Damage", "Lobby", "Room"]
 
 log = logging.getLogger("caterpillar_learn.classroom")
 
@@ -58,13 +66,81 @@ class Room(Protocol):
     def unsubscribe(self, token: int) -> None: ...
 
 
+@dataclass
+class Damage:
+    """Where a room's replay stopped: the event that could not be applied, why, and the later ones kept unapplied.
+
+    >>> damage = Damage("KX47PQ", event=7, kind="move_placed", why="boxes: got 99", applied=5)
+    >>> damage.held.append((9, "dice_rolled"))
+    >>> for part in damage.line().split("; "):
+    ...     print(part)
+    room KX47PQ: event 7 (move_placed) could not be replayed: boxes: got 99
+    the room stops after 5 events, 1 later event kept in the file unapplied: 9
+    >>> damage.to_json()["held"]
+    [{'event': 9, 'kind': 'dice_rolled'}]
+    """
+
+    room: str
+    #: The row's number in the file (``events.id``).
+    event: int
+    kind: str
+    why: str
+    #: How many of the room's events were applied before it (the room is as it was then).
+    applied: int
+    #: The room's later events, ``(number in the file, kind)``: in the file, not applied.
+    held: list[tuple[int, str]] = field(default_factory=list)
+
+    def line(self) -> str:
+        """The one line the log shows at start."""
+        later = len(self.held)
+        numbers = ", ".join(str(ident) for ident, _ in self.held[:20]) + (", ..." if later > 20 else "")
+        return one_line(
+            f"room {self.room}: event {self.event} ({self.kind}) could not be replayed: {self.why}; "
+            f"the room stops after {self.applied} events, {later} later event{'' if later == 1 else 's'} "
+            f"kept in the file unapplied{': ' + numbers if later else ''}",
+            limit=400,
+        )
+
+    def to_view(self) -> dict[str, Any]:
+        """What the teacher's console shows: :meth:`to_json` and its words in the current language."""
+        later = ", ".join(str(ident) for ident, _ in self.held[:40]) + (", ..." if len(self.held) > 40 else "")
+        return self.to_json() | {
+            "title": text("classroom.damage.title", code=self.room),
+            "report": text("classroom.damage.report", event=self.event, kind=self.kind, why=self.why),
+            "later": plural("classroom.damage.held", len(self.held), events=later) if self.held else "",
+            "advice": text("classroom.damage.advice"),
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain data for the teacher's console."""
+        return {
+            "room": self.room,
+            "event": self.event,
+            "kind": self.kind,
+            "why": self.why,
+            "applied": self.applied,
+            "held": [{"event": ident, "kind": kind} for ident, kind in self.held],
+        }
+
+
+def _kind_of(row: StoredRow) -> str:
+    return row.kind if isinstance(row.kind, str) else "?"
+
+
 class Lobby:
-    """The rooms of one server, their store, the teacher's token and the join limit."""
+    """The rooms of one server, their store, the teacher's token and the join limit.
+
+    :attr:`damage` holds a :class:`Damage` report for every room whose replay
+    stopped at a damaged or illegal event (a room code whose ``room_created``
+    is the damaged event has a report and no room).
+    """
 
     def __init__(self, store: EventStore, *, limit: JoinLimit | None = None) -> None:
         self.store = store
         self.limit = limit if limit is not None else JoinLimit()
         self.rooms: dict[str, CaterpillarsRoom | RaupeRoom] = {}
+        #: Rooms whose replay stopped at a damaged event, by code (see :meth:`replay`).
+        self.damage: dict[str, Damage] = {}
         token = store.get_meta(TOKEN_KEY)
         if token is None:
             token = new_token()
@@ -75,8 +151,20 @@ class Lobby:
 
     @classmethod
     def open(cls, folder: str | Path, **kwargs: Any) -> Lobby:
-        """The lobby of a ``--data`` folder: every room in it, as it was."""
+        """The lobby of a ``--data`` folder: every room in it, as it was.
+
+        A file that cannot be used raises :class:`~caterpillar_learn.classroom.store.DamagedFileError`
+        (one line; a damaged file is kept aside first).
+        """
         return cls(EventStore.in_folder(folder), **kwargs)
+
+    def damage_view(self, code: str) -> list[dict[str, Any]]:
+        """The damage reports the console shows with room ``code``: its own, and those of rooms that never came back.
+
+        >>> Lobby(EventStore(":memory:")).damage_view("KX47PQ")
+        []
+        """
+        return [d.to_view() for d in self.damage.values() if d.room == code or d.room not in self.rooms]
 
     def is_teacher(self, token: object) -> bool:
         """Whether ``token`` is the teacher's (compared in constant time)."""
@@ -84,25 +172,63 @@ class Lobby:
 
     # -- the log ---------------------------------------------------------------------
     def replay(self) -> None:
-        """Build every room from the log (each event through the room's own ``apply``)."""
+        """Build every room from the log (each event through the room's own ``apply``).
+
+        Every row is read inside the loop: a row that cannot be read or
+        applied stops its room there (:class:`Damage`), and the loop goes on
+        with the other rooms.
+        """
         self.rooms = {}
-        skipped = 0
-        for event in self.store.events():
+        self.damage = {}
+        created: dict[str, Mapping[str, Any]] = {}
+        for row in self.store.rows():
+            code = row.room_code
+            stopped = self.damage.get(code)
+            if stopped is not None:  # after the damaged event: kept in the file, listed, not applied
+                stopped.held.append((row.id, _kind_of(row)))
+                continue
             try:
+                event = row.parse()
                 if event.kind == "room_created":
-                    self.rooms[event.room] = self._room(event.room, event.data)
+                    if code in created:
+                        raise ClassroomError(describe("room_created", code, "a room created once"))
+                    self.rooms[code] = self._room(code, event.data)
+                    created[code] = event.data
                     continue
-                room = self.rooms.get(event.room)
+                room = self.rooms.get(code)
                 if room is None:
-                    raise ClassroomError(describe("room", event.room, "a room created earlier in the log"))
+                    raise ClassroomError(describe("room", code, "a room created earlier in the log"))
                 room.apply(event.kind, event.data)
-            except Exception:  # a damaged line is logged and skipped; the room goes on
-                skipped += 1
-                log.exception("event %d (%s, room %s) could not be replayed; skipped", event.id, event.kind, event.room)
+            except Exception as error:  # this room stops here; the loop goes on with the others
+                self._stop(code, row, error, created.get(code))
         for room in self.rooms.values():
-            room.write = self._writer(room.code)
+            room.write = self._writer(room.code) if room.code not in self.damage else self._refuser(room.code)
+        for damage in self.damage.values():
+            log.warning("%s", damage.line())
         if self.rooms:
-            log.info("replayed %d rooms (%d events skipped)", len(self.rooms), skipped)
+            log.info("replayed %d rooms (%d stopped at a damaged event)", len(self.rooms), len(self.damage))
+
+    def _stop(self, code: str, row: StoredRow, error: Exception, settings: Mapping[str, Any] | None) -> None:
+        """Stop room ``code`` at ``row``: rebuilt from the events applied before it (a failed apply may have begun)."""
+        room = self.rooms.get(code)
+        applied = 0
+        if room is not None and settings is not None:
+            again = self._room(code, settings)
+            for kind, data in room.log:
+                again.apply(kind, data)
+            self.rooms[code] = again
+            applied = 1 + len(room.log)  # room_created and the events after it
+        why = str(error) if isinstance(error, CaterpillarLearnError) else f"{type(error).__name__}: {error}"
+        self.damage[code] = Damage(code, row.id, _kind_of(row), one_line(why, limit=160), applied)
+
+    def _refuser(self, code: str) -> Callable[[str, dict[str, Any]], object]:
+        """The writer of a stopped room: it refuses, so nothing is written after events not applied."""
+        damage = self.damage[code]
+
+        def write(kind: str, data: dict[str, Any]) -> int:
+            raise ClassroomError(text("classroom.damage.stopped", code=code, event=damage.event))
+
+        return write
 
     def _room(self, code: str, data: Mapping[str, Any]) -> CaterpillarsRoom | RaupeRoom:
         if data.get("game") == "raupe":
@@ -132,7 +258,7 @@ class Lobby:
     def tick(self) -> None:
         """Move the clocks of the Räuber Raupe tables (the server calls this four times a second)."""
         for room in list(self.rooms.values()):
-            if isinstance(room, RaupeRoom):
+            if isinstance(room, RaupeRoom) and room.code not in self.damage:  # a stopped room's clock stands
                 try:
                     room.tick()
                 except Exception:  # one table's trouble must not stop the others' clocks

@@ -11,6 +11,17 @@ restart replays the log (:mod:`caterpillar_learn.classroom.lobby`).
 A ``meta`` table keeps what is not an event: the teacher's token (so the
 printed teacher address still works after a restart) and the format.
 
+Opening a file checks it first, and refuses in one line
+(:class:`DamagedFileError`) what it cannot trust: an empty file or one
+without the classroom's tables, a folder or file it may not write, a newer
+format, and a file SQLite finds damaged (``PRAGMA integrity_check``).  A
+damaged file is kept aside under a new name (:func:`kept_name`), never
+deleted, so the next start begins with an empty file.
+
+The rows come back as they are in the file (:meth:`EventStore.rows`); each
+one is read by :meth:`StoredRow.parse`, so the replay decides what a damaged
+row means for its room.
+
 >>> store = EventStore(":memory:")
 >>> first = store.append("KX47PQ", "room_created", {"game": "caterpillars"})
 >>> [(e.room, e.kind, e.data) for e in store.events()]
@@ -22,6 +33,7 @@ True
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
 import time
@@ -30,11 +42,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-__all__ = ["FORMAT", "EventStore", "StoredEvent"]
+from caterpillar_learn.classroom.codes import ClassroomError
+from caterpillar_learn.errors import brief, one_line
+
+__all__ = ["FORMAT", "DamagedEventError", "DamagedFileError", "EventStore", "StoredEvent", "StoredRow", "kept_name"]
 
 #: The layout of the file; a newer one is refused rather than misread.
 FORMAT = 1
 FILE_NAME = "classroom.sqlite3"
+#: The tables every classroom file has (a file without them is not one).
+TABLES = ("events", "meta")
+#: SQLite's words for a file it cannot read as a database: such a file is kept aside.
+CORRUPT = ("SQLITE_CORRUPT", "SQLITE_NOTADB")
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -49,6 +68,14 @@ CREATE INDEX IF NOT EXISTS events_by_room ON events (room, id);
 """
 
 
+class DamagedFileError(ClassroomError):
+    """The data file cannot be used: empty, read-only, of a newer format, or damaged (and then kept aside)."""
+
+
+class DamagedEventError(ClassroomError):
+    """One row of the log cannot be read as an event (its JSON, or the type of a column)."""
+
+
 @dataclass(frozen=True)
 class StoredEvent:
     """One line of the log: which room, what happened, its data, when (seconds since 1970)."""
@@ -58,6 +85,63 @@ class StoredEvent:
     kind: str
     data: dict[str, Any]
     at: float
+
+
+@dataclass(frozen=True)
+class StoredRow:
+    """One row as the file holds it, not read yet: :meth:`parse` reads it.
+
+    >>> StoredRow(7, "KX47PQ", "dice_rolled", '{"turn": 0}', 0.0).parse().data
+    {'turn': 0}
+    >>> StoredRow(8, "KX47PQ", "dice_rolled", '{"turn": ', 0.0).parse()
+    Traceback (most recent call last):
+    ...
+    caterpillar_learn.classroom.store.DamagedEventError: data: not JSON (Expecting value at character 9)
+    """
+
+    id: int
+    room: object
+    kind: object
+    data: object
+    at: object
+
+    @property
+    def room_code(self) -> str:
+        """The room the row belongs to, as text even when the column holds something else."""
+        return self.room if isinstance(self.room, str) else brief(self.room)
+
+    def parse(self) -> StoredEvent:
+        """The event of this row; :class:`DamagedEventError` says in one line what is wrong with it."""
+        for name, value in (("room", self.room), ("kind", self.kind), ("data", self.data)):
+            if not isinstance(value, str):
+                raise DamagedEventError(f"{name}: got {brief(value)}, expected text")
+        if not isinstance(self.at, int | float):
+            raise DamagedEventError(f"at: got {brief(self.at)}, expected a time in seconds")
+        assert isinstance(self.data, str) and isinstance(self.room, str) and isinstance(self.kind, str)
+        try:
+            data = json.loads(self.data)
+        except (json.JSONDecodeError, RecursionError) as error:
+            where = f" at character {error.pos}" if isinstance(error, json.JSONDecodeError) else ""
+            reason = error.msg if isinstance(error, json.JSONDecodeError) else "nested too deep"
+            raise DamagedEventError(f"data: not JSON ({reason}{where})") from None
+        if not isinstance(data, dict):
+            raise DamagedEventError(f"data: got {brief(data)}, expected a JSON object")
+        return StoredEvent(self.id, self.room, self.kind, data, float(self.at))
+
+
+def kept_name(path: Path, at: float | None = None) -> Path:
+    """Where a damaged file is kept: its name with ``.damaged-`` and the time (UTC), never an existing file.
+
+    >>> kept_name(Path("/nowhere/classroom.sqlite3"), at=0.0).name
+    'classroom.sqlite3.damaged-19700101T000000Z'
+    """
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(time.time() if at is None else at))
+    candidate = path.with_name(f"{path.name}.damaged-{stamp}")
+    number = 1
+    while any(Path(f"{candidate}{tail}").exists() for tail in ("", "-wal", "-shm")):
+        number += 1
+        candidate = path.with_name(f"{path.name}.damaged-{stamp}-{number}")
+    return candidate
 
 
 class EventStore:
@@ -70,8 +154,28 @@ class EventStore:
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        in_memory = self.path == ":memory:"
+        existed = not in_memory and Path(self.path).exists()
+        if not in_memory:
+            _check_place(Path(self.path), existed)
+        try:
+            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        except sqlite3.Error as error:
+            raise DamagedFileError(f"{self.path}: SQLite cannot open it ({error})") from None
+        try:
+            self._open(existed)
+        except sqlite3.Error as error:
+            self._db.close()
+            raise self._refusal(error) from None
+        except DamagedFileError:
+            self._db.close()
+            raise
+
+    def _open(self, existed: bool) -> None:
+        """Check the file (its tables, SQLite's integrity check, a first write), then make it ready."""
         with self._lock:
+            if existed:
+                self._check_contents()
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
             self._db.executescript(_SCHEMA)
@@ -79,13 +183,55 @@ class EventStore:
         if stored is None:
             self.set_meta("format", str(FORMAT))
         elif stored != str(FORMAT):
-            raise OSError(f"{self.path}: classroom data of format {stored}, expected {FORMAT}")
+            raise DamagedFileError(f"{self.path}: classroom data of format {stored}, expected {FORMAT}")
+        self.set_meta("opened", repr(time.time()))  # a first write: a read-only file is refused here, not later
+
+    def _check_contents(self) -> None:
+        names = {row[0] for row in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        missing = [table for table in TABLES if table not in names]
+        if missing:
+            raise DamagedFileError(
+                f"{self.path}: not classroom data (no {' or '.join(missing)} table); "
+                "move it away or put a backup of the classroom's data in its place"
+            )
+        verdict = [str(row[0]) for row in self._db.execute("PRAGMA integrity_check").fetchall()]
+        if verdict != ["ok"]:
+            raise self._keep_aside(f"PRAGMA integrity_check says: {'; '.join(verdict[:3])}")
+
+    def _refusal(self, error: sqlite3.Error) -> DamagedFileError:
+        """The one line for SQLite's ``error`` while opening; a file SQLite finds damaged is kept aside."""
+        name = getattr(error, "sqlite_errorname", "")
+        if name.startswith(CORRUPT):
+            return self._keep_aside(f"SQLite says: {error}")
+        if name.startswith(("SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM", "SQLITE_AUTH")):
+            return DamagedFileError(f"{self.path}: cannot be written ({error}); give the server a folder it may write")
+        return DamagedFileError(f"{self.path}: SQLite says: {error}")
+
+    def _keep_aside(self, said: str) -> DamagedFileError:
+        """Rename the damaged file (and its ``-wal``/``-shm``) aside; the error says where it is kept."""
+        self._db.close()
+        path = Path(self.path)
+        kept = kept_name(path)
+        for tail in ("", "-wal", "-shm"):
+            part = Path(f"{path}{tail}")
+            if part.exists():
+                part.rename(f"{kept}{tail}")
+        return DamagedFileError(
+            one_line(
+                f"{self.path}: damaged, {said}; kept as {kept.name}; "
+                "the next start begins with an empty file (or put a backup in its place)",
+                limit=400,
+            )
+        )
 
     @classmethod
     def in_folder(cls, folder: str | Path) -> EventStore:
         """The store of a ``--data`` folder (made if missing, readable by its owner only)."""
         where = Path(folder).expanduser()
-        where.mkdir(parents=True, exist_ok=True, mode=0o700)
+        try:
+            where.mkdir(parents=True, exist_ok=True, mode=0o700)
+        except OSError as error:
+            raise DamagedFileError(f"--data: cannot make the folder {where} ({error.strerror})") from None
         return cls(where / FILE_NAME)
 
     def append(self, room: str, kind: str, data: Mapping[str, Any]) -> int:
@@ -99,17 +245,28 @@ class EventStore:
             assert cursor.lastrowid is not None
             return cursor.lastrowid
 
+    def rows(self, room: str | None = None) -> Iterator[StoredRow]:
+        """Every row in the order written (only ``room``'s if given), as the file holds it."""
+        try:
+            with self._lock:
+                if room is None:
+                    found = self._db.execute("SELECT id, room, kind, data, at FROM events ORDER BY id").fetchall()
+                else:
+                    found = self._db.execute(
+                        "SELECT id, room, kind, data, at FROM events WHERE room = ? ORDER BY id", (room,)
+                    ).fetchall()
+        except sqlite3.DatabaseError as error:
+            raise DamagedFileError(f"{self.path}: the events cannot be read, SQLite says: {error}") from None
+        for ident, code, kind, data, at in found:
+            yield StoredRow(ident, code, kind, data, at)
+
     def events(self, room: str | None = None) -> Iterator[StoredEvent]:
-        """Every event in the order written (only ``room``'s if given)."""
-        with self._lock:
-            if room is None:
-                rows = self._db.execute("SELECT id, room, kind, data, at FROM events ORDER BY id").fetchall()
-            else:
-                rows = self._db.execute(
-                    "SELECT id, room, kind, data, at FROM events WHERE room = ? ORDER BY id", (room,)
-                ).fetchall()
-        for ident, code, kind, data, at in rows:
-            yield StoredEvent(ident, code, kind, json.loads(data), at)
+        """Every event in the order written (only ``room``'s if given); a damaged row raises :class:`DamagedEventError`.
+
+        The server reads :meth:`rows` instead, so that a damaged row stops only its own room.
+        """
+        for row in self.rows(room):
+            yield row.parse()
 
     def count(self) -> int:
         """How many events the log holds."""
@@ -129,3 +286,17 @@ class EventStore:
     def close(self) -> None:
         with self._lock:
             self._db.close()
+
+
+def _check_place(path: Path, existed: bool) -> None:
+    """Refuse, before SQLite touches it, an empty file and a folder or file the server may not write."""
+    if existed and path.is_file() and path.stat().st_size == 0:
+        raise DamagedFileError(
+            f"{path}: the file is empty (0 bytes), not the classroom's data; "
+            "remove it to start with no rooms, or put a backup in its place"
+        )
+    folder = path.parent
+    # SQLite writes its -wal and -shm files beside the data file: the folder must be writable too.
+    for place in (folder, path) if existed else (folder,):
+        if not os.access(place, os.W_OK):
+            raise DamagedFileError(f"{place}: read-only; give the server a folder it may write (--data)")

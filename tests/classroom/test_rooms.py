@@ -184,19 +184,26 @@ def test_a_failed_write_changes_nothing() -> None:
     assert ada.game.state.filled == 0 and not ada.game.history
 
 
-def test_a_damaged_line_of_the_log_is_skipped_and_the_room_goes_on(tmp_path: Path) -> None:
+def test_a_damaged_line_of_the_log_stops_its_room_there_and_is_reported(tmp_path: Path) -> None:
+    # (every damaged-file case: tests/classroom/test_damage.py)
     path = tmp_path / "log.sqlite3"
     lobby = _lobby(path)
     room = lobby.create(RoomSettings.build("beginner", dice="typed"))
     ada = room.join("Ada")
     room.roll("3 5")
-    lobby.store.append(room.code, "move_placed", {"pupil": 1, "turn": 0, "choice": {"caterpillar": "Dora"}})
-    lobby.store.append(room.code, "moon_landing", {})
-    lobby.store.append("ZZZZZZ", "dice_rolled", {"turn": 0, "dice": [1, 1]})
+    before = ada.game.state
+    bad = lobby.store.append(room.code, "move_placed", {"pupil": 1, "turn": 0, "choice": {"caterpillar": "Dora"}})
+    moon = lobby.store.append(room.code, "moon_landing", {})
+    stray = lobby.store.append("ZZZZZZ", "dice_rolled", {"turn": 0, "dice": [1, 1]})
     _play(ada, random.Random(2))
-    again = Lobby(EventStore(path)).rooms[room.code]
+    lobby.store.close()
+    reopened = Lobby(EventStore(path))
+    again = reopened.rooms[room.code]
     assert isinstance(again, CaterpillarsRoom)
-    assert again.pupils[1].game.state == ada.game.state
+    assert again.pupils[1].game.state == before  # as it was just before the damaged event
+    damage = reopened.damage[room.code]
+    assert damage.event == bad and [ident for ident, _ in damage.held] == [moon, moon + 2]  # Ada's move: kept
+    assert reopened.damage["ZZZZZZ"].event == stray and "ZZZZZZ" not in reopened.rooms
 
 
 #: Real dice typed in by the teacher, one game's worth per level: the class's sheets for the tie-break test.

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from caterpillar_learn.classroom.store import FILE_NAME, EventStore
+from caterpillar_learn.classroom.store import FILE_NAME, DamagedEventError, DamagedFileError, EventStore
 
 WRITER = """
 import os, signal, sys
@@ -63,7 +63,7 @@ def test_meta_keeps_the_teachers_token_and_a_newer_format_is_refused(tmp_path: P
     store.set_meta("teacher_token", "abc")
     assert EventStore.in_folder(tmp_path).get_meta("teacher_token") == "abc"
     store.set_meta("format", "99")
-    with pytest.raises(OSError, match="format 99"):
+    with pytest.raises(DamagedFileError, match="format 99, expected 1"):  # one line through the CLI
         EventStore.in_folder(tmp_path)
 
 
@@ -74,3 +74,18 @@ def test_values_that_are_not_json_are_refused_before_anything_is_written(tmp_pat
     with pytest.raises(TypeError):
         store.append("AAAAAA", "dice_rolled", {"value": object()})
     assert store.count() == 0
+
+
+def test_rows_come_back_as_the_file_holds_them_and_each_is_read_on_its_own(tmp_path: Path) -> None:
+    store = EventStore.in_folder(tmp_path)
+    for number in range(3):
+        store.append("AAAAAA", "dice_rolled", {"number": number})
+    store._db.execute("UPDATE events SET data = '{\"number\": 1' WHERE id = 2")
+    store._db.execute("UPDATE events SET room = X'07' WHERE id = 3")  # a blob: TEXT affinity keeps it one
+    rows = list(store.rows())  # reading the rows never parses them: a damaged one does not stop the others
+    assert [row.id for row in rows] == [1, 2, 3] and rows[0].parse().data == {"number": 0}
+    with pytest.raises(DamagedEventError, match="data: not JSON"):
+        rows[1].parse()
+    with pytest.raises(DamagedEventError, match=r"room: got b'\\x07', expected text"):
+        rows[2].parse()
+    assert rows[2].room_code == repr(b"\x07")
