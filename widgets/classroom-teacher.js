@@ -109,9 +109,9 @@ function qrCode(markup, name) {
 // Damaged data (lobby.Damage): where the room's replay stopped, and the later events kept in the file unapplied.
 function drawDamage(reports) {
   if (!reports || !reports.length) return null;
-  return h("section", { class: "cr-message", role: "status", "data-testid": "damage-report" },
+  return h("section", { class: "cr-damage", role: "status", "data-testid": "damage-report" },
     reports.map((report) => h("div", { "data-room": report.room, "data-event": String(report.event) },
-      h("h2", { text: report.title }), h("p", { text: report.report }),
+      h("h2", { class: "cr-message", text: report.title }), h("p", { text: report.report }),
       report.later ? h("p", { text: report.later }) : null, h("p", { text: report.advice }))));
 }
 
