@@ -1,6 +1,11 @@
 // Classroom: the pupils' door.  A room code and a nickname, then Join; the
 // server answers with the pupil's own sheet (or one line saying what is
 // wrong).  Nothing is decided here.
+//
+// Joining hands the page a secret.  The page keeps it in the browser's
+// storage and in the address fragment (#room=CODE&secret=…, which is never
+// sent to a server, so never in a log), and shows it again (`resume`) when it
+// is opened again: a reload, or the same tablet, gets its sheet back at once.
 
 import { h, sender, watch } from "./shared.js";
 
@@ -8,7 +13,36 @@ import { h, sender, watch } from "./shared.js";
  * @typedef {Object} JoinView
  * @property {string} code  the room code to fill in (from the QR code's address)
  * @property {string} nickname
+ * @property {string} state  "door", "waiting", "refused", "removed" or "joined"
+ * @property {string} note  what the page says while waiting, refused or removed
+ * @property {string} secret  the page's secret once joined ("" before)
  */
+
+const STORE = "caterpillar-classroom";
+
+function kept() {
+  try { return JSON.parse(window.localStorage.getItem(STORE) || "{}") || {}; } catch (error) { return {}; }
+}
+
+function keep(code, secret) {
+  const all = kept();
+  if (secret) all[code] = secret; else delete all[code];
+  all.last = secret ? code : (all.last === code ? undefined : all.last);
+  try { window.localStorage.setItem(STORE, JSON.stringify(all)); } catch (error) { /* private mode: the fragment still holds it */ }
+}
+
+function fragment() {
+  const found = new URLSearchParams((window.location.hash || "").replace(/^#/, ""));
+  return { code: found.get("room") || "", secret: found.get("secret") || "" };
+}
+
+// The address of this sheet: the room code, and the secret after the # (browsers never send it).
+function showInAddress(code, secret) {
+  const url = new URL(window.location.href);
+  url.search = code ? `?room=${encodeURIComponent(code)}` : "";
+  url.hash = secret ? `room=${encodeURIComponent(code)}&secret=${encodeURIComponent(secret)}` : "";
+  window.history.replaceState(window.history.state, "", url.toString());
+}
 
 function render({ model, el }) {
   const root = h("div", { class: "cl-root cr-root cr-join" });
@@ -16,17 +50,50 @@ function render({ model, el }) {
   const send = sender(model);
   const door = model.get("door") || {};
   const typed = { code: door.code || "", nickname: door.nickname || "" };
+  let resumed = false;
+  let stored = "";
+
+  // Opened again: the secret in the address, else the one this browser keeps for the room.
+  function resume() {
+    if (resumed) return;
+    resumed = true;
+    const view = model.get("door") || {};
+    if (view.state && view.state !== "door") return;
+    const inAddress = fragment();
+    const all = kept();
+    const code = inAddress.code || view.code || all.last || "";
+    const secret = inAddress.secret || (code ? all[code] : "") || "";
+    if (code && secret) send("resume", { code, secret });
+  }
 
   function draw() {
     const strings = model.get("strings") || {};
     const message = model.get("message") || "";
+    const view = model.get("door") || {};
+    const state = view.state || "door";
+    if (state === "joined" && view.secret && view.secret !== stored) {
+      stored = view.secret;
+      keep(view.code, view.secret);
+      showInAddress(view.code, view.secret);
+    }
+    if (state === "removed" && stored !== "removed") {
+      stored = "removed";
+      keep(view.code, "");
+      showInAddress(view.code, "");
+    }
+    root.style.display = state === "joined" ? "none" : "";
+    if (state === "joined") { root.replaceChildren(); return; }
     const active = root.querySelector(":focus");
     const focusId = active ? active.getAttribute("data-testid") : null;
     const join = () => send("join", { code: typed.code, nickname: typed.nickname });
     const enter = (event) => { if (event.key === "Enter") { event.preventDefault(); join(); } };
     root.setAttribute("lang", model.get("lang") || "en");
+    const noteId = { waiting: "rejoin-waiting", refused: "rejoin-refused", removed: "removed" }[state];
+    const note = view.note ? h("p", { class: "cr-note cr-door-note", role: "status", "data-testid": noteId, text: view.note }) : null;
+    if (state === "waiting") { root.replaceChildren(h("h1", { text: strings.join_title }), note); return; }
     root.replaceChildren(h("form", { class: "cr-door-form", onsubmit: (event) => { event.preventDefault(); join(); } },
       h("h1", { text: strings.join_title }),
+      note,
       h("label", { class: "cr-field" }, h("span", { text: strings.join_code }),
         h("input", { type: "text", "data-testid": "join-code", value: typed.code, autocomplete: "off", autocapitalize: "characters",
           spellcheck: "false", maxlength: 12, class: "cr-code-input", oninput: (event) => { typed.code = event.target.value; }, onkeydown: enter })),
@@ -42,6 +109,7 @@ function render({ model, el }) {
 
   const stop = watch(model, draw);
   draw();
+  resume();
   return stop;
 }
 

@@ -17,9 +17,16 @@ import { h, picture, s, sender, watch } from "./shared.js";
  */
 /**
  * @typedef {Object} PupilLine
+ * @property {number} id
  * @property {string} nickname
  * @property {boolean} placed
  * @property {number} filled
+ */
+/**
+ * @typedef {Object} RequestLine  a page asking to be a pupil who is on another tablet already
+ * @property {number} id
+ * @property {string} nickname
+ * @property {string} text
  */
 /**
  * @typedef {Object} LeaderRow
@@ -58,6 +65,7 @@ import { h, picture, s, sender, watch } from "./shared.js";
  * @property {boolean} [auto]
  * @property {Object} [placed]  {count, total, text}
  * @property {PupilLine[]} [pupils]
+ * @property {RequestLine[]} [requests]
  * @property {LeaderRow[]} [leaderboard]
  * @property {TableLine[]} [tables]
  */
@@ -125,6 +133,9 @@ function render({ model, el }) {
   let lastDice = null;
   // Whether the teacher opened or closed the "New room" form; null: open only while there is no room.
   let formOpen = null;
+  // The pupil being renamed (their id) and the name typed so far.
+  let renaming = null;
+  let newName = "";
 
   function drawForm(desk, strings) {
     const redraw = (key) => (value) => { form[key] = value; draw(); };
@@ -198,6 +209,38 @@ function render({ model, el }) {
       room.dice_source === "typed" ? h("p", { class: "cr-note", id: "cr-dice-help", text: room.dice_help }) : null);
   }
 
+  function drawRequests(room, strings) {
+    const requests = room.requests || [];
+    if (!requests.length) return null;
+    return h("section", { class: "cr-requests", role: "alert", "aria-label": strings.requests },
+      requests.map((request) => h("div", { class: "cr-request", "data-testid": "rejoin-request", "data-nickname": request.nickname },
+        h("span", { text: request.text }),
+        h("button", { class: "cr-button cr-primary", type: "button", "data-testid": "rejoin-allow", text: strings.let_in,
+          onclick: () => send("let_in", { request: request.id }) }),
+        h("button", { class: "cr-button", type: "button", "data-testid": "rejoin-refuse", text: strings.refuse,
+          onclick: () => send("refuse", { request: request.id }) }))));
+  }
+
+  function drawPupil(pupil, strings) {
+    const attributes = { class: "cr-pupil" + (pupil.placed ? " cr-done" : ""), "data-testid": "pupil",
+      "data-nickname": pupil.nickname, "data-placed": String(pupil.placed) };
+    if (renaming === pupil.id) {
+      const save = () => { renaming = null; send("rename", { pupil: pupil.id, nickname: newName }); };
+      return h("li", attributes,
+        h("input", { type: "text", "data-testid": "rename-nickname", value: newName, maxlength: 20, "aria-label": strings.rename,
+          oninput: (event) => { newName = event.target.value; },
+          onkeydown: (event) => { if (event.key === "Enter") { event.preventDefault(); save(); } } }),
+        h("button", { class: "cr-button cr-small", type: "button", "data-testid": "rename-save", text: strings.rename_save, onclick: save }));
+    }
+    return h("li", attributes,
+      h("span", { class: "cr-pupil-name", text: (pupil.placed ? "✓ " : "… ") + pupil.nickname }),
+      h("button", { class: "cr-button cr-small", type: "button", "data-testid": "rename-pupil", text: strings.rename,
+        "aria-label": `${strings.rename}: ${pupil.nickname}`,
+        onclick: () => { renaming = pupil.id; newName = pupil.nickname; draw(); } }),
+      h("button", { class: "cr-button cr-small", type: "button", "data-testid": "remove-pupil", text: strings.remove,
+        "aria-label": `${strings.remove}: ${pupil.nickname}`, onclick: () => send("remove", { pupil: pupil.id }) }));
+  }
+
   function drawLeaderboard(room, strings) {
     if (!room.leaderboard) return null;
     const head = h("tr", {}, [strings.place, strings.nickname, strings.final, strings.all_boxes, strings.flies, strings.review]
@@ -253,9 +296,9 @@ function render({ model, el }) {
         room.placed ? h("div", { class: "cr-placed", "data-testid": "placed-count", "data-count": String(room.placed.count),
           "data-total": String(room.placed.total), text: room.placed.text }) : null,
         drawControls(room, strings),
+        drawRequests(room, strings),
         h("ul", { class: "cr-pupils", "aria-label": strings.pupils },
-          pupils.length ? pupils.map((pupil) => h("li", { class: pupil.placed ? "cr-done" : "", "data-testid": "pupil",
-            "data-nickname": pupil.nickname, "data-placed": String(pupil.placed), text: (pupil.placed ? "✓ " : "… ") + pupil.nickname }))
+          pupils.length ? pupils.map((pupil) => drawPupil(pupil, strings))
             : h("li", { class: "cr-note", text: strings.waiting_pupils }))),
       drawLeaderboard(room, strings), drawTables(room, strings));
   }

@@ -11,8 +11,12 @@ lessons' widgets.
 Teacher events: ``create`` (a new room from the form's fields), ``open
 {code}``, ``roll`` (``{dice}`` when the real dice are typed in), ``hints
 {on}``, ``auto {on}`` (roll again as soon as every pupil has placed),
-``review {nickname}`` and ``start`` (start every Räuber Raupe table).  The
-door's only event is ``join {code, nickname}``.
+``review {nickname}`` and ``start`` (start every Räuber Raupe table); in
+rooms of both games ``remove {pupil}``, ``rename {pupil, nickname}``, and
+``let_in {request}`` or ``refuse {request}`` for a page asking to be a pupil
+who is on another tablet already.  The door's events are ``join {code,
+nickname}`` (the form) and ``resume {code, secret}`` (a page that kept its
+secret: a reload, the same tablet), see :mod:`~caterpillar_learn.classroom.identity`.
 
 >>> from caterpillar_learn.classroom.lobby import Lobby
 >>> from caterpillar_learn.classroom.store import EventStore
@@ -28,6 +32,13 @@ door's only event is ``join {code, nickname}``.
 ('', True)
 >>> console.refresh(); [pupil["nickname"] for pupil in console.room["pupils"]]
 ['Ada']
+>>> other = JoinWidget(JoinDesk(lobby, "10.0.0.8", lambda room, pupil: None))
+>>> other.act("join", code=code, nickname="ADA"); other.door["state"], other.door["note"]
+('waiting', 'Ask your teacher: Ada is playing on another tablet already.')
+>>> console.refresh(); [line["text"] for line in console.room["requests"]]
+['Ada wants to join on another tablet.']
+>>> console.act("refuse", request=console.room["requests"][0]["id"]); other.refresh(); other.door["state"]
+'refused'
 """
 
 from __future__ import annotations
@@ -39,6 +50,7 @@ from typing import Any, ClassVar
 import traitlets
 
 from caterpillar_learn.classroom.codes import ClassroomError, parse_code, parse_nickname
+from caterpillar_learn.classroom.identity import RejoinNeeded, Removed, is_secret, new_secret
 from caterpillar_learn.classroom.lobby import Lobby
 from caterpillar_learn.classroom.rooms import CaterpillarsRoom, RoomSettings
 from caterpillar_learn.classroom.tables import RaupeRoom, TableSettings
@@ -51,8 +63,10 @@ __all__ = ["JOIN_EVENTS", "TEACHER_EVENTS", "JoinDesk", "JoinWidget", "TeacherCo
 
 log = logging.getLogger("caterpillar_learn.classroom")
 
-TEACHER_EVENTS = ("create", "open", "roll", "hints", "auto", "review", "start")
-JOIN_EVENTS = ("join",)
+TEACHER_EVENTS = ("create", "open", "roll", "hints", "auto", "review", "start", "remove", "rename", "let_in", "refuse")
+JOIN_EVENTS = ("join", "resume")
+#: The door's states: the form; waiting for the teacher; refused; taken out by the teacher; joined.
+DOOR_STATES = ("door", "waiting", "refused", "removed", "joined")
 
 AnyRoom = CaterpillarsRoom | RaupeRoom
 
@@ -96,7 +110,15 @@ class TeacherConsole:
         room = self.room
         if room is None:
             raise BadEventError(text("classroom.msg.no_room_yet"))
-        if isinstance(room, RaupeRoom):
+        if kind == "remove":
+            room.remove(event.get("pupil"))
+        elif kind == "rename":
+            room.rename(event.get("pupil"), event.get("nickname"))
+        elif kind == "let_in":
+            room.let_in(event.get("request"))
+        elif kind == "refuse":
+            room.refuse(event.get("request"))
+        elif isinstance(room, RaupeRoom):
             if kind != "start":
                 raise BadEventError(text("classroom.msg.not_for_raupe"))
             room.start_all()
@@ -140,7 +162,14 @@ def _settings(event: Mapping[str, Any]) -> RoomSettings | TableSettings:
 
 
 class JoinDesk:
-    """The pupils' door: a room code and a nickname give the pupil their sheet."""
+    """The pupils' door: a room code and a nickname give a new pupil a sheet and the page a secret.
+
+    The page keeps the secret and shows it again (``resume``) to get the same
+    sheet back.  A nickname that reads as a pupil's already, from a page
+    without their secret, waits for the teacher (``waiting``); the teacher's
+    answer comes through :meth:`answered`, on the page's own turn
+    (``schedule``, which the server points at the page's document).
+    """
 
     events: tuple[str, ...] = JOIN_EVENTS
 
@@ -152,6 +181,7 @@ class JoinDesk:
         *,
         code: str = "",
         nickname: str = "",
+        schedule: Callable[[Callable[[], None]], None] | None = None,
     ) -> None:
         self.lobby = lobby
         self.client = client
@@ -159,19 +189,94 @@ class JoinDesk:
         self.code = code[:12]
         self.nickname = nickname[:20]
         self.message = ""
+        self.state = "door"
+        #: The secret handed to this page once it has joined ("" before).
+        self.secret = ""
+        #: The secret the page showed with its last event (the widget takes it out of the event, so no log holds it).
+        self.offered: object = None
+        self.schedule = schedule or (lambda step: step())
+        #: The room and number of this page's request to the teacher, while it waits.
+        self.waiting: tuple[AnyRoom, int] | None = None
+        self.answer_seen: Callable[[], None] = lambda: None
 
     def interim(self, event: Mapping[str, Any]) -> dict[str, Any]:
         return {}
 
     def handle(self, event: Mapping[str, Any]) -> None:
         self.message = ""
-        room, pupil = self.lobby.join(event.get("code"), event.get("nickname"), client=self.client)
-        self.code, self.nickname = room.code, pupil.nickname
+        offered, self.offered = self.offered, None
+        if self.state in ("waiting", "joined"):
+            return  # the teacher answers a waiting page; a joined page has its sheet
+        if event["type"] == "resume":
+            if is_secret(offered):
+                self._resume(event.get("code"), str(offered))
+            return
+        secret = new_secret()
+        try:
+            room, pupil = self.lobby.join(event.get("code"), event.get("nickname"), client=self.client, secret=secret)
+        except RejoinNeeded as need:
+            self._ask(need)
+            return
+        self._joined(room, pupil, secret)
+
+    def _resume(self, code: object, secret: str) -> None:
+        try:
+            room, pupil = self.lobby.join(code, None, client=self.client, secret=secret)
+        except Removed:
+            self.state = "removed"
+            return
+        except ClassroomError:  # an old room's secret, kept by the browser: the form, without a word
+            return
+        self._joined(room, pupil, secret)
+
+    def _ask(self, need: RejoinNeeded) -> None:
+        room: AnyRoom = need.room
+        self.code, self.nickname = room.code, room.pupils[need.pupil].nickname
+        pupil = need.pupil
+
+        def answer(secret: str | None) -> None:
+            self.schedule(lambda: self.answered(room, pupil, secret))
+
+        self.waiting = (room, room.ask(pupil, answer))
+        self.state = "waiting"
+        log.info("room %s: a page from %s asks to be %r", room.code, self.client, self.nickname)
+
+    def answered(self, room: AnyRoom, pupil: int, secret: str | None) -> None:
+        """The teacher's answer to this page's request: the sheet (with a secret of its own), or no."""
+        self.waiting = None
+        if secret is None or pupil not in room.pupils:
+            self.state = "refused"
+        else:
+            self._joined(room, room.pupils[pupil], secret)
+        self.answer_seen()
+
+    def removed(self) -> None:
+        """The teacher took this page's pupil out of the room."""
+        self.state, self.secret = "removed", ""
+
+    def close(self) -> None:
+        """The page has closed: a request still waiting leaves the console."""
+        if self.waiting is not None:
+            room, request = self.waiting
+            self.waiting = None
+            room.withdraw(request)
+
+    def _joined(self, room: AnyRoom, pupil: Any, secret: str) -> None:
+        self.code, self.nickname, self.secret, self.state = room.code, pupil.nickname, secret, "joined"
         log.info("room %s: %r joined from %s", room.code, pupil.nickname, self.client)
+        room.arrive(pupil.id)  # the desk acts only on its page's messages: that page has connected
         self.on_join(room, pupil)
 
     def views(self) -> dict[str, Any]:
-        return {"door": {"code": self.code, "nickname": self.nickname}}
+        note = ""
+        if self.state == "waiting":
+            note = text("classroom.rejoin.ask_teacher", nickname=self.nickname)
+        elif self.state == "refused":
+            note = text("classroom.rejoin.refused", nickname=self.nickname)
+        elif self.state == "removed":
+            note = text("classroom.msg.removed")
+        door = {"code": self.code, "nickname": self.nickname, "state": self.state, "note": note, "secret": self.secret}
+        return {"door": door}
 
 
 def _ui(*names: str) -> dict[str, str]:
@@ -188,7 +293,7 @@ class TeacherWidget(LearnWidget[TeacherConsole]):
         "title", "rooms", "new_room", "game", "level", "layout", "labels", "dice", "hints", "variation", "seats",
         "bots", "create", "code", "join_at", "qr", "roll", "roll_typed", "dice_input", "auto", "pupils", "leaderboard",
         "place", "nickname", "final", "all_boxes", "flies", "review", "start_tables", "no_room", "tables",
-        "waiting_pupils",
+        "waiting_pupils", "remove", "rename", "rename_save", "let_in", "refuse", "requests",
     )  # fmt: skip
 
     desk = traitlets.Dict().tag(sync=True, view=True)
@@ -219,6 +324,9 @@ class JoinWidget(LearnWidget[JoinDesk]):
         super().__init__(desk, lang=lang, **kwargs)
 
     def handle(self, event: object) -> None:
+        if isinstance(event, Mapping) and "secret" in event:  # the secret goes to the desk, never into a log line
+            self.session.offered = event["secret"]
+            event = {key: value for key, value in event.items() if key != "secret"}
         super().handle(event)
         if self.session.message:
             log.warning("door (%s): refused %.200r: %s", self.session.client, event, self.session.message)

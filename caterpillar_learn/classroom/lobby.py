@@ -35,7 +35,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from caterpillar_learn.classroom.codes import ClassroomError, JoinLimit, new_code, new_token, parse_code, parse_nickname
+from caterpillar_learn.classroom.codes import ClassroomError, JoinLimit, new_code, new_token, parse_code
+from caterpillar_learn.classroom.identity import RejoinNeeded, Removed, check_nickname, is_secret
 from caterpillar_learn.classroom.rooms import CaterpillarsRoom, RoomSettings
 from caterpillar_learn.classroom.store import EventStore, StoredRow
 from caterpillar_learn.classroom.tables import RaupeRoom, TableSettings
@@ -265,15 +266,35 @@ class Lobby:
                     log.exception("room %s: the tables' clock failed", room.code)
 
     # -- the pupils ----------------------------------------------------------------------
-    def join(self, code: object, nickname: object, *, client: str) -> tuple[CaterpillarsRoom | RaupeRoom, Any]:
-        """The room and the pupil for ``code`` and ``nickname``; at most a few tries a minute per client."""
+    def join(
+        self, code: object, nickname: object, *, client: str, secret: str | None = None
+    ) -> tuple[CaterpillarsRoom | RaupeRoom, Any]:
+        """The room and the pupil for ``code`` and ``nickname``; at most a few tries a minute per client.
+
+        ``secret`` is the page's: a new pupil's page will hold it, and a pupil
+        already here is only ever given to a page that holds theirs (with
+        ``nickname`` ``None``, the page asks for its sheet back by its secret
+        alone).  Anything else raises :class:`~.identity.RejoinNeeded` (the
+        teacher decides), :class:`~.identity.Removed`, or a one-line error.
+        """
         if not self.limit.allow(client):
             log.warning("join limit reached for %s", client)
             raise ClassroomError(text("classroom.msg.slow_down"))
         room_code = parse_code(code)
-        name = parse_nickname(nickname)
         room = self.rooms.get(room_code)
+        if nickname is None:
+            ident = None if room is None or not is_secret(secret) else room.roster.by_secret(secret)
+            if room is not None and ident is None and room.roster.is_removed(secret):
+                raise Removed()
+            if room is None or ident is None:
+                raise ClassroomError(text("classroom.msg.not_known"))
+            return room, room.pupils[ident]
+        name = check_nickname(nickname)
         if room is None:
             log.info("join with unknown code %s from %s", room_code, client)
             raise ClassroomError(text("classroom.msg.no_room", code=room_code))
-        return room, room.join(name)
+        try:
+            return room, room.join(name, secret if is_secret(secret) else None)
+        except RejoinNeeded as need:
+            need.room = room
+            raise

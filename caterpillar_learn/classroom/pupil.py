@@ -36,12 +36,15 @@ from concurrent.futures import Future
 from functools import partial
 from typing import Any, cast
 
+import traitlets
+
 from caterpillar_learn.caterpillars import Move
 from caterpillar_learn.classroom.rooms import CaterpillarsRoom, Pupil
 from caterpillar_learn.classroom.tables import RaupePupil, RaupeRoom, SharedTable
 from caterpillar_learn.errors import describe
 from caterpillar_learn.i18n import text
 from caterpillar_learn.raupe import Call, Game, Mode, Play, parse_mode
+from caterpillar_learn.ui.assets import widget_file, widget_styles
 from caterpillar_learn.ui.base import BadEventError, LearnWidget, whole
 from caterpillar_learn.ui.caterpillars import CaterpillarsBoard
 from caterpillar_learn.ui.caterpillars.advice import hint_view, later, loss_lines, outcome, thinking_view, workers
@@ -227,9 +230,20 @@ class RoomSession(Session):
         if not self.game.has_roll:
             raise BadEventError(text("classroom.msg.wait_roll"))
 
+    def _need_roll(self) -> None:
+        """A pupil who has placed waits for the teacher's next roll (there is nothing for them to roll)."""
+        if self.game.phase == "over":
+            raise BadEventError(text("classroom.msg.over"))
+        if not self.revealed:
+            raise BadEventError(text("classroom.msg.wait_next" if self.game.history else "classroom.msg.wait_roll"))
+
     def views(self) -> dict[str, Any]:
         self.follow()
-        return super().views()
+        views = super().views()
+        sheet = views.get("sheet")
+        if isinstance(sheet, dict) and "round" in sheet:  # never ahead of the projector's round
+            sheet["round"] = max(1, min(int(sheet["round"]), self.room.turn - self.room.setup_turns))
+        return views
 
     def dice_now(self) -> dict[str, Any]:
         """Only the dice tray's view (what a page needs first after a roll), without drawing the sheet."""
@@ -271,7 +285,12 @@ def _log_refusal(who: str, event: object, refusal: str) -> None:
 
 
 class ClassroomBoard(CaterpillarsBoard):
-    """The lessons' Caterpillars board on a pupil's room game; refusals are logged."""
+    """The lessons' Caterpillars board on a pupil's room game, without New game (the teacher starts games)."""
+
+    # classroom.css hides the final panel's New game button: a pupil's next game is the teacher's new room.
+    _css = traitlets.Unicode(
+        widget_styles("caterpillars.css") + "\n" + widget_file("classroom.css").read_text(encoding="utf-8")
+    ).tag(sync=True)
 
     def __init__(self, session: RoomSession, *, lang: str | None = None) -> None:
         super().__init__(session=session, lang=lang)
@@ -411,6 +430,7 @@ class SeatTable:
         table["opponents"] = [
             {**opponent, "name": self.shared.name(int(opponent["seat"]))} for opponent in table["opponents"]
         ]
+        table["winner"] = self.shared.winner_text()  # by nickname, not by seat number
         return {"table": table, "hand": hand_view(seat), "log": list(self.shared.lines)}
 
 

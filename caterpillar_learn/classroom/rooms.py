@@ -48,6 +48,7 @@ from caterpillar_learn.caterpillars.dice import roll_setup_dice
 from caterpillar_learn.caterpillars.game import choice_from_json, choice_to_json
 from caterpillar_learn.caterpillars.scoring import Standing
 from caterpillar_learn.classroom.codes import ClassroomError
+from caterpillar_learn.classroom.identity import Roster, check_nickname, new_secret, secret_hash
 from caterpillar_learn.errors import describe
 from caterpillar_learn.i18n import text
 
@@ -240,7 +241,8 @@ class CaterpillarsRoom:
     #: Every event applied, in order (what the store holds for this room).
     log: list[tuple[str, dict[str, Any]]] = field(init=False, default_factory=list, repr=False)
     lock: threading.RLock = field(init=False, default_factory=threading.RLock, repr=False)
-    _names: dict[str, int] = field(init=False, default_factory=dict, repr=False)
+    #: Who the pupils are (reading keys, secrets), which pages have connected, who waits at the door.
+    roster: Roster = field(init=False, default_factory=Roster, repr=False)
     _listeners: dict[int, tuple[int | None, Listener]] = field(init=False, default_factory=dict, repr=False)
     _tokens: itertools.count[int] = field(init=False, default_factory=itertools.count, repr=False)
     _reviews: dict[int, dict[str, list[str]]] = field(init=False, default_factory=dict, repr=False)
@@ -259,9 +261,13 @@ class CaterpillarsRoom:
     def setup_turns(self) -> int:
         return self.turns - 12
 
+    def counted(self) -> list[Pupil]:
+        """The pupils whose page has connected: only they are shown and waited for (a ghost is neither)."""
+        return [pupil for pupil in self.pupils.values() if pupil.id in self.roster.seen]
+
     def placed(self) -> int:
-        """How many pupils have placed the latest roll (a finished sheet counts)."""
-        return sum(1 for pupil in self.pupils.values() if self.has_placed(pupil))
+        """How many counted pupils have placed the latest roll (a finished sheet counts)."""
+        return sum(1 for pupil in self.counted() if self.has_placed(pupil))
 
     def has_placed(self, pupil: Pupil) -> bool:
         return pupil.game.is_over or len(pupil.game.history) >= self.turn
@@ -272,14 +278,15 @@ class CaterpillarsRoom:
     @property
     def is_over(self) -> bool:
         """Every roll made and every pupil's sheet full."""
-        return not self.can_roll() and all(pupil.game.is_over for pupil in self.pupils.values())
+        return not self.can_roll() and all(pupil.game.is_over for pupil in self.counted())
 
     def ranking(self) -> list[Standing]:
         """The class ranking by the rule book: final score, then all twelve boxes (the engine's ``rank``)."""
-        return rank({pupil.nickname: pupil.game.state for pupil in self.pupils.values()})
+        return rank({pupil.nickname: pupil.game.state for pupil in self.counted()})
 
     def pupil_named(self, nickname: str) -> Pupil | None:
-        ident = self._names.get(nickname.casefold())
+        """The pupil whose nickname reads as ``nickname`` (:func:`~.identity.nickname_key`)."""
+        ident = self.roster.named(nickname)
         return None if ident is None else self.pupils[ident]
 
     def reviewed(self, pupil: Pupil) -> dict[str, list[str]] | None:
@@ -297,17 +304,79 @@ class CaterpillarsRoom:
         return self._reviews[pupil.id]
 
     # -- what happens (each one an event, written before it is applied) -----------------
-    def join(self, nickname: str) -> Pupil:
-        """The pupil called ``nickname`` (any case): the same sheet again if they were here before."""
+    def join(self, nickname: str, secret: str | None = None) -> Pupil:
+        """The pupil whose page holds ``secret``, or a new pupil ``nickname`` whose page will hold it.
+
+        A nickname that reads as a pupil's already (any case, width or
+        look-alike letter) without that pupil's secret raises
+        :class:`~.identity.RejoinNeeded`: the teacher decides (:meth:`ask`).
+        """
         with self.lock:
-            known = self.pupil_named(nickname)
+            known = self.roster.admit(nickname, secret)
             if known is not None:
-                return known
+                return self.pupils[known]
             if len(self.pupils) >= MAX_PUPILS:
                 raise ClassroomError(text("classroom.msg.room_full", count=MAX_PUPILS))
-            ident = len(self.pupils) + 1
-            self.record("pupil_joined", {"pupil": ident, "nickname": nickname})
+            ident = self.roster.next_id
+            data: dict[str, Any] = {"pupil": ident, "nickname": nickname}
+            if secret is not None:
+                data["secret_hash"] = secret_hash(secret)
+            self.record("pupil_joined", data)
             return self.pupils[ident]
+
+    def arrive(self, pupil: int) -> None:
+        """A pupil's page has connected: from now on they are counted and shown."""
+        with self.lock:
+            if pupil in self.pupils and pupil not in self.roster.seen:
+                self.roster.seen.add(pupil)
+                self.notify(None)
+
+    def ask(self, pupil: int, answer: Callable[[str | None], None]) -> int:
+        """Ask the teacher to let another page be ``pupil`` (``answer`` gets a new secret, or ``None``)."""
+        with self.lock:
+            request = self.roster.ask(pupil, answer)
+        self.notify(None)
+        return request
+
+    def withdraw(self, request: int) -> None:
+        """The waiting page has closed: its request leaves the console."""
+        with self.lock:
+            gone = self.roster.requests.pop(request, None)
+        if gone is not None:
+            self.notify(None)
+
+    def let_in(self, request: object) -> None:
+        """The teacher lets the waiting page in: it gets a secret of its own for that pupil (an event)."""
+        with self.lock:
+            asked = self.roster.take(request)
+            secret = new_secret()
+            self.record("pupil_let_in", {"pupil": asked.pupil, "secret_hash": secret_hash(secret)})
+        asked.answer(secret)
+
+    def refuse(self, request: object) -> None:
+        with self.lock:
+            asked = self.roster.take(request)
+        self.notify(None)
+        asked.answer(None)
+
+    def remove(self, pupil: object) -> None:
+        """The teacher takes a pupil out of the room (an event): their sheet goes, their page is told."""
+        with self.lock:
+            self.record("pupil_removed", {"pupil": self._pupil_id(pupil)})
+
+    def rename(self, pupil: object, nickname: object) -> None:
+        """The teacher renames a pupil (an event); the new name is checked like a join."""
+        with self.lock:
+            ident = self._pupil_id(pupil)
+            name = check_nickname(nickname)
+            if not self.roster.is_free(name, ident):
+                raise ClassroomError(text("classroom.msg.name_taken", nickname=name))
+            self.record("pupil_renamed", {"pupil": ident, "nickname": name})
+
+    def _pupil_id(self, pupil: object) -> int:
+        if isinstance(pupil, bool) or not isinstance(pupil, int) or pupil not in self.pupils:
+            raise ClassroomError(text("classroom.msg.no_pupil"))
+        return pupil
 
     def roll(self, typed: str | None = None) -> Roll:
         """The next dice: drawn from the room's seed, or the real dice the teacher typed in."""
@@ -324,7 +393,8 @@ class CaterpillarsRoom:
         with self.lock:
             game = self.pupils[pupil].game
             self.record("move_placed", {"pupil": pupil, "turn": len(game.history), "choice": choice_to_json(choice)})
-            if self.auto and self.settings.dice == "server" and self.can_roll() and self.placed() == len(self.pupils):
+            everyone = len(self.counted())
+            if self.auto and self.settings.dice == "server" and self.can_roll() and self.placed() == everyone:
                 self.roll()
 
     def set_hints(self, on: object) -> None:
@@ -351,8 +421,21 @@ class CaterpillarsRoom:
         """Apply one event of the log (live, or replayed after a restart): the engine does every check."""
         if kind == "pupil_joined":
             ident, nickname = int(data["pupil"]), str(data["nickname"])
+            if ident in self.pupils:
+                raise ClassroomError(describe("pupil", ident, "a new pupil number"))
+            self.roster.add(ident, nickname, data.get("secret_hash"))
             self.pupils[ident] = Pupil(ident, nickname, RoomGame(self, ident))
-            self._names[nickname.casefold()] = ident
+        elif kind == "pupil_let_in":
+            self.roster.let_in(self._pupil_id(data["pupil"]), str(data["secret_hash"]))
+        elif kind == "pupil_removed":
+            ident = self._pupil_id(data["pupil"])
+            self.roster.remove(ident, self.pupils.pop(ident).nickname)
+            self._reviews.pop(ident, None)
+        elif kind == "pupil_renamed":
+            ident = self._pupil_id(data["pupil"])
+            nickname = str(data["nickname"])
+            self.roster.rename(ident, self.pupils[ident].nickname, nickname)
+            self.pupils[ident].nickname = nickname
         elif kind == "dice_rolled":
             if data["turn"] != self.turn:
                 raise ClassroomError(describe("dice_rolled turn", data["turn"], f"turn {self.turn}"))
@@ -365,6 +448,7 @@ class CaterpillarsRoom:
             if data["turn"] != len(game.history):
                 raise ClassroomError(describe("move_placed turn", data["turn"], f"turn {len(game.history)}"))
             game.make(choice_from_json(data["choice"]))
+            self.roster.seen.add(int(data["pupil"]))  # a pupil who placed had a page (also after a restart)
         elif kind == "hints_set":
             self.hints = bool(data["on"])
         elif kind == "auto_set":

@@ -8,8 +8,10 @@ One process serves three pages (one Bokeh session each):
 * ``/join`` (and ``/``): the pupils' door, then the pupil's own sheet: the
   lessons' Caterpillars board, or their seat at a Räuber Raupe table (the
   same ES modules, shown by :func:`~caterpillar_learn.classroom.components.classroom_component`).
-  After joining, the page's address carries the room code and the nickname,
-  so reloading it (or opening it on another tablet) brings the sheet back.
+  Joining hands the page a secret, which the browser keeps (its storage and
+  the address fragment, never the query): a reload or the same tablet shows
+  it and gets the sheet back at once; another tablet with the same nickname
+  waits for the teacher (:mod:`~caterpillar_learn.classroom.identity`).
 
 **Push.**  When something changes in a room (the teacher rolls, a pupil
 places, a card is played), the room calls every page that follows it; a
@@ -511,24 +513,67 @@ def build_pages(lobby: Lobby, join_url: str, freezer: Freezer | None = None) -> 
                 room.unsubscribe(token)
 
             leave.append(unsubscribe)
-            you = text("classroom.page.you_are", code=room.code, nickname=pupil.nickname)
-            badge = pn.pane.HTML(  # type: ignore[no-untyped-call]
-                f'<div data-testid="you" style="{YOU_STYLE}">{_escape(you)}</div>', sizing_mode="stretch_width"
-            )
-            holder.objects = [badge, component]
-            location: Any = pn.state.location
-            if location is not None:  # the address now brings this sheet back (a reload, another tablet)
-                location.update_query(room=room.code, nickname=pupil.nickname)
+            badge = pn.pane.HTML(_you(room.code, pupil.nickname), sizing_mode="stretch_width")  # type: ignore[no-untyped-call]
+            shown = {"nickname": pupil.nickname}
 
-        desk = JoinDesk(lobby, _client(), show, code=_arg("room"), nickname=_arg("nickname"))
+            def taken_out_or_renamed(_changed: int | None = None) -> None:
+                # The teacher removed or renamed this pupil: tell the page, on its own document.
+                if pupil.id in room.pupils and room.pupils[pupil.id] is pupil and pupil.nickname == shown["nickname"]:
+                    return
+                on_page(follow_teacher)
+
+            def follow_teacher() -> None:
+                if pupil.id not in room.pupils or room.pupils[pupil.id] is not pupil:
+                    for step in leave:
+                        step()
+                    leave.clear()
+                    desk.removed()
+                    door.refresh()
+                    door_component.pull()
+                    holder.objects = [door_component]
+                elif pupil.nickname != shown["nickname"]:
+                    shown["nickname"] = desk.nickname = pupil.nickname
+                    badge.object = _you(room.code, pupil.nickname)
+                    door.refresh()
+                    door_component.pull()
+
+            watcher = room.subscribe(taken_out_or_renamed, None)
+            leave.append(lambda: room.unsubscribe(watcher))
+            door.refresh()  # the door (hidden now) hands the page its secret to keep
+            door_component.pull()
+            holder.objects = [door_component, badge, component]
+
+        def on_page(step: Callable[[], None]) -> None:
+            """Run ``step`` on this page's own document (it may come from the teacher's page)."""
+            from panel.io.state import set_curdoc
+
+            def run() -> None:
+                with set_curdoc(doc):
+                    step()
+
+            try:
+                page: Any = doc
+                page.add_next_tick_callback(run)
+            except Exception:  # the page has closed meanwhile
+                log.debug("a closed page missed the teacher's answer", exc_info=True)
+
+        # The address carries the room code at most: a nickname in it only fills in the form, and the
+        # sheet comes back only to a page that shows its secret (kept in the browser, sent by the door).
+        desk = JoinDesk(lobby, _client(), show, code=_arg("room"), nickname=_arg("nickname"), schedule=on_page)
         door = JoinWidget(desk)
-        holder.objects = [_component(JoinWidget, door)]
-        if desk.code and desk.nickname:  # a reload (or another tablet) with the address of a joined page
-            door.handle({"type": "join", "code": desk.code, "nickname": desk.nickname})
+        door_component: Any = _component(JoinWidget, door)
+
+        def answer_seen() -> None:
+            door.refresh()
+            door_component.pull()
+
+        desk.answer_seen = answer_seen
+        holder.objects = [door_component]
 
         def close() -> None:
             for step in leave:
                 step()
+            desk.close()
             redraws.forget(doc)
             if freezer is not None:
                 freezer.closed()
@@ -545,6 +590,12 @@ def _escape(words: str) -> str:
     import html
 
     return html.escape(words, quote=True)
+
+
+def _you(code: str, nickname: str) -> str:
+    """The line above a pupil's sheet: the room and who they are."""
+    you = text("classroom.page.you_are", code=code, nickname=nickname)
+    return f'<div data-testid="you" style="{YOU_STYLE}">{_escape(you)}</div>'
 
 
 def serve(data: Path, host: str, port: int, *, joins_per_minute: float = JOINS_PER_MINUTE) -> int:

@@ -39,6 +39,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from caterpillar_learn.classroom.codes import ClassroomError
+from caterpillar_learn.classroom.identity import Roster, check_nickname, new_secret, secret_hash
 from caterpillar_learn.errors import describe
 from caterpillar_learn.i18n import text
 from caterpillar_learn.lessons import TableSetup
@@ -55,7 +56,6 @@ from caterpillar_learn.raupe import (
     event_to_json,
     next_table_event,
     outcome,
-    winner_text,
 )
 from caterpillar_learn.raupe.hints import describe_side, penalty_text
 
@@ -174,9 +174,25 @@ class SharedTable:
     # -- who sits here --------------------------------------------------------------
     def name(self, seat: int) -> str:
         pupil = self.seats[seat]
-        if pupil is None:
+        if pupil is None or pupil not in self.room.pupils:
             return text("raupe_lessons.ui.bot", player=seat + 1)
         return text("classroom.raupe.player", player=seat + 1, nickname=self.room.pupils[pupil].nickname)
+
+    def winner_text(self) -> str:
+        """Who won, by nickname (a bot by its seat); ``""`` while the game goes on."""
+        result = outcome(self.game.state)
+        if result is None:
+            return ""
+        names = []
+        for seat in result.winners:
+            pupil = self.seats[seat]
+            seated = None if pupil is None else self.room.pupils.get(pupil)
+            names.append(text("raupe_lessons.ui.bot", player=seat + 1) if seated is None else seated.nickname)
+        if len(names) == 1:
+            key = "classroom.raupe.stalemate_one" if result.stalemate else "classroom.raupe.wins"
+            return text(key, name=names[0])
+        joined = text("raupe.end.and").join([", ".join(names[:-1]), names[-1]])
+        return text("classroom.raupe.stalemate_many", names=joined)
 
     @property
     def levels(self) -> list[Any]:
@@ -237,9 +253,7 @@ class SharedTable:
             assert state.penalty is not None
             self.say(penalty_text(state.penalty))
         else:
-            result = outcome(state)
-            assert result is not None
-            self.say(winner_text(result.winners, stalemate=result.stalemate))
+            self.say(self.winner_text())
         self.now = max(self.now, state.clock)
         self.plan()
 
@@ -257,7 +271,8 @@ class RaupeRoom:
     version: int = field(init=False, default=0)
     log: list[tuple[str, dict[str, Any]]] = field(init=False, default_factory=list, repr=False)
     lock: threading.RLock = field(init=False, default_factory=threading.RLock, repr=False)
-    _names: dict[str, int] = field(init=False, default_factory=dict, repr=False)
+    #: Who the pupils are (reading keys, secrets), which pages have connected, who waits at the door.
+    roster: Roster = field(init=False, default_factory=Roster, repr=False)
     _listeners: dict[int, tuple[int | None, Listener]] = field(init=False, default_factory=dict, repr=False)
     _tokens: itertools.count[int] = field(init=False, default_factory=itertools.count, repr=False)
 
@@ -266,19 +281,28 @@ class RaupeRoom:
         return self.settings.hints
 
     def pupil_named(self, nickname: str) -> RaupePupil | None:
-        ident = self._names.get(nickname.casefold())
+        """The pupil whose nickname reads as ``nickname`` (:func:`~.identity.nickname_key`)."""
+        ident = self.roster.named(nickname)
         return None if ident is None else self.pupils[ident]
+
+    def counted(self) -> list[RaupePupil]:
+        """The pupils whose page has connected (a ghost is not shown)."""
+        return [pupil for pupil in self.pupils.values() if pupil.id in self.roster.seen]
 
     def table_of(self, pupil: RaupePupil) -> SharedTable:
         return self.tables[pupil.table]
 
     # -- what happens ------------------------------------------------------------------
-    def join(self, nickname: str) -> RaupePupil:
-        """Seat ``nickname`` at the first table not started with a free seat (their seat again if known)."""
+    def join(self, nickname: str, secret: str | None = None) -> RaupePupil:
+        """The pupil whose page holds ``secret`` (their seat again), or ``nickname`` seated at the first free seat.
+
+        As in a Caterpillars room, a nickname that reads as a seated pupil's
+        without their secret raises :class:`~.identity.RejoinNeeded`.
+        """
         with self.lock:
-            known = self.pupil_named(nickname)
+            known = self.roster.admit(nickname, secret)
             if known is not None:
-                return known
+                return self.pupils[known]
             if len(self.pupils) >= MAX_PUPILS:
                 raise ClassroomError(text("classroom.msg.room_full", count=MAX_PUPILS))
             table = next(
@@ -286,9 +310,65 @@ class RaupeRoom:
                 len(self.tables),
             )
             seat = 0 if table == len(self.tables) else self.tables[table].seats.index(None)
-            ident = len(self.pupils) + 1
-            self.record("pupil_joined", {"pupil": ident, "nickname": nickname, "table": table, "seat": seat})
+            ident = self.roster.next_id
+            data: dict[str, Any] = {"pupil": ident, "nickname": nickname, "table": table, "seat": seat}
+            if secret is not None:
+                data["secret_hash"] = secret_hash(secret)
+            self.record("pupil_joined", data)
             return self.pupils[ident]
+
+    def arrive(self, pupil: int) -> None:
+        """A pupil's page has connected: from now on they are shown."""
+        with self.lock:
+            if pupil in self.pupils and pupil not in self.roster.seen:
+                self.roster.seen.add(pupil)
+                self.notify(None)
+
+    def ask(self, pupil: int, answer: Callable[[str | None], None]) -> int:
+        """Ask the teacher to let another page be ``pupil`` (``answer`` gets a new secret, or ``None``)."""
+        with self.lock:
+            request = self.roster.ask(pupil, answer)
+        self.notify(None)
+        return request
+
+    def withdraw(self, request: int) -> None:
+        with self.lock:
+            gone = self.roster.requests.pop(request, None)
+        if gone is not None:
+            self.notify(None)
+
+    def let_in(self, request: object) -> None:
+        """The teacher lets the waiting page in: it gets a secret of its own for that pupil (an event)."""
+        with self.lock:
+            asked = self.roster.take(request)
+            secret = new_secret()
+            self.record("pupil_let_in", {"pupil": asked.pupil, "secret_hash": secret_hash(secret)})
+        asked.answer(secret)
+
+    def refuse(self, request: object) -> None:
+        with self.lock:
+            asked = self.roster.take(request)
+        self.notify(None)
+        asked.answer(None)
+
+    def remove(self, pupil: object) -> None:
+        """The teacher takes a pupil out (an event): their seat goes to a bot, their page is told."""
+        with self.lock:
+            self.record("pupil_removed", {"pupil": self._pupil_id(pupil)})
+
+    def rename(self, pupil: object, nickname: object) -> None:
+        """The teacher renames a pupil (an event); the new name is checked like a join."""
+        with self.lock:
+            ident = self._pupil_id(pupil)
+            name = check_nickname(nickname)
+            if not self.roster.is_free(name, ident):
+                raise ClassroomError(text("classroom.msg.name_taken", nickname=name))
+            self.record("pupil_renamed", {"pupil": ident, "nickname": name})
+
+    def _pupil_id(self, pupil: object) -> int:
+        if isinstance(pupil, bool) or not isinstance(pupil, int) or pupil not in self.pupils:
+            raise ClassroomError(text("classroom.msg.no_pupil"))
+        return pupil
 
     def start(self, table: int) -> None:
         """Start a table: its empty seats become bots and the clock runs."""
@@ -318,7 +398,8 @@ class RaupeRoom:
         if self.write is not None:
             self.write(kind, data)
         self.apply(kind, data)
-        self.notify(int(data["table"]))
+        table = data.get("table") if kind != "pupil_joined" else None  # a new pupil shows on the console too
+        self.notify(table if isinstance(table, int) else None)
 
     def apply(self, kind: str, data: Mapping[str, Any]) -> None:
         """Apply one event of the log (live or replayed); the referee judges every table event."""
@@ -330,9 +411,25 @@ class RaupeRoom:
             if shared.started or shared.seats[seat] is not None:
                 raise ClassroomError(describe("seat", [table, seat], "a free seat at a table not started"))
             pupil = RaupePupil(ident, str(data["nickname"]), table, seat)
+            if ident in self.pupils:
+                raise ClassroomError(describe("pupil", ident, "a new pupil number"))
+            self.roster.add(ident, pupil.nickname, data.get("secret_hash"))
             self.pupils[ident] = pupil
-            self._names[pupil.nickname.casefold()] = ident
             shared.seats[seat] = ident
+        elif kind == "pupil_let_in":
+            self.roster.let_in(self._pupil_id(data["pupil"]), str(data["secret_hash"]))
+        elif kind == "pupil_removed":
+            ident = self._pupil_id(data["pupil"])
+            gone = self.pupils.pop(ident)
+            self.roster.remove(ident, gone.nickname)
+            shared = self.tables[gone.table]
+            shared.seats[gone.seat] = None  # a bot's seat once the table plays; free again before
+            shared.plan()
+        elif kind == "pupil_renamed":
+            ident = self._pupil_id(data["pupil"])
+            nickname = str(data["nickname"])
+            self.roster.rename(ident, self.pupils[ident].nickname, nickname)
+            self.pupils[ident].nickname = nickname
         elif kind == "table_started":
             shared = self.tables[int(data["table"])]
             shared.started = True
@@ -340,7 +437,13 @@ class RaupeRoom:
             shared.say(text("classroom.raupe.started", mode=text(f"raupe.mode.{shared.game.state.mode.word}")))
             shared.plan()
         elif kind == "table_event":
-            self.tables[int(data["table"])].apply_event(event_from_json(data["event"]))
+            shared = self.tables[int(data["table"])]
+            event = event_from_json(data["event"])
+            shared.apply_event(event)
+            player = event.player if isinstance(event, Play) else event.caller if isinstance(event, Call) else None
+            who = None if player is None else shared.seats[player]
+            if who is not None:
+                self.roster.seen.add(who)  # a pupil who played had a page (also after a restart)
         else:
             raise ClassroomError(describe("event", kind, "an event of a Räuber Raupe room"))
         self.log.append((kind, dict(data)))

@@ -6,11 +6,12 @@ of the same name in ``widgets/classroom-teacher.js`` or
 nothing; every word comes from the catalogue (``classroom.*``); the room's
 join address is drawn as a QR code by :mod:`segno` (no network, no
 JavaScript library).  Pupils appear by the nickname they typed and nothing
-else.
+else, and only once their page has connected (a ghost is neither shown nor counted).
 
 >>> from caterpillar_learn.classroom.rooms import CaterpillarsRoom, RoomSettings
 >>> room = CaterpillarsRoom("KX47PQ", RoomSettings.build("beginner", dice="typed"))
->>> _ = room.join("Ada"), room.roll("3 5")
+>>> ada, ghost = room.join("Ada"), room.join("Ghost")
+>>> room.arrive(ada.id); _ = room.roll("3 5")
 >>> view = room_view(room, "http://192.168.1.5:5006/join")
 >>> view["code"], view["join_url"], view["placed"]["text"]
 ('KX47PQ', 'http://192.168.1.5:5006/join?room=KX47PQ', '0 of 1 placed')
@@ -30,7 +31,7 @@ from caterpillar_learn.caterpillars.levels import Level
 from caterpillar_learn.classroom.rooms import DICE_SOURCES, LAYOUTS, STANDARD_LABELS, CaterpillarsRoom
 from caterpillar_learn.classroom.tables import RaupeRoom
 from caterpillar_learn.i18n import text
-from caterpillar_learn.raupe import LEVELS, outcome, winner_text
+from caterpillar_learn.raupe import LEVELS, outcome
 
 __all__ = [
     "DeskView",
@@ -38,6 +39,7 @@ __all__ = [
     "JoinView",
     "LeaderRow",
     "PupilLine",
+    "RequestLine",
     "RoomView",
     "TableLine",
     "desk_view",
@@ -55,9 +57,16 @@ class DiceFaces(TypedDict, total=False):
 
 
 class PupilLine(TypedDict):
+    id: int
     nickname: str
     placed: bool
     filled: int
+
+
+class RequestLine(TypedDict):
+    id: int
+    nickname: str
+    text: str
 
 
 class LeaderRow(TypedDict, total=False):
@@ -96,6 +105,7 @@ class RoomView(TypedDict, total=False):
     auto: bool
     placed: dict[str, Any]
     pupils: list[PupilLine]
+    requests: list[RequestLine]
     leaderboard: list[LeaderRow]
     tables: list[TableLine]
 
@@ -154,7 +164,7 @@ def desk_view(rooms: list[CaterpillarsRoom | RaupeRoom], current: str) -> DeskVi
             {
                 "code": room.code,
                 "title": _room_title(room),
-                "pupils": text("classroom.desk.pupils", count=len(room.pupils)),
+                "pupils": text("classroom.desk.pupils", count=len(room.counted())),
             }
         )
     return {
@@ -187,13 +197,23 @@ def room_view(room: CaterpillarsRoom | RaupeRoom | None, join_base: str) -> Room
     url = join_address(join_base, room.code)
     view: RoomView = {"code": room.code, "game": room.game_name, "title": _room_title(room), "join_url": url}
     view["qr"] = qr_svg(url)
+    view["requests"] = [
+        {
+            "id": request.id,
+            "nickname": room.pupils[request.pupil].nickname,
+            "text": text("classroom.rejoin.request", nickname=room.pupils[request.pupil].nickname),
+        }
+        for request in room.roster.requests.values()
+        if request.pupil in room.pupils
+    ]
     if isinstance(room, RaupeRoom):
         view["tables"] = [_table_line(table) for table in room.tables]
-        view["pupils"] = [{"nickname": p.nickname, "placed": True, "filled": 0} for p in room.pupils.values()]
+        view["pupils"] = [{"id": p.id, "nickname": p.nickname, "placed": True, "filled": 0} for p in room.counted()]
         view["phase"] = "play" if any(t.started for t in room.tables) else "waiting"
         return view
     settings = room.settings
     placed = room.placed()
+    counted = room.counted()
     if room.turn == 0:
         phase, round_text = "waiting", text("classroom.round.waiting")
     elif room.turn <= room.setup_turns:
@@ -217,19 +237,19 @@ def room_view(room: CaterpillarsRoom | RaupeRoom | None, join_base: str) -> Room
             "auto": room.auto,
             "placed": {
                 "count": placed,
-                "total": len(room.pupils),
-                "text": text("classroom.placed", count=placed, total=len(room.pupils)),
+                "total": len(counted),
+                "text": text("classroom.placed", count=placed, total=len(counted)),
             },
             "pupils": [
-                {"nickname": p.nickname, "placed": room.has_placed(p), "filled": p.game.state.filled}
-                for p in room.pupils.values()
+                {"id": p.id, "nickname": p.nickname, "placed": room.has_placed(p), "filled": p.game.state.filled}
+                for p in counted
             ],
         }
     )
     if room.rolls:
         roll = room.rolls[-1]
         view["dice"] = {"values": list(roll.dice), "action": roll.action, "label": str(roll)}
-    if not room.can_roll() and room.pupils:
+    if not room.can_roll() and counted:
         view["leaderboard"] = _leaderboard(room)
     return view
 
@@ -260,7 +280,7 @@ def _table_line(table: Any) -> TableLine:
     state = table.game.state
     result = outcome(state)
     if result is not None:
-        status = winner_text(result.winners, stalemate=result.stalemate)
+        status = table.winner_text()
     elif table.started:
         status = text("classroom.raupe.running", mode=text(f"raupe.mode.{state.mode.word}"))
     else:

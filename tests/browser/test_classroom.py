@@ -16,6 +16,7 @@ import os
 import random
 import re
 import signal
+import urllib.request
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,8 +26,9 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from caterpillar_learn.caterpillars import Game, Move, Roll, rank
 from caterpillar_learn.caterpillars.sheet import describe_slot
+from caterpillar_learn.classroom.identity import new_secret
 from caterpillar_learn.classroom.lobby import Lobby
-from caterpillar_learn.classroom.rooms import STANDARD_LABELS
+from caterpillar_learn.classroom.rooms import STANDARD_LABELS, RoomSettings
 
 from .conftest import Server, cli_command, free_port, screenshot, start_server
 from .driver import CLICK_TIMEOUT, RENDER_TIMEOUT, box_id, choose
@@ -108,11 +110,13 @@ class PupilPage:
         self.page.get_by_test_id("join-button").click()
         expect(self.page.get_by_test_id("sheet")).to_be_visible(timeout=RENDER_TIMEOUT)
         expect(self.page.get_by_test_id("you")).to_contain_text(f"{code} · {self.nickname}")
-        expect(self.page).to_have_url(re.compile(rf"nickname={self.nickname}"))
+        # The page keeps its secret after the # (never sent to the server) and in the browser's storage.
+        expect(self.page).to_have_url(re.compile(rf"\?room={code}#room={code}&secret=[\w-]{{20,}}$"))
+        assert self.nickname not in self.page.url
 
     def reload(self) -> None:
-        """After a restart: the same address (room code and nickname in it) brings the sheet back."""
-        self.page.goto(self.page.url)
+        """After a restart: a reload shows the page's secret again and brings the sheet back."""
+        self.page.reload()
         expect(self.page.get_by_test_id("sheet")).to_be_visible(timeout=RENDER_TIMEOUT)
 
     def see_dice(self, roll: Roll) -> None:
@@ -277,6 +281,102 @@ def test_a_raupe_table_of_two_pupils_plays_in_two_pages(browser: Browser, classr
             expect(other.get_by_test_id("raupe-pile")).to_have_attribute("aria-label", pile or "")
         expect(ada.get_by_test_id("raupe-opponent")).to_have_text(str(ben.get_by_test_id("raupe-card").count()))
         screenshot(ben, "classroom-raupe-table")
+    finally:
+        for context in contexts:
+            context.close()
+
+
+def test_an_address_without_the_secret_gives_no_sheet_and_leaves_no_ghost(
+    browser: Browser, classroom: Classroom
+) -> None:
+    """Page loads with a room code and a nickname: no sheet for anyone, nobody made a pupil."""
+    classroom.server.stop()
+    lobby = Lobby.open(classroom.data)
+    room = lobby.create(RoomSettings.build("beginner", dice="typed"))
+    _, ada = lobby.join(room.code, "Ada", client="127.0.0.1", secret=new_secret())
+    lobby.store.close()
+    classroom.server = _start(classroom.data, classroom.port, classroom.logs / "classroom-2.log")
+    for nickname in ("Ada", "ada", "Kid1", "Kid2", "Kid3"):
+        with urllib.request.urlopen(f"{classroom.base}/join?room={room.code}&nickname={nickname}", timeout=60) as reply:
+            page = reply.read().decode()
+        assert "<html" in page  # a page that never opens its websocket
+    context, page = _page(browser)
+    try:  # the old address of Ada's sheet, in a browser: the door, with the nickname filled in, and no sheet
+        page.goto(f"{classroom.base}/join?room={room.code}&nickname=Ada")
+        expect(page.get_by_test_id("nickname")).to_have_value("Ada", timeout=RENDER_TIMEOUT)
+        expect(page.get_by_test_id("sheet")).to_have_count(0)
+        expect(page.get_by_test_id("you")).to_have_count(0)
+    finally:
+        context.close()
+    classroom.server.stop()
+    again = Lobby.open(classroom.data).rooms[room.code]
+    assert list(again.pupils) == [ada.id]  # no pupil was made by a page that never connected
+
+
+def test_the_teacher_lets_a_second_tablet_in_refuses_a_third_and_removes_a_pupil(
+    browser: Browser, classroom: Classroom
+) -> None:
+    contexts: list[BrowserContext] = []
+    try:
+        context, teacher = _page(browser)
+        contexts.append(context)
+        teacher.goto(classroom.teacher_url)
+        teacher.get_by_test_id("room-dice-source").select_option("typed", timeout=RENDER_TIMEOUT)
+        teacher.get_by_test_id("create-room").click()
+        code = teacher.get_by_test_id("room-code").inner_text()
+        pages: dict[str, Page] = {}
+        for name in ("Ada", "Ben"):
+            context, page = _page(browser)
+            contexts.append(context)
+            PupilPage(name, page).join(classroom.base, code)
+            pages[name] = page
+        expect(teacher.get_by_test_id("pupil")).to_have_count(2)
+
+        # The same tablet (a new tab, the same browser storage): the sheet at once, without typing.
+        again = pages["Ada"].context.new_page()
+        again.goto(f"{classroom.base}/join?room={code}")
+        expect(again.get_by_test_id("you")).to_contain_text(f"{code} · Ada", timeout=RENDER_TIMEOUT)
+        again.close()
+
+        # Another tablet types "ADA": it waits, the teacher lets it in.
+        context, second = _page(browser)
+        contexts.append(context)
+        second.goto(f"{classroom.base}/join?room={code}")
+        second.get_by_test_id("nickname").fill("ADA", timeout=RENDER_TIMEOUT)
+        second.get_by_test_id("join-button").click()
+        expect(second.get_by_test_id("rejoin-waiting")).to_contain_text("Ask your teacher")
+        expect(second.get_by_test_id("sheet")).to_have_count(0)
+        request = teacher.get_by_test_id("rejoin-request")
+        expect(request).to_have_text(re.compile("Ada wants to join on another tablet"))
+        screenshot(teacher, "classroom-rejoin-request")
+        request.get_by_test_id("rejoin-allow").click()
+        expect(second.get_by_test_id("you")).to_contain_text(f"{code} · Ada", timeout=RENDER_TIMEOUT)
+        expect(teacher.get_by_test_id("rejoin-request")).to_have_count(0)
+        expect(teacher.get_by_test_id("pupil")).to_have_count(2)
+
+        # A third one types "Ａｄａ" (fullwidth): the teacher refuses.
+        context, third = _page(browser)
+        contexts.append(context)
+        third.goto(f"{classroom.base}/join?room={code}")
+        third.get_by_test_id("nickname").fill("Ａｄａ", timeout=RENDER_TIMEOUT)
+        third.get_by_test_id("join-button").click()
+        teacher.get_by_test_id("rejoin-refuse").click()
+        expect(third.get_by_test_id("rejoin-refused")).to_contain_text("Your teacher said no")
+        expect(third.get_by_test_id("sheet")).to_have_count(0)
+
+        # Rename Ben, then remove him: his page is told so.
+        ben_row = teacher.locator('[data-testid="pupil"][data-nickname="Ben"]')
+        ben_row.get_by_test_id("rename-pupil").click()
+        teacher.get_by_test_id("rename-nickname").fill("Benno")
+        teacher.get_by_test_id("rename-save").click()
+        expect(pages["Ben"].get_by_test_id("you")).to_contain_text(f"{code} · Benno")
+        teacher.locator('[data-testid="pupil"][data-nickname="Benno"]').get_by_test_id("remove-pupil").click()
+        expect(teacher.get_by_test_id("pupil")).to_have_count(1)
+        expect(pages["Ben"].get_by_test_id("removed")).to_contain_text("taken you out of this room")
+        expect(pages["Ben"].get_by_test_id("sheet")).to_have_count(0)
+        pages["Ben"].reload()  # the page forgot the secret: the door, not the sheet
+        expect(pages["Ben"].get_by_test_id("join-button")).to_be_visible(timeout=RENDER_TIMEOUT)
+        expect(pages["Ben"].get_by_test_id("sheet")).to_have_count(0)
     finally:
         for context in contexts:
             context.close()

@@ -9,6 +9,8 @@ from caterpillar_learn.classroom.lobby import Lobby
 from caterpillar_learn.classroom.pupil import ClassroomBoard, RoomSession
 from caterpillar_learn.classroom.rooms import CaterpillarsRoom, RoomSettings
 from caterpillar_learn.classroom.store import EventStore
+from caterpillar_learn.classroom.views import room_view
+from caterpillar_learn.i18n import text
 
 
 def test_a_class_s_own_setup_rolls_then_twelve_rounds_by_clicks() -> None:
@@ -50,3 +52,34 @@ def test_a_class_s_own_setup_rolls_then_twelve_rounds_by_clicks() -> None:
     assert "new_game" in board.message  # the teacher starts games, not a pupil's page
     board.act("hint")
     assert "Hints are switched off" in board.message
+
+
+def test_after_placing_a_pupil_is_told_to_wait_and_their_round_is_the_projector_s() -> None:
+    lobby = Lobby(EventStore(":memory:"))
+    room = lobby.create(RoomSettings.build("beginner", dice="typed", hints=False))
+    assert isinstance(room, CaterpillarsRoom)
+    board = ClassroomBoard(RoomSession(room, room.join("Ada")))
+    shown = []
+    for dice in ("3 5", "2 4", "1 6"):
+        room.roll(dice)
+        board.refresh()
+        projector = room_view(room, "")["round_text"]
+        entry = board.legal[0]
+        board.act("box", caterpillar=entry["caterpillar"], box=entry["box"])
+        if board.menu:
+            board.act("option", index=board.menu["options"][0]["index"])
+        assert board.message == ""
+        box = board.sheet["labels"]  # any box: there is no roll for this pupil until the teacher rolls
+        board.act("box", caterpillar=next(iter(box)), box=0)
+        assert board.message == "You have placed this roll. Wait for the next roll."
+        shown.append((board.sheet["round"], projector))
+    assert shown == [(number, text("lessons.ui.round", round=number)) for number in (1, 2, 3)]
+    session = board.session
+    assert isinstance(session, RoomSession)
+    german = ClassroomBoard(RoomSession(room, session.pupil), lang="de")  # the same pupil's page in German
+    german.act("box", caterpillar="Alex", box=0)
+    assert german.message == "Du hast diesen Wurf schon eingetragen. Warte auf den nächsten Wurf."
+
+
+def test_a_pupil_s_board_has_no_new_game_button() -> None:
+    assert '[data-testid="new-game"] { display: none; }' in ClassroomBoard.css()

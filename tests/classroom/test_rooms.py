@@ -23,10 +23,12 @@ from caterpillar_learn.caterpillars import (
 )
 from caterpillar_learn.caterpillars.sheet import State
 from caterpillar_learn.classroom.codes import ClassroomError
+from caterpillar_learn.classroom.identity import RejoinNeeded, new_secret
 from caterpillar_learn.classroom.lobby import Lobby
 from caterpillar_learn.classroom.rooms import STANDARD_LABELS, CaterpillarsRoom, Pupil, RoomSettings
 from caterpillar_learn.classroom.store import EventStore
-from caterpillar_learn.classroom.views import room_view
+from caterpillar_learn.classroom.views import desk_view, room_view
+from caterpillar_learn.i18n import language
 
 
 def _lobby(path: Path | None = None) -> Lobby:
@@ -98,12 +100,75 @@ def test_every_pupil_of_a_room_sees_the_same_dice_and_the_seed_gives_the_same_ro
     assert other.rolls[0] != first.rolls[0] or other.roll() != first.rolls[1]
 
 
-def test_the_same_nickname_in_any_case_is_the_same_pupil_and_the_same_sheet() -> None:
+@pytest.mark.parametrize("typed", ["Ada", "ADA", "ada", "Ａｄａ", "Аda"])
+def test_a_nickname_read_as_a_pupil_s_never_gets_their_sheet_without_their_secret(typed: str) -> None:
     room = CaterpillarsRoom("AAAAAA", RoomSettings.build("beginner", dice="typed"))
-    ada = room.join("Ada")
+    secret = new_secret()
+    ada = room.join("Ada", secret)
     room.roll("3 5")
     _play(ada, random.Random(1))
-    assert room.join("ADA") is ada and room.join("ada").game.state.filled == 1 and len(room.pupils) == 1
+    with pytest.raises(RejoinNeeded):
+        room.join(typed)
+    with pytest.raises(RejoinNeeded):
+        room.join(typed, new_secret())
+    assert room.join(typed, secret) is ada and ada.game.state.filled == 1 and len(room.pupils) == 1
+
+
+def test_a_ghost_is_never_counted_nor_shown() -> None:
+    room = CaterpillarsRoom("AAAAAA", RoomSettings.build("beginner", seed=3))
+    ada, ghost = room.join("Ada"), room.join("Ghost")
+    room.arrive(ada.id)
+    room.set_auto(True)
+    room.roll()
+    view = room_view(room, "http://127.0.0.1:5006/join")
+    assert [p["nickname"] for p in view["pupils"]] == ["Ada"] and view["placed"]["total"] == 1
+    _play(ada, random.Random(1))  # everyone who is here has placed: the next roll comes
+    assert room.turn == 2 and room_view(room, "")["placed"]["text"] == "0 of 1 placed"
+    room.arrive(ghost.id)  # their page connects after all: from now on they count
+    assert room_view(room, "")["placed"]["text"] == "0 of 2 placed"
+
+
+def test_the_teacher_removes_and_renames_pupils_and_a_restart_keeps_it(tmp_path: Path) -> None:
+    path = tmp_path / "log.sqlite3"
+    lobby = _lobby(path)
+    room = lobby.create(RoomSettings.build("beginner", dice="typed"))
+    assert isinstance(room, CaterpillarsRoom)
+    ada, ben, cleo = (room.join(name) for name in ("Ada", "Ben", "Cleo"))
+    for pupil in (ada, ben, cleo):
+        room.arrive(pupil.id)
+    room.roll("3 5")
+    _play(ben, random.Random(1))
+    room.remove(ben.id)
+    assert list(room.pupils) == [ada.id, cleo.id] and room.pupil_named("Ben") is None
+    room.rename(cleo.id, "Clea")
+    assert cleo.nickname == "Clea" and room.pupil_named("CLEA") is cleo and room.pupil_named("Cleo") is None
+    for bad, match in (("Ada", "looks like"), ("ＡＤＡ", "looks like"), ("Сlea", "alphabet"), ("<b>", "nickname")):
+        with pytest.raises(ClassroomError, match=match):
+            room.rename(cleo.id, bad)
+    for pupil in (ben.id, 99, "1", True):
+        with pytest.raises(ClassroomError, match="no pupil"):
+            room.remove(pupil)
+    dan = room.join("Ben")  # the name is free again; the number is a new one
+    assert dan.id == 4 and dan.game.state.filled == 0
+    view = room_view(room, "")
+    assert [p["nickname"] for p in view["pupils"]] == ["Ada", "Clea"] and view["placed"]["total"] == 2
+    again = Lobby(EventStore(path)).rooms[room.code]
+    assert isinstance(again, CaterpillarsRoom)
+    assert {i: p.nickname for i, p in again.pupils.items()} == {1: "Ada", 3: "Clea", 4: "Ben"}
+    assert again.pupils[4].game.state.filled == 0
+    kinds = [kind for kind, _ in again.log]
+    assert "pupil_removed" in kinds and "pupil_renamed" in kinds
+
+
+def test_the_desk_counts_pupils_in_the_language_s_plurals() -> None:
+    room = CaterpillarsRoom("AAAAAA", RoomSettings.build("beginner"))
+    counts = []
+    for name in ("Ada", "Ben"):
+        room.arrive(room.join(name).id)
+        counts.append(desk_view([room], "")["rooms"][0]["pupils"])
+        with language("de"):
+            counts.append(desk_view([room], "")["rooms"][0]["pupils"])
+    assert counts == ["1 pupil", "1 Kind", "2 pupils", "2 Kinder"]
 
 
 def test_a_pupil_cannot_play_before_the_roll_nor_an_illegal_move_and_nothing_is_logged() -> None:
@@ -157,6 +222,8 @@ def test_no_more_rolls_than_the_game_has_turns() -> None:
 def test_auto_rolls_on_when_everyone_has_placed() -> None:
     room = CaterpillarsRoom("AAAAAA", RoomSettings.build("beginner", seed=3))
     ada, ben = room.join("Ada"), room.join("Ben")
+    room.arrive(ada.id)
+    room.arrive(ben.id)
     room.set_auto(True)
     room.roll()
     _play(ada, random.Random(1))

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
 
 from caterpillar_learn.classroom.codes import ClassroomError
+from caterpillar_learn.classroom.identity import RejoinNeeded, new_secret
 from caterpillar_learn.classroom.lobby import Lobby
 from caterpillar_learn.classroom.pupil import SeatTable, SeatWidget
 from caterpillar_learn.classroom.store import EventStore
 from caterpillar_learn.classroom.tables import RaupeRoom, TableSettings
-from caterpillar_learn.raupe import Game
+from caterpillar_learn.classroom.views import room_view
+from caterpillar_learn.raupe import Game, next_table_event
 
 
 class Clock:
@@ -32,9 +35,13 @@ def _room(lobby: Lobby, seats: int, seed: int = 3) -> RaupeRoom:
 
 def test_pupils_fill_tables_in_order_and_keep_their_seat() -> None:
     room = _room(Lobby(EventStore(":memory:")), seats=2)
-    seated = [room.join(name) for name in ("Ada", "Ben", "Cleo", "Dan", "Eve")]
+    secrets = [new_secret() for _ in range(5)]
+    seated = [room.join(name, secret) for name, secret in zip(("Ada", "Ben", "Cleo", "Dan", "Eve"), secrets)]
     assert [(p.table, p.seat) for p in seated] == [(0, 0), (0, 1), (1, 0), (1, 1), (2, 0)]
-    assert room.join("cleo") is seated[2]
+    assert room.join("cleo", secrets[2]) is seated[2]  # the page that holds Cleo's secret: her seat again
+    for typed in ("cleo", "ＣＬＥＯ"):
+        with pytest.raises(RejoinNeeded):
+            room.join(typed)  # without it: the teacher decides
     room.start(2)
     late = room.join("Finn")  # a started table takes nobody: a new one opens
     assert (late.table, late.seat) == (3, 0)
@@ -102,3 +109,34 @@ def test_a_call_is_judged_by_the_referee_and_its_cut_is_logged_before_it_happens
     assert kind == "table_event" and data["event"]["call"] == 1 and data["event"]["cuts"]
     assert len(room.log) == len(logged) + 1
     assert room.tables[0].game.state.penalty is not None
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_the_winner_of_a_table_is_named_by_nickname(seed: int) -> None:
+    room = _room(Lobby(EventStore(":memory:")), seats=2, seed=seed)
+    for name in ("Ada", "Ben"):
+        room.arrive(room.join(name).id)
+    room.start(0)
+    shared = room.tables[0]
+    bot = shared.setup.bot_level(shared.setup.level)
+    rng = random.Random(seed)
+    for _ in range(2000):  # both seats played as bots play, through the room's own log
+        if shared.game.state.finished:
+            break
+        shared.submit(next_table_event(shared.game.state, [bot, bot], rng))
+    assert shared.game.state.finished
+    status = room_view(room, "")["tables"][0]["status"]
+    assert status == shared.lines[0] == shared.winner_text()
+    assert ("Ada" in status or "Ben" in status) and "Player" not in status
+
+
+def test_the_teacher_removes_a_seated_pupil_and_a_bot_takes_the_seat() -> None:
+    room = _room(Lobby(EventStore(":memory:")), seats=2)
+    ada, ben = room.join("Ada"), room.join("Ghost")
+    room.arrive(ada.id)
+    assert [p["nickname"] for p in room_view(room, "")["pupils"]] == ["Ada"]  # a page that never connected
+    room.start(0)
+    room.rename(ada.id, "Ava")
+    room.remove(ben.id)
+    assert room.tables[0].name(0) == "Player 1: Ava" and room.tables[0].name(1).endswith("(bot)")
+    assert room.pupil_named("Ghost") is None and room.pupil_named("AVA") is ada
