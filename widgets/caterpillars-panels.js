@@ -25,7 +25,7 @@ export function drawTalk(view) {
     h("div", { class: "cl-said" },
       h("p", { class: "cl-explanation", "data-testid": "explanation", "aria-live": "polite", text: view.explanation || "" }),
       view.explanation ? speaker(view.explanation, view.lang, view.strings) : null),
-    view.message ? h("p", { class: "cl-message", role: "alert", "data-testid": "message", text: view.message }) : null);
+    view.message ? h("p", { class: "cl-message", role: "alert", "data-testid": "message", "data-speak": true, text: view.message }) : null);
 }
 
 // The best few options first; the rest (dozens at Advanced) fold away.
@@ -77,7 +77,7 @@ export function drawFinal(view, send) {
   if (!final || !final.text) return null;
   return h("section", { class: "cl-final", "aria-label": strings.final_title },
     h("h3", { class: "cl-final-title", text: strings.final_title }),
-    h("p", { class: "cl-final-score", "data-testid": "final-score", text: final.text }),
+    h("p", { class: "cl-final-score", "data-testid": "final-score", "data-speak": true, text: final.text }),
     h("ul", { class: "cl-lines" }, (final.explanation || []).map((line) => h("li", { text: line }))),
     h("button", { class: "cl-button cl-primary", type: "button", "data-testid": "new-game", text: strings.new_game,
       onclick: () => send("new_game") }),
@@ -98,7 +98,7 @@ export function drawStepper(view, send) {
       h("h2", { class: "cl-step-title", "data-testid": "lesson-step", tabindex: "-1", text: lesson.title }),
       speaker([lesson.title, lesson.body].filter(Boolean).join("\n"), view.lang, strings)),
     h("p", { class: "cl-step-body", "data-testid": "lesson-body", text: lesson.body }),
-    lesson.todo ? h("p", { class: "cl-todo", "data-testid": "lesson-todo", text: "→ " + lesson.todo }) : null,
+    lesson.todo ? h("p", { class: "cl-todo", "data-testid": "lesson-todo", "data-speak": true, text: "→ " + lesson.todo }) : null,
     lesson.guide ? h("p", { class: "cl-guide", "data-testid": "lesson-guide" }, h("span", { class: "cl-star-mark", "aria-hidden": "true", text: "★ " }),
       lesson.guide, speaker(lesson.guide, view.lang, strings)) : null,
     h("div", { class: "cl-nav" },

@@ -81,6 +81,8 @@ export function isShortcut(event) {
 
 // How long a click waits for the browser's voices to load before it says there is none.
 const VOICE_WAIT_MS = 600;
+// How long the page stays still before its voice reads what is new (a redraw comes in bursts).
+const VOICE_SETTLE_MS = 250;
 
 function voicesReady(synth) {
   if (typeof synth.getVoices !== "function" || synth.getVoices().length) return Promise.resolve(true);
@@ -95,13 +97,198 @@ function voicesReady(synth) {
   });
 }
 
+// -- Icons: inline SVG (no emoji font, no network), drawn in the text's colour -------------------------------
+
+const ICONS = {
+  speaker: '<path d="M3 9h4l5-4v14l-5-4H3z"/>'
+    + '<path d="M15.5 8.8a4.5 4.5 0 0 1 0 6.4M18.2 6.2a8.2 8.2 0 0 1 0 11.6" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"/>',
+  mute: '<path d="M3 9h4l5-4v14l-5-4H3z"/>'
+    + '<path d="M16 9l5 6M21 9l-5 6" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"/>',
+  tick: '<path d="M4 12.5l5 5L20 6.5" fill="none" stroke="currentColor" stroke-width="3" stroke-linecap="round" stroke-linejoin="round"/>',
+  cross: '<path d="M6 6l12 12M18 6L6 18" fill="none" stroke="currentColor" stroke-width="3" stroke-linecap="round"/>',
+  turn: '<path d="M19 12a7 7 0 1 1-2.1-5" fill="none" stroke="currentColor" stroke-width="2.4" stroke-linecap="round"/>'
+    + '<path d="M20 3v6h-6z"/>',
+  butterfly: '<path d="M12 7c-2-4-9-5-9 0 0 3 3 5 8 5-5 0-7 3-6 6s5 1 7-4c2 5 6 7 7 4s-1-6-6-6c5 0 8-2 8-5 0-5-7-4-9 0z"/>'
+    + '<path d="M12 6v13" stroke="currentColor" stroke-width="1.5"/>',
+  palette: '<path d="M12 3a9 9 0 1 0 0 18c1.4 0 2-1 1.6-2.1-.5-1.3.4-2.4 1.8-2.4H18a3 3 0 0 0 3-3c0-5.5-4-10.5-9-10.5z"/>'
+    + '<circle cx="7.5" cy="11" r="1.6" fill="#fff"/><circle cx="10.5" cy="7" r="1.6" fill="#fff"/>'
+    + '<circle cx="15" cy="7.5" r="1.6" fill="#fff"/>',
+  warning: '<path d="M12 2.5L1.5 21h21z"/><path d="M12 9v6M12 17.5v1" stroke="#fff" stroke-width="2.2" stroke-linecap="round"/>',
+};
+
+// icon("speaker"): a small picture for a button or a mark, hidden from screen readers (the button has the name).
+export function icon(name, cls = "learn-icon") {
+  const svg = s("svg", { class: cls, viewBox: "0 0 24 24", width: 24, height: 24, fill: "currentColor",
+    "aria-hidden": "true", focusable: "false", "data-icon": name });
+  svg.innerHTML = ICONS[name] || "";
+  return svg;
+}
+
+// -- Speech written for the ear ------------------------------------------------------------------------------
+// Python sends, in `strings.speech`, the catalogue's spoken twins (shown template, spoken template) and the
+// symbols said as words (caterpillar_learn/ui/voice.py); forEar applies them to what the page shows.
+
+const heard = new Map();
+
+function escapeRegExp(literal) {
+  return literal.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+function compileTwin([shown, said]) {
+  const names = [];
+  const parts = String(shown).split(/\{(\w+)(?:[:!][^}]*)?\}/);
+  let literal = 0;
+  const source = parts.map((part, i) => {
+    if (i % 2 === 0) { literal += part.trim().length; return escapeRegExp(part); }
+    names.push(part);
+    return i === parts.length - 2 && parts[parts.length - 1] === "" ? "(.+)" : "(.+?)";
+  }).join("");
+  if (literal < 6) return null; // a template of placeholders alone would match anything
+  return { re: new RegExp(source, "g"), names, said: String(said) };
+}
+
+function speechTable(words) {
+  const key = (words && words.speech) || "";
+  if (!heard.has(key)) {
+    let table = {};
+    try { table = key ? JSON.parse(key) : {}; } catch (error) { table = {}; }
+    const twins = (table.twins || []).map(compileTwin).filter(Boolean)
+      .sort((a, b) => b.re.source.length - a.re.source.length);
+    heard.set(key, { twins, ear: table.ear || [], decimal: table.decimal || "." });
+  }
+  return heard.get(key);
+}
+
+// forEar(shown, words): `shown` as the voice says it (the spoken twin of a message, symbols as words).
+export function forEar(shown, words = {}) {
+  const table = speechTable(words);
+  let said = String(shown || "");
+  for (const twin of table.twins) {
+    said = said.replace(twin.re, (...match) => {
+      const values = {};
+      twin.names.forEach((name, i) => { if (!(name in values)) values[name] = match[i + 1]; });
+      return fill(twin.said, values);
+    });
+  }
+  if (table.decimal !== ".") said = said.replace(/(?<![\d.,])(\d+)\.(\d+)(?![\d.,])/g, `$1${table.decimal}$2`);
+  for (const [symbol, word] of table.ear) said = said.split(symbol).join(word ? ` ${word} ` : " ");
+  said = said.replace(/\(\s*\)/g, " ");
+  return said.split("\n").map((line) => line.replace(/\s+/g, " ").replace(/\s+([.,:;!?)])/g, "$1").trim())
+    .filter(Boolean).join("\n");
+}
+
+// -- The voice: reads each new text aloud by itself (PhET's Voicing) ------------------------------------------
+// Every speaker button (and every element marked data-speak, such as the line saying what to do now) registers
+// its text; a voice per widget root watches the root and, once a redraw settles, speaks the lines that were not
+// on the page before.  On by default where Python says so (`strings.voice_default`), and the learner's switch
+// wins; the page remembers the choice in localStorage.
+
+const ROOTS = ".cl-root, .rr-root, .lab-root";
+const voices = new WeakMap();
+const memory = new Map(); // where localStorage is refused (a sandboxed page)
+
+function voiceKey() {
+  return "caterpillar-learn.voice:" + (window.location ? window.location.pathname : "");
+}
+
+function remembered() {
+  try { return window.localStorage.getItem(voiceKey()); } catch (error) { return memory.get(voiceKey()) || null; }
+}
+
+function remember(on) {
+  const value = on ? "on" : "off";
+  memory.set(voiceKey(), value);
+  try { window.localStorage.setItem(voiceKey(), value); } catch (error) { /* kept in memory for this page */ }
+}
+
+// Whether the page reads aloud by itself now: the learner's choice, or this widget's default.
+export function voiceOn(words = {}) {
+  const chosen = remembered();
+  return chosen ? chosen === "on" : words.voice_default === "on";
+}
+
+function utter(synth, spoken, lang) {
+  const utterance = new window.SpeechSynthesisUtterance(spoken);
+  utterance.lang = lang || "en";
+  synth.speak(utterance);
+}
+
+function textsOf(root) {
+  const found = [];
+  for (const node of root.querySelectorAll(".learn-speak, [data-speak]")) {
+    if (!node.getClientRects().length) continue; // folded away or hidden: not on the page for the eye either
+    const speech = node.learnSpeech;
+    const raw = speech ? speech.text() : node.textContent;
+    const lang = speech ? speech.lang() : root.getAttribute("lang");
+    const lines = String(raw || "").split("\n").map((line) => line.trim()).filter(Boolean);
+    if (lines.length) found.push({ lines, lang: lang || root.getAttribute("lang") || "en", words: speech ? speech.words : null });
+  }
+  return found;
+}
+
+class Voice {
+  constructor(root, words) {
+    this.root = root;
+    this.words = words;
+    this.before = new Set();
+    this.timer = null;
+    this.observer = new MutationObserver(() => this.soon());
+    this.observer.observe(root, { childList: true, subtree: true, characterData: true, attributes: true,
+      attributeFilter: ["open", "hidden", "class"] });
+    this.soon();
+  }
+
+  soon() {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.read(), VOICE_SETTLE_MS);
+  }
+
+  // Forget what was read (the switch was turned on: read the page as it is now).
+  restart() {
+    this.before = new Set();
+    this.soon();
+  }
+
+  async read() {
+    if (!this.root.isConnected) { this.observer.disconnect(); return; }
+    const texts = textsOf(this.root);
+    const fresh = [];
+    for (const item of texts) {
+      const lines = item.lines.filter((line) => !this.before.has(line));
+      if (lines.length) fresh.push({ ...item, lines });
+    }
+    this.before = new Set(texts.flatMap((item) => item.lines));
+    const synth = window.speechSynthesis;
+    if (!fresh.length || !voiceOn(this.words) || !synth || typeof window.SpeechSynthesisUtterance !== "function") return;
+    if (!(await voicesReady(synth))) return; // no voice: the speaker buttons say so when pressed
+    synth.cancel(); // what was still being read is old news
+    for (const item of fresh) {
+      const spoken = forEar(item.lines.join("\n"), item.words || this.words);
+      if (spoken) utter(synth, spoken, item.lang);
+    }
+  }
+}
+
+function listen(node, words, tries = 2) {
+  const root = node.isConnected && node.closest ? node.closest(ROOTS) : null;
+  if (!root) {
+    if (tries > 0) requestAnimationFrame(() => listen(node, words, tries - 1));
+    return;
+  }
+  const voice = voices.get(root);
+  if (voice) { voice.words = words; voice.soon(); } else voices.set(root, new Voice(root, words));
+}
+
 // speaker(text, lang, strings): a "read aloud" button that speaks `text` (or what a
 // function returns at the click) with the browser's own speech synthesis, in `lang`
 // ("en", "de").  No network: where the browser has no voice, a short notice instead.
+// The same text is read by itself when it appears, while the page's voice is on.
 export function speaker(textOrFn, lang, words = {}) {
   const notice = h("span", { class: "learn-no-voice", role: "status", "data-testid": "no-voice" });
+  const read = () => String((typeof textOrFn === "function" ? textOrFn() : textOrFn) || "").trim();
+  const language = () => (typeof lang === "function" ? lang() : lang) || "en";
   const say = async () => {
-    const spoken = String((typeof textOrFn === "function" ? textOrFn() : textOrFn) || "").trim();
+    const spoken = forEar(read(), words);
     const synth = window.speechSynthesis;
     notice.textContent = "";
     if (!spoken) return;
@@ -110,21 +297,46 @@ export function speaker(textOrFn, lang, words = {}) {
       return;
     }
     synth.cancel();
-    const utterance = new window.SpeechSynthesisUtterance(spoken);
-    utterance.lang = typeof lang === "function" ? lang() : lang || "en";
-    synth.speak(utterance);
+    utter(synth, spoken, language());
   };
   const button = h("button", { class: "learn-speak", type: "button", "data-testid": "read-aloud",
     "aria-label": words.read_aloud || "Read aloud", title: words.read_aloud || "Read aloud", onclick: say },
-  h("span", { "aria-hidden": "true", text: "🔊" }));
+  icon("speaker"));
+  button.learnSpeech = { text: read, lang: language, words };
+  queueMicrotask(() => listen(button, words));
   return h("span", { class: "learn-speaker" }, button, notice);
 }
 
-// The learner's choice of language (`languages` from Python, each named in itself);
-// nothing while the catalogue has only one.
+// The page's voice switch: on, each new text is read aloud by itself.  A switch (role="switch"), named by
+// its label; the choice holds for the page and survives a reload.
+export function voiceSwitch(words = {}) {
+  const on = voiceOn(words);
+  const label = words.voice_switch || "Read aloud by itself";
+  const button = h("button", { class: "learn-voice-switch", type: "button", role: "switch", "data-testid": "voice-switch",
+    "aria-checked": String(on), title: label,
+    onclick: () => {
+      const now = !voiceOn(words);
+      remember(now);
+      const root = button.closest(ROOTS);
+      for (const other of (root ? root.getRootNode() : document).querySelectorAll('[data-testid="voice-switch"]')) {
+        other.setAttribute("aria-checked", String(now));
+        other.querySelector("svg")?.replaceWith(icon(now ? "speaker" : "mute"));
+      }
+      const voice = root ? voices.get(root) : null;
+      if (!now) window.speechSynthesis?.cancel?.();
+      else if (voice) voice.restart();
+    } },
+  icon(on ? "speaker" : "mute"), h("span", { class: "learn-voice-label", text: label }));
+  queueMicrotask(() => listen(button, words));
+  return button;
+}
+
+// The learner's page settings: the voice switch, and the choice of language (`languages` from Python, each
+// named in itself; no menu while the catalogue has only one).
 export function languageSwitch(languages, lang, words, send) {
-  if (!languages || languages.length < 2) return null;
+  const voice = voiceSwitch(words);
+  if (!languages || languages.length < 2) return h("div", { class: "learn-settings" }, voice);
   const select = h("select", { "data-testid": "language", onchange: (event) => send("language", { value: event.target.value }) },
     languages.map((choice) => h("option", { value: choice.code, lang: choice.code, selected: choice.code === lang, text: choice.name })));
-  return h("label", { class: "learn-language" }, (words.language || "Language") + " ", select);
+  return h("div", { class: "learn-settings" }, voice, h("label", { class: "learn-language" }, (words.language || "Language") + " ", select));
 }

@@ -19,6 +19,13 @@ Two things a translation cannot do with words alone are done here:
   :func:`text` (or :func:`plural`) is given ``count`` and such forms exist,
   Babel's plural rules of the language pick the form; ``key.other`` is the
   form used when the category's own key is missing.
+* **Speech.**  What the page reads aloud is written for the ear.  Where the
+  shown text has symbols a voice would stumble over ("A ✓ means …",
+  "(key c)"), the catalogue holds a spoken twin ``key.spoken`` with the same
+  placeholders; :func:`spoken` gives it, and :func:`for_the_ear` turns what
+  is left (sums such as ``2 + 4 = 6``, ``Alex / Charlie``, arrows and ticks)
+  into words of the language (the ``ui.ear.*`` messages).  Dice are said as
+  words by :func:`dice_words` ("a 2 and a 3", "eine 2 und eine 3").
 
 >>> text("caterpillars.level.beginner")
 'Beginner'
@@ -38,8 +45,9 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import string
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from decimal import Decimal
@@ -58,12 +66,16 @@ __all__ = [
     "available_languages",
     "catalogue",
     "current_language",
+    "dice_words",
+    "for_the_ear",
     "format_number",
     "language",
     "language_choices",
     "plural",
     "plural_category",
     "set_language",
+    "spoken",
+    "spoken_twins",
     "text",
 ]
 
@@ -71,6 +83,14 @@ _FOLDER = Path(__file__).resolve().parent
 _FALLBACK = "en"
 #: The CLDR plural categories, the suffixes a translation may add to a key with a ``{count}``.
 PLURAL_CATEGORIES = ("zero", "one", "two", "few", "many", "other")
+#: The suffix of a message's spoken twin: ``key.spoken`` is ``key`` written for the ear.
+SPOKEN = "spoken"
+#: What a voice must not read as it is shown: each symbol and the ``ui.ear.*`` message it is said as
+#: (an empty message: the symbol is dropped, as a tick beside a word says nothing the word does not).
+EAR_SYMBOLS = {
+    "+": "plus", "=": "makes", "×": "times", "−": "minus", " / ": "or", "/": "",
+    "→": "", "←": "", "✓": "", "✔": "", "✗": "", "✘": "", "↻": "", "⇄": "", "★": "", "·": "", "…": "",
+}  # fmt: skip
 #: The environment variable that sets the default language of a process
 #: (``caterpillar-learn serve --lang de`` sets it for the kernels it starts).
 LANGUAGE_ENV = "CATERPILLAR_LEARN_LANG"
@@ -175,7 +195,7 @@ def text(key: str, /, **values: Any) -> str:
     'Final score: 14 + bonus 5 = 19.'
     >>> with language("de"):
     ...     text("caterpillars.score.final", total=14, bonus=5, final=19)
-    'Endstand: 14 + Bonus 5 = 19.'
+    'Am Ende: 14 + Bonus 5 = 19 Punkte.'
     """
     speaking = current_language()
     template = _template(speaking, key, values.get("count"))
@@ -265,3 +285,95 @@ class _NumberFormatter(string.Formatter):
         if isinstance(value, (int, float, Decimal, Fraction)) and not isinstance(value, bool):
             return format_number(value, format_spec, self.language)
         return super().format_field(value, format_spec)
+
+
+def dice_words(values: Sequence[int | str], language: str | None = None) -> str:
+    """Dice as a child says them: ``[2, 3]`` is "a 2 and a 3" ("eine 2 und eine 3").
+
+    An action die's face (a letter or a word) is said as it is, after the dice.
+
+    >>> dice_words([2, 3])
+    'a 2 and a 3'
+    >>> dice_words([6, 1, 4], "de")
+    'eine 6, eine 1 und eine 4'
+    >>> dice_words([5, 5, 2, "C"])
+    'a 5, a 5, a 2 and C'
+    """
+    with _speaking(language):
+        said = [str(v) if isinstance(v, str) else text("ui.ear.die", value=v) for v in values]
+        if len(said) < 2:
+            return "".join(said)
+        return text("caterpillars.list_and", items=", ".join(said[:-1]), last=said[-1])
+
+
+def spoken(key: str, /, **values: Any) -> str:
+    """The message ``key`` written for the ear: its spoken twin if it has one, else :func:`for_the_ear` of it.
+
+    >>> spoken("raupe_lessons.ui.player_tally", fits=3, slips=1, caught=0)
+    'Fitting cards played: 3. Slips: 1. Caught by the bots: 0.'
+    >>> text("caterpillars.score.final_no_bonus", final=19), spoken("caterpillars.score.final_no_bonus", final=19)
+    ('Final score: 19.', 'Final score: 19.')
+    >>> with language("de"):
+    ...     spoken("caterpillars.score.final", total=14, bonus=5, final=19)
+    'Am Ende: 14 plus Bonus 5 macht 19 Punkte.'
+    """
+    twin = f"{key}.{SPOKEN}"
+    if twin in catalogue(current_language()) or twin in catalogue(_FALLBACK):
+        return for_the_ear(text(twin, **values))
+    return for_the_ear(text(key, **values))
+
+
+def for_the_ear(shown: str, language: str | None = None) -> str:
+    """``shown`` as a voice should say it: each symbol of :data:`EAR_SYMBOLS` in words, or dropped.
+
+    >>> for_the_ear("Score 2 + 4 = 6")
+    'Score 2 plus 4 makes 6'
+    >>> for_the_ear("✓ Alex / Charlie")
+    'Alex or Charlie'
+    >>> for_the_ear("×0.5 is half as fast", "de")
+    'mal 0,5 is half as fast'
+    """
+    with _speaking(language):
+        words = {symbol: text(f"ui.ear.{name}") if name else "" for symbol, name in EAR_SYMBOLS.items()}
+        decimal = _symbols(current_language())[0]
+    said = shown
+    if decimal != ".":  # a number written by English code ("0.5") is said in the language's way
+        said = _DECIMAL.sub(lambda m: m.group(1) + decimal + m.group(2), said)
+    for symbol, word in words.items():
+        said = said.replace(symbol, f" {word} " if word else " ")
+    said = _EMPTY_BRACKETS.sub(" ", said)
+    return " ".join(_SPACE_BEFORE.sub(r"\1", " ".join(said.split())).split())
+
+
+def spoken_twins(language: str | None = None) -> list[tuple[str, str]]:
+    """Every shown template that has a spoken twin, with the twin: what the page's voice says instead.
+
+    >>> ("Final score: {total} + bonus {bonus} = {final}.",
+    ...  "Final score: {total} plus the bonus {bonus} makes {final}.") in spoken_twins("en")
+    True
+    """
+    messages = catalogue(language or current_language())
+    english = catalogue(_FALLBACK)
+    twins = []
+    for key in sorted(set(messages) | set(english)):
+        stem, _, suffix = key.rpartition(".")
+        if suffix == SPOKEN and stem:
+            shown = messages.get(stem, english.get(stem))
+            said = messages.get(key, english.get(key))
+            if shown is not None and said is not None:
+                twins.append((shown, said))
+    return twins
+
+
+_DECIMAL = re.compile(r"(?<![\d.,])(\d+)\.(\d+)(?![\d.,])")
+_EMPTY_BRACKETS = re.compile(r"\(\s*\)")
+_SPACE_BEFORE = re.compile(r"\s+([.,:;!?)])")
+
+
+@contextmanager
+def _speaking(name: str | None) -> Iterator[None]:
+    if name is None:
+        yield
+    else:
+        with language(name):
+            yield

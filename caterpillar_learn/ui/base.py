@@ -45,6 +45,7 @@ import traitlets
 
 from caterpillar_learn.errors import CaterpillarLearnError, describe
 from caterpillar_learn.i18n import available_languages, current_language, language, language_choices, text
+from caterpillar_learn.ui.voice import speaks_by_default, voice_strings
 
 log = logging.getLogger("caterpillar_learn.ui")
 
@@ -221,8 +222,11 @@ class LearnWidget(anywidget.AnyWidget, Generic[C]):
         return sorted(cls.class_trait_names(view=True))
 
     def front_end_strings(self) -> dict[str, str]:
-        """The words the front end shows on its own, in this widget's language."""
-        return {name: template(key) for name, key in self.STRING_KEYS.items()}
+        """The words the front end shows on its own, in this widget's language (and the voice's: :mod:`.voice`)."""
+        lesson = getattr(self.session, "lesson", None)  # a Caterpillars lesson's Lesson, or a Räuber Raupe table's name
+        named = getattr(lesson, "name", None) or getattr(self.session, "name", None)
+        words = {name: template(key) for name, key in self.STRING_KEYS.items()}
+        return {**words, **voice_strings(speaks_by_default(named if isinstance(named, str) else None))}
 
     def refresh(self) -> None:
         """Copy the controller's views into the traits (one sync message)."""

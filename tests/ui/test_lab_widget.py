@@ -124,9 +124,9 @@ def test_the_language_switch_redraws_the_lab_in_german_and_keeps_the_run() -> No
         assert widget.lab["insights"][0].startswith(text("lessons.lab.best", strategy="", mean=0).split(":")[0])
     # The same games, only the words change: the strategies' names too.
     assert [{**row, "name": ""} for row in widget.lab["rows"]] == [{**row, "name": ""} for row in rows]
-    assert [row["name"] for row in widget.lab["rows"]] == ["zufällig", "gierig", "Mitte", "Tipp"][: len(rows)] or all(
-        row["name"] != row["strategy"] for row in widget.lab["rows"]
-    )
+    assert [row["name"] for row in widget.lab["rows"]] == ["zufällig", "gierig", "Mitte", "Hinweis"][
+        : len(rows)
+    ] or all(row["name"] != row["strategy"] for row in widget.lab["rows"])
     run(widget, games=30)  # the lab goes on in German
     with language("de"):
         assert widget.lab["status_text"] == text("lessons.lab.ui.ready", games=30, level=level, seed=1)

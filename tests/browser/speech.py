@@ -1,0 +1,111 @@
+"""What the page says aloud, recorded: for any browser test that wants to hear the lesson.
+
+Chromium has ``speechSynthesis`` but no voice when headless, so the page's
+own ``speechSynthesis`` is replaced (before any script of the page runs, by
+``add_init_script``) with a recorder that keeps every utterance's text and
+language, and whether a read-aloud button (🔊, ``data-testid="read-aloud"``)
+was pressed just before it.  Use it in three lines::
+
+    record_speech(context)               # before the page opens
+    ...
+    said = heard_by_itself(page)         # at a wait: what was said since, with no 🔊 press and no symbol
+
+:func:`heard_by_itself` fails with the utterance that broke the rule.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, TypedDict
+
+from playwright.sync_api import BrowserContext, Page
+
+#: Symbols a voice must never be given (PEDAGOGY 12): they are read out as "check mark", "times" ... or not at all.
+SYMBOLS = "✓✔✗✘↻⇄→←×=+/★🔊…·"
+#: How long after a 🔊 press an utterance counts as that press's (ms).
+PRESS_WINDOW_MS = 1500
+#: How long :func:`heard_by_itself` waits for the page's voice (it reads once a redraw settles, 0.25 s) (ms).
+SPEECH_TIMEOUT_MS = 10_000
+
+RECORDER = (
+    """(() => {
+  const PRESS_WINDOW_MS = """
+    + str(PRESS_WINDOW_MS)
+    + """;
+  const said = [];
+  let pressed = -1e9;
+  const press = (event) => {
+    const path = event.composedPath ? event.composedPath() : [event.target];
+    if (path.some((node) => node && node.getAttribute && node.getAttribute("data-testid") === "read-aloud")) {
+      pressed = performance.now();
+    }
+  };
+  for (const kind of ["pointerdown", "click", "keydown"]) window.addEventListener(kind, press, true);
+  class Utterance { constructor(text) { this.text = text; this.lang = ""; } }
+  const synth = {
+    speaking: false, pending: false, paused: false,
+    getVoices: () => [{ name: "recorder", lang: "en", default: true }, { name: "recorder", lang: "de" }],
+    speak: (utterance) => said.push({ text: String(utterance.text), lang: String(utterance.lang),
+      pressed: performance.now() - pressed < PRESS_WINDOW_MS }),
+    cancel: () => {}, pause: () => {}, resume: () => {},
+    addEventListener: () => {}, removeEventListener: () => {},
+  };
+  Object.defineProperty(window, "speechSynthesis", { configurable: true, get: () => synth });
+  Object.defineProperty(window, "SpeechSynthesisUtterance", { configurable: true, value: Utterance });
+  window.__spoken = said;
+})();"""
+)
+
+
+class Utterance(TypedDict):
+    text: str
+    lang: str
+    pressed: bool
+
+
+def record_speech(target: BrowserContext | Page) -> None:
+    """Record what every page of ``target`` says, from its next navigation on."""
+    target.add_init_script(RECORDER)
+
+
+def take_speech(page: Page) -> list[Utterance]:
+    """The utterances said since the last call (and forget them)."""
+    said: list[Utterance] = page.evaluate("() => (window.__spoken || []).splice(0)")
+    return said
+
+
+def symbols_in(said: str) -> list[str]:
+    """The symbols of :data:`SYMBOLS` in ``said`` (a "/" between two numbers too)."""
+    return sorted({char for char in said if char in SYMBOLS})
+
+
+def check_speech(said: list[Utterance]) -> None:
+    """Each utterance came by itself (no 🔊 press just before it) and holds no symbol."""
+    for utterance in said:
+        assert not utterance["pressed"], f"spoken only after a read-aloud press: {utterance['text']!r}"
+        found = symbols_in(utterance["text"])
+        assert not found, f"spoken with symbols {found}: {utterance['text']!r}"
+        assert not re.search(r"\(\s*key \w\)|\(Taste \w\)", utterance["text"]), utterance["text"]
+
+
+def heard_by_itself(page: Page, timeout_ms: int = SPEECH_TIMEOUT_MS) -> list[Utterance]:
+    """Wait until the page has said something new by itself; check it (:func:`check_speech`) and return it.
+
+    Fails when nothing is said within ``timeout_ms``: call it at a wait where something new appeared.
+    """
+    page.wait_for_function("() => (window.__spoken || []).length > 0", timeout=timeout_ms)
+    page.wait_for_timeout(400)  # the rest of this redraw's texts
+    said = take_speech(page)
+    check_speech(said)
+    return said
+
+
+def spoken_text(said: list[Utterance]) -> str:
+    """All the utterances' texts, one a line."""
+    return "\n".join(utterance["text"] for utterance in said)
+
+
+def heard(page: Page) -> list[dict[str, Any]]:
+    """What was said so far without taking it (for a test's error message)."""
+    result: list[dict[str, Any]] = page.evaluate("() => (window.__spoken || []).slice()")
+    return result
