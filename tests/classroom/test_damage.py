@@ -19,6 +19,7 @@ import subprocess
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -313,3 +314,38 @@ def test_the_cli_refuses_an_empty_file_in_one_line_with_exit_2(shared_folder: Pa
     (data / FILE_NAME).write_bytes(b"")
     done = _run_classroom(data, _home(shared_folder))
     _one_line_exit_2(done, str(data / FILE_NAME), "empty")
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_the_real_server_starts_with_one_line_and_the_console_shows_the_report(tmp_path: Path, browser: Any) -> None:
+    from tests.browser.conftest import printed_address, start_classroom
+
+    data = tmp_path / "data"
+    code, _ = _class(data)
+    bad = _moves_of(_rows(data), code, 1)[1][0]
+    _edit(data, bad, "{")
+    before = _rows(data)
+    server = start_classroom(tmp_path)
+    try:
+        lines = server.log.read_text().splitlines()
+        warned = [line for line in lines if " WARNING " in line]
+        assert len(warned) == 1 and f"room {code}: event {bad} (move_placed)" in warned[0], server.log_tail()
+        assert not any("Traceback" in line for line in lines)
+        page = browser.new_page()
+        try:
+            page.goto(printed_address(server, "Teacher (keep this address to yourself):"))
+            page.locator(f'[data-testid="open-room"][data-code="{code}"]').click(timeout=90_000)
+            report = page.get_by_test_id("damage-report")
+            report.wait_for(timeout=60_000)
+            assert report.get_attribute("role") == "status"
+            assert report.locator(f'[data-room="{code}"]').get_attribute("data-event") == str(bad)
+            assert text("classroom.damage.title", code=code) in report.inner_text()
+            page.get_by_test_id("teacher-roll").click()
+            stopped = text("classroom.damage.stopped", code=code, event=bad)
+            page.get_by_test_id("message").filter(has_text=stopped).wait_for(timeout=60_000)
+        finally:
+            page.close()
+    finally:
+        server.stop()
+    assert _rows(data) == before  # the roll was refused: nothing written, nothing removed
