@@ -28,7 +28,7 @@ from caterpillar_learn.classroom.codes import ClassroomError
 from caterpillar_learn.classroom.lobby import Lobby
 from caterpillar_learn.classroom.rooms import CaterpillarsRoom, Pupil, RoomSettings
 from caterpillar_learn.classroom.store import FILE_NAME, DamagedFileError, EventStore
-from caterpillar_learn.classroom.tables import TableSettings
+from caterpillar_learn.classroom.tables import RaupeRoom, TableSettings
 from caterpillar_learn.i18n import text
 from tests.browser.conftest import cli_command
 
@@ -349,3 +349,34 @@ def test_the_real_server_starts_with_one_line_and_the_console_shows_the_report(t
     finally:
         server.stop()
     assert _rows(data) == before  # the roll was refused: nothing written, nothing removed
+
+
+def test_a_stopped_raupe_room_keeps_its_clock_still_and_writes_nothing(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    lobby = Lobby.open(tmp_path)
+    room = lobby.create(TableSettings.build(2, "beginner", hints=False))
+    assert isinstance(room, RaupeRoom)
+    room.join("Cleo")
+    room.start_all()
+    room.subscribe(lambda table: None, 0)
+    seconds = iter(range(1, 1000))
+    for _ in range(40):  # the bot plays, a second of game time each tick
+        room.tick(lambda: float(next(seconds)))
+    lobby.store.close()
+    events = [r for r in _rows(tmp_path) if r[2] == "table_event"]
+    assert len(events) > 4
+    _edit(tmp_path, events[3][0], json.dumps({"table": 0, "event": {"kind": "moon"}}))
+    before = _rows(tmp_path)
+    again = Lobby.open(tmp_path)
+    stopped = again.rooms[room.code]
+    assert isinstance(stopped, RaupeRoom)
+    assert again.damage[room.code].event == events[3][0] and len(stopped.log) == 1 + 1 + 3
+    stopped.subscribe(lambda table: None, 0)  # a pupil's page follows the table
+    with caplog.at_level(logging.INFO, logger="caterpillar_learn.classroom"):
+        for _ in range(3):
+            for table in stopped.tables:
+                table.moved = 1.0  # long ago: a whole tick of game time is due
+            again.tick()
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR]  # no clock failing four times a second
+    assert _rows(tmp_path) == before and len(stopped.log) == 5
