@@ -75,7 +75,7 @@ T = TypeVar("T")
 Key = tuple[Level, tuple[int, ...]]
 
 #: How much lower the workers' scheduling priority is than the server's (``nice``).
-NICE = 10
+NICE = 5
 
 
 def default_workers(cores: int | None = None) -> int:

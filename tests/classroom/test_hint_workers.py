@@ -145,6 +145,23 @@ def test_a_hint_shows_thinking_then_comes_with_the_next_redraw(pool: Solves) -> 
     assert page.board.explanation.endswith(cost), page.board.explanation
 
 
+def test_what_if_comes_from_a_worker_too(pool: Solves) -> None:
+    room = a_room("beginner", LAYOUT, "typed")
+    page = Page(room, "Ada")
+    room.roll("3 5")
+    page.board.refresh()
+    first = page.board.legal[0]
+    page.board.act("box", caterpillar=first["caterpillar"], box=first["box"])
+    assert page.board.session.game.state.filled == 1
+    page.board.act("whatif", index=0)
+    assert "yours" not in page.board.whatif and page.board.message == ""
+    page.redraw_when_told(lambda: "yours" in page.board.whatif)
+    last = page.board.session.game.history[-1]
+    other = page.board.session.other_moves()[0]
+    assert page.board.whatif["yours"]["value"] == bridge.outcome(last.before, last.choice)["value"]  # type: ignore[arg-type]
+    assert page.board.whatif["other"]["value"] == bridge.outcome(last.before, other)["value"]
+
+
 def test_a_hint_in_german_comes_back_in_german(pool: Solves) -> None:
     room = a_room("beginner", LAYOUT, "typed")
     pupil = room.join("Ada")
@@ -258,6 +275,20 @@ def test_closing_stops_every_worker_and_removes_its_own_folder() -> None:
     assert not folder.exists()
     with pytest.raises(Exception, match="closed"):
         solves.solve("beginner", labels("2 3 6 4 6 2 3 5 5 4 2 1"))
+
+
+def test_a_server_starts_its_pool_and_stops_it() -> None:
+    before = bridge.use_workers(None)
+    try:
+        solves = bridge.start_workers(1)
+        assert bridge.workers() is solves
+        again = bridge.start_workers(1)  # a second start replaces (and stops) the first
+        assert bridge.workers() is again and solves._closed
+        bridge.stop_workers()
+        assert bridge.workers() is None and again._closed
+        assert not again.folder.exists()
+    finally:
+        bridge.use_workers(before)
 
 
 # -- over the real server ---------------------------------------------------------------------

@@ -114,7 +114,9 @@ def start_workers(workers: int | None = None) -> Solves:
     from caterpillar_learn.advice.workers import Solves
 
     solves = Solves(workers=workers)
-    stop_workers(use_workers(solves))
+    before = use_workers(solves)
+    if before is not None:
+        before.close()
     return solves
 
 
