@@ -52,6 +52,8 @@ FORMAT = 1
 FILE_NAME = "classroom.sqlite3"
 #: The tables every classroom file has (a file without them is not one).
 TABLES = ("events", "meta")
+#: The longest part of a refusal that quotes SQLite.
+SAID_CHARS = 70
 #: SQLite's words for a file it cannot read as a database: such a file is kept aside.
 CORRUPT = ("SQLITE_CORRUPT", "SQLITE_NOTADB")
 
@@ -196,7 +198,7 @@ class EventStore:
             )
         verdict = [str(row[0]) for row in self._db.execute("PRAGMA integrity_check").fetchall()]
         if verdict != ["ok"]:
-            raise self._keep_aside(f"PRAGMA integrity_check says: {'; '.join(verdict[:3])}")
+            raise self._keep_aside(f"integrity_check: {', '.join(verdict[:3])}")
 
     def _refusal(self, error: sqlite3.Error) -> DamagedFileError:
         """The one line for SQLite's ``error`` while opening; a file SQLite finds damaged is kept aside."""
@@ -216,12 +218,10 @@ class EventStore:
             part = Path(f"{path}{tail}")
             if part.exists():
                 part.rename(f"{kept}{tail}")
+        # The command line cuts a message at 240 characters: what to do comes before what SQLite said at length.
+        said = said if len(said) <= SAID_CHARS else said[: SAID_CHARS - 3] + "..."
         return DamagedFileError(
-            one_line(
-                f"{self.path}: damaged, {said}; kept as {kept.name}; "
-                "the next start begins with an empty file (or put a backup in its place)",
-                limit=400,
-            )
+            one_line(f"{self.path}: {said}; kept as {kept.name}; the next start begins empty (or restore a backup)")
         )
 
     @classmethod

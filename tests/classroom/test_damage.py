@@ -29,6 +29,7 @@ from caterpillar_learn.classroom.lobby import Lobby
 from caterpillar_learn.classroom.rooms import CaterpillarsRoom, Pupil, RoomSettings
 from caterpillar_learn.classroom.store import FILE_NAME, DamagedFileError, EventStore
 from caterpillar_learn.classroom.tables import RaupeRoom, TableSettings
+from caterpillar_learn.errors import one_line
 from caterpillar_learn.i18n import text
 from tests.browser.conftest import cli_command
 
@@ -183,7 +184,8 @@ def test_a_damaged_file_is_kept_aside_and_refused_in_one_line(tmp_path: Path, da
     (kept,) = _kept(tmp_path)
     assert kept.read_bytes() == damaged and kept.name in message  # renamed, never deleted
     assert not (tmp_path / FILE_NAME).exists()
-    assert "the next start begins with an empty file" in message
+    assert "the next start begins empty" in message
+    assert one_line(message) == message, message  # the command line prints it whole, not cut
     again = Lobby.open(tmp_path)  # as the message says
     assert again.rooms == {} and again.damage == {}
 
@@ -203,7 +205,7 @@ def test_integrity_check_failure_is_handled_like_a_damaged_file(tmp_path: Path) 
     whole[at] = ord("C")  # the index now disagrees with its table: only a full check sees it
     path.write_bytes(bytes(whole))
     assert sqlite3.connect(path).execute("SELECT COUNT(*) FROM events").fetchone() == (5,)  # it still reads
-    with pytest.raises(DamagedFileError, match="integrity_check says: row 5 missing from index"):
+    with pytest.raises(DamagedFileError, match="integrity_check: row 5 missing from index"):
         EventStore.in_folder(tmp_path)
     (kept,) = _kept(tmp_path)
     assert kept.read_bytes() == bytes(whole)
@@ -303,7 +305,7 @@ def test_the_cli_refuses_a_damaged_file_in_one_line_with_exit_2(shared_folder: P
     data = shared_folder / "data"
     damaged = _keep_aside_case(data, damage)
     done = _run_classroom(data, _home(shared_folder))
-    _one_line_exit_2(done, str(data / FILE_NAME), "kept as classroom.sqlite3.damaged-", "empty file")
+    _one_line_exit_2(done, str(data / FILE_NAME), "kept as classroom.sqlite3.damaged-", "begins empty")
     (kept,) = _kept(data)
     assert kept.read_bytes() == damaged
 
