@@ -30,7 +30,7 @@ from caterpillar_learn.caterpillars import score
 from caterpillar_learn.caterpillars.levels import Level
 from caterpillar_learn.classroom.rooms import DICE_SOURCES, LAYOUTS, STANDARD_LABELS, CaterpillarsRoom
 from caterpillar_learn.classroom.tables import RaupeRoom
-from caterpillar_learn.i18n import text
+from caterpillar_learn.i18n import plural, text
 from caterpillar_learn.raupe import LEVELS, outcome
 
 __all__ = [
@@ -164,7 +164,7 @@ def desk_view(rooms: list[CaterpillarsRoom | RaupeRoom], current: str) -> DeskVi
             {
                 "code": room.code,
                 "title": _room_title(room),
-                "pupils": text("classroom.desk.pupils", count=len(room.counted())),
+                "pupils": plural("classroom.desk.pupils", len(room.counted())),
             }
         )
     return {
