@@ -287,20 +287,21 @@ class _NumberFormatter(string.Formatter):
         return super().format_field(value, format_spec)
 
 
-def dice_words(values: Sequence[int | str], language: str | None = None) -> str:
+def dice_words(values: Sequence[int | str], action: str | None = None, language: str | None = None) -> str:
     """Dice as a child says them: ``[2, 3]`` is "a 2 and a 3" ("eine 2 und eine 3").
 
     An action die's face (a letter or a word) is said as it is, after the dice.
 
     >>> dice_words([2, 3])
     'a 2 and a 3'
-    >>> dice_words([6, 1, 4], "de")
+    >>> dice_words([6, 1, 4], language="de")
     'eine 6, eine 1 und eine 4'
-    >>> dice_words([5, 5, 2, "C"])
+    >>> dice_words([5, 5, 2], "C")
     'a 5, a 5, a 2 and C'
     """
     with _speaking(language):
-        said = [str(v) if isinstance(v, str) else text("ui.ear.die", value=v) for v in values]
+        faces = [*values, *([action] if action else [])]
+        said = [str(v) if isinstance(v, str) else text("ui.ear.die", value=v) for v in faces]
         if len(said) < 2:
             return "".join(said)
         return text("caterpillars.list_and", items=", ".join(said[:-1]), last=said[-1])

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from caterpillar_learn.caterpillars import CATERPILLARS, Move, Roll, State, legal_moves, score, why_not
 from caterpillar_learn.caterpillars.sheet import describe_slot, slot_of
 from caterpillar_learn.errors import describe
-from caterpillar_learn.i18n import text
+from caterpillar_learn.i18n import dice_words, text
 from caterpillar_learn.lessons.scenarios import CLEAR_MARGIN, bonus_margin
 
 __all__ = [
@@ -114,6 +114,15 @@ def _yes_no(kind: str, question: str, yes: bool, why_yes: str, why_no: str) -> Q
     )
 
 
+def said(roll: Roll) -> str:
+    """The dice of ``roll`` as a child says them, for a question's ``{dice}``: "a 2 and a 3" ("eine 2 und eine 3").
+
+    >>> said(Roll((2, 3)))
+    'a 2 and a 3'
+    """
+    return dice_words(roll.dice, roll.action)
+
+
 def ask_boxes(state: State, roll: Roll) -> Question:
     """Which empty boxes can these dice fill?"""
     moves = [m for m in legal_moves(state, roll) if not m.zero]
@@ -126,7 +135,7 @@ def ask_boxes(state: State, roll: Roll) -> Question:
         else:
             reasons.append((box_id(slot), why_not(state, roll, slot)))
     options = tuple(Option(box_id(s), _box_words(s)) for s in state.empty_slots())
-    words = text("lessons.question.boxes", dice=str(roll))
+    words = text("lessons.question.boxes", dice=said(roll))
     return Question("boxes", words, options, frozenset(box_id(s) for s in fits), True, tuple(reasons))
 
 
@@ -135,7 +144,7 @@ def ask_zero(state: State, roll: Roll) -> Question:
     fitting = [m for m in legal_moves(state, roll) if not m.zero]
     why_yes = text("lessons.question.zero_yes", move=fitting[0].describe()) if fitting else ""
     why_no = text("caterpillars.how.zero")
-    return _yes_no("zero", text("lessons.question.zero", dice=str(roll)), bool(fitting), why_yes, why_no)
+    return _yes_no("zero", text("lessons.question.zero", dice=said(roll)), bool(fitting), why_yes, why_no)
 
 
 def ask_split(state: State, roll: Roll, slot: int) -> Question:
@@ -150,7 +159,7 @@ def ask_split(state: State, roll: Roll, slot: int) -> Question:
     keyed = {"+".join(str(p.value) for p in sorted(way.score_pieces, key=lambda p: p.value)): way for way in ways}
     name, box = describe_slot(slot)
     label = state.labels[slot]
-    words = text("lessons.question.split", caterpillar=name, number=box + 1, label=label, dice=str(roll))
+    words = text("lessons.question.split", caterpillar=name, number=box + 1, label=label, dice=said(roll))
     reasons = tuple((key, way.explain()) for key, way in sorted(keyed.items()))
     return Question("split", words, options, frozenset(keyed), True, reasons)
 
@@ -166,7 +175,7 @@ def ask_bonus(state: State, roll: Roll, best: Move) -> Question:
     """
     if not state.level.rules.bonus_boxes:
         raise ValueError(describe("level", state.level.value, "a level with bonus boxes"))
-    words = text("lessons.question.bonus", dice=str(roll))
+    words = text("lessons.question.bonus", dice=said(roll))
     with_bonus, without = bonus_values(state, roll)
     if with_bonus is None:
         why = text("lessons.question.bonus_full")
