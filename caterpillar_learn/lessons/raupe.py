@@ -9,21 +9,32 @@ table.  A game saves its own deck and events
 replay it with the engine.
 
 >>> setup = get_table("14-raupe-spot-the-mistake")
->>> setup.players, setup.referee, setup.bot_level("beginner").name
+>>> setup.players, setup.referee, setup.bot_level(setup.level).name
 (3, True, 'sloppy')
+
+A lesson deals only what it has taught and its bots make only the mistakes
+it has taught the learner to call (none before lesson 14):
+
+>>> [get_table(name).calls for name in ("10-raupe-shape", "12-raupe-change-card", "14-raupe-spot-the-mistake")]
+[(), ('shape', 'colour'), ('shape', 'colour', 'aphid', 'mistake')]
+>>> get_table("10-raupe-shape").bot_level("beginner").error_rate
+0.0
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from caterpillar_learn.errors import describe
 from caterpillar_learn.raupe import BotLevel, Card, get_level, standard_deck
 
-__all__ = ["SETUPS", "SLOPPY", "TableSetup", "get_table"]
+__all__ = ["CALLS", "SETUPS", "SLOPPY", "TableSetup", "get_table"]
 
-#: The bots of "spot the mistake": slow, careless, and they leave every call to the learner.
-SLOPPY = BotLevel("sloppy", 1.8, 0.05, 0.3, error_rate=0.35, notice_chance=0.0, false_call_rate=0.0)
+#: The bots of "spot the mistake": slow (a card every few seconds), careless, and they leave every call to
+#: the learner.
+SLOPPY = BotLevel("sloppy", 3.6, 0.08, 0.25, error_rate=0.35, notice_chance=0.0, false_call_rate=0.0)
+#: Every call, in the order the lessons teach them.
+CALLS = ("shape", "colour", "aphid", "mistake")
 
 
 @dataclass(frozen=True)
@@ -36,13 +47,22 @@ class TableSetup:
     speed: float = 0.6
     #: Caterpillar cards taken from the standard deck (a short deck keeps hands small); 0 = all.
     caterpillar_cards: int = 25
-    referee: bool = False  # the learner judges bots instead of playing
+    #: The lesson is about calling mistakes: the learner's calls are counted and explained.
+    referee: bool = False
     show_fits: bool = True  # mark the cards whose visible side fits
     hints: bool = True
-    controls: bool = False  # speed slider and bot level
-    #: Change cards, butterflies and cards with an aphid in the deck (the first two lessons leave them
-    #: out: lessons 12 and 13 introduce them).
+    controls: bool = False  # the bot level (the speed slider is at every table)
+    #: Change cards in the deck (lesson 12 introduces them); butterflies and cards with an aphid
+    #: (lesson 13 introduces them).
     extras: bool = True
+    butterflies: bool = True
+    aphids: bool = True
+    #: The calls the lesson has taught (the others are not shown).
+    calls: tuple[str, ...] = CALLS
+    #: Whether the bots slip (a wrong card, a forgotten call, a false alarm): only once calling is taught.
+    bot_mistakes: bool = True
+    #: Show the card below the top of the pile (the leaf a card is checked against).
+    show_below: bool = False
     #: Ask "Which of your cards fit?" before the first game starts.
     question: bool = False
 
@@ -56,26 +76,47 @@ class TableSetup:
         False
         """
         cards = standard_deck()
-        if not self.caterpillar_cards:
+        if not self.caterpillar_cards and self.extras and self.butterflies and self.aphids:
             return cards
         plain = [card for card in cards if card.sides and not card.is_change]
+        if not (self.extras and self.aphids):
+            plain = [card for card in plain if not any(side.aphid for side in card.sides)]
+        if self.caterpillar_cards:
+            plain = plain[: self.caterpillar_cards]
         if not self.extras:
-            return tuple(card for card in plain if not any(side.aphid for side in card.sides))[: self.caterpillar_cards]
-        return (*plain[: self.caterpillar_cards], *(card for card in cards if card.is_change or card.is_butterfly))
+            return tuple(plain)
+        changes = [card for card in cards if card.is_change and (self.aphids or not any(s.aphid for s in card.sides))]
+        butterflies = [card for card in cards if card.is_butterfly] if self.butterflies else []
+        return (*plain, *changes, *butterflies)
 
     def bot_level(self, name: str) -> BotLevel:
-        """The bots' level: ``name`` from the engine's levels, or :data:`SLOPPY` (always for a referee)."""
-        return SLOPPY if self.referee or name == SLOPPY.name else get_level(name)
+        """The bots' level: ``name`` from the engine's levels or :data:`SLOPPY`, without slips where
+        the lesson has not yet taught how to call them."""
+        level = SLOPPY if name == SLOPPY.name else get_level(name)
+        return level if self.bot_mistakes else replace(level, error_rate=0.0, false_call_rate=0.0)
 
 
 SETUPS: dict[str, TableSetup] = {
-    "10-raupe-shape": TableSetup(mode="shape", extras=False, question=True),
-    "11-raupe-colour": TableSetup(mode="colour", extras=False, question=True),
-    "12-raupe-change-card": TableSetup(mode="shape", speed=0.7, question=True),
-    "13-raupe-butterflies-and-aphids": TableSetup(mode="colour", speed=0.7, question=True),
-    "14-raupe-spot-the-mistake": TableSetup(players=3, referee=True, speed=0.8, show_fits=False),
+    "10-raupe-shape": TableSetup(mode="shape", extras=False, question=True, calls=(), bot_mistakes=False),
+    "11-raupe-colour": TableSetup(mode="colour", extras=False, question=True, calls=(), bot_mistakes=False),
+    "12-raupe-change-card": TableSetup(
+        mode="shape", speed=0.7, question=True, butterflies=False, aphids=False, calls=CALLS[:2], bot_mistakes=False
+    ),
+    "13-raupe-butterflies-and-aphids": TableSetup(
+        mode="colour", speed=0.7, question=True, calls=CALLS[:3], bot_mistakes=False
+    ),
+    "14-raupe-spot-the-mistake": TableSetup(
+        players=3, level=SLOPPY.name, referee=True, speed=0.6, caterpillar_cards=21, show_below=True
+    ),
     "15-raupe-race": TableSetup(
-        players=4, caterpillar_cards=0, level="advanced", speed=1.0, show_fits=False, hints=False, controls=True
+        players=4,
+        caterpillar_cards=0,
+        level="advanced",
+        speed=1.0,
+        show_fits=False,
+        hints=False,
+        controls=True,
+        show_below=True,
     ),
 }
 

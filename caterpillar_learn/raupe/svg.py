@@ -147,8 +147,7 @@ def _aphid() -> str:
         f'<circle cx="84" cy="16" r="12" fill="#ffffff" stroke="{INK}" stroke-width="2"/>{legs}'
         f'<ellipse cx="84" cy="16" rx="5" ry="7" fill="#7ac943" stroke="{INK}" stroke-width="1.6"/>'
         f'<circle cx="84" cy="8.5" r="2.6" fill="{INK}"/>'
-        f'<text x="84" y="38" font-size="9" text-anchor="middle" font-weight="700" fill="{INK}">'
-        f"{escape(text('raupe_lessons.svg.aphid'))}</text></g>"
+        f"{_caption(text('raupe_lessons.svg.aphid'), 97, 38, 9, anchor='end', room=44)}</g>"
     )
 
 
@@ -162,6 +161,28 @@ def _sky() -> str:
         f'<g data-mark="sky"><rect x="2" y="2" width="96" height="104" rx="8" fill="{SKY}"/>{clouds}'
         f'<text x="7" y="15" font-size="11" font-weight="700" fill="{INK}">'
         f"⇄ {escape(text('raupe_lessons.svg.change'))}</text></g>"
+    )
+
+
+#: A caption's width per character and font pixel (a generous guess for system-ui; wide letters in German).
+CHAR_WIDTH = 0.6
+
+
+def _caption(
+    words: str, x: float, y: float, size: float, *, bold: bool = False, anchor: str = "middle", room: float = 92
+) -> str:
+    """One line of words on a card, squeezed to ``room`` units when it would be wider (never clipped).
+
+    >>> "textLength" in _caption("Blattlaus", 97, 38, 9, anchor="end", room=44)
+    True
+    >>> "textLength" in _caption("round red", 50, 124, 12)
+    False
+    """
+    squeeze = f' textLength="{room}" lengthAdjust="spacingAndGlyphs"' if len(words) * size * CHAR_WIDTH > room else ""
+    weight = ' font-weight="700"' if bold else ""
+    return (
+        f'<text x="{x}" y="{y}" font-size="{size}"{weight} text-anchor="{anchor}"{squeeze}'
+        f' fill="{INK}">{escape(words)}</text>'
     )
 
 
@@ -227,10 +248,9 @@ def side_svg(side: Side, *, uid: str = "rr", width: int | None = None) -> str:
     words = _lines(side)
     body.append(
         # A space first, so that a mark's word drawn before ("aphid") stays a word of its own when read.
-        f' <text x="50" y="124" font-size="{12 if len(words[0]) <= 13 else 10.5}" font-weight="700"'
-        f' text-anchor="middle" fill="{INK}">{escape(words[0])}</text>'
+        f" {_caption(words[0], 50, 124, 12 if len(words[0]) <= 13 else 10.5, bold=True)}"
         # The space keeps the two lines apart in the card's text ("red on", not "redon"), as a reader hears them.
-        f' <text x="50" y="140" font-size="10.5" text-anchor="middle" fill="{INK}">{escape(words[1])}</text>'
+        f" {_caption(words[1], 50, 140, 10.5)}"
     )
     return _frame(uid, describe_side(side), "".join(body), width)
 
@@ -259,10 +279,8 @@ def butterfly_svg(*, uid: str = "rr", width: int | None = None) -> str:
         f'<g data-mark="butterfly">{wings}'
         f'<rect x="46" y="32" width="8" height="66" rx="4" fill="{INK}"/>'
         f'<path d="M48 33 Q40 18 34 16 M52 33 Q60 18 66 16" stroke="{INK}" stroke-width="2" fill="none"/></g>'
-        f'<text x="50" y="124" font-size="12" font-weight="700" text-anchor="middle" fill="{INK}">'
-        f"{escape(text('raupe_lessons.svg.butterfly'))}</text>"
-        f' <text x="50" y="140" font-size="10.5" text-anchor="middle" fill="{INK}">'
-        f"{escape(text('raupe_lessons.svg.joker'))}</text>"
+        f"{_caption(text('raupe_lessons.svg.butterfly'), 50, 124, 12, bold=True)}"
+        f" {_caption(text('raupe_lessons.svg.joker'), 50, 140, 10.5)}"
     )
     return _frame(uid, text("raupe_lessons.card.butterfly"), body, width)
 

@@ -20,9 +20,23 @@ test advances the clock explicitly with ``tick`` events.  A ``pause`` event
 stops the clock until the next one: ticks are ignored, so the bots wait too,
 and the learner's cards, shouts and calls are refused with one line.
 
+Fair in real time.  A card is judged against the pile the learner saw.  The
+page sends with each card the pile size it showed (``seen``) and the seconds
+since that pile appeared (``since``); without them the table uses its own
+real-time clock (the ticks' seconds, before the speed factor).  A card that
+does not fit the pile as it is now, tapped while the page still showed an
+older pile or within :data:`TOO_LATE` seconds after the pile changed, is
+refused with "Too late: the pile changed" and costs nothing.
+
 >>> from caterpillar_learn.lessons import get_table
 >>> table = RaupeTable(get_table("10-raupe-shape"), seed=4)
->>> table.handle({"type": "check"})  # "Which of your cards fit?" comes first
+>>> table.handle({"type": "start"})  # "Which of your cards fit?" comes first
+Traceback (most recent call last):
+...
+caterpillar_learn.ui.base.BadEventError: Answer the question first, then play.
+>>> for option in sorted(table.quiz.question.correct):
+...     table.handle({"type": "answer", "option": option})
+>>> table.handle({"type": "check"})
 >>> table.handle({"type": "start"})
 >>> table.handle({"type": "play", "index": "x"})
 Traceback (most recent call last):
@@ -36,6 +50,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from caterpillar_learn.errors import describe
@@ -60,6 +75,7 @@ from caterpillar_learn.raupe import (
     winner_text,
 )
 from caterpillar_learn.raupe.hints import describe_side, fit_reason, penalty_text, trait_name
+from caterpillar_learn.raupe.referee import PENALTY_CARDS, Outcome, Penalty
 from caterpillar_learn.ui.base import BadEventError, number, whole
 from caterpillar_learn.ui.quiz import Quiz
 from caterpillar_learn.ui.raupe.views import hand_view, lesson_view, table_view
@@ -85,6 +101,13 @@ SPEEDS = (0.25, 2.5)
 LOG_LINES = 5
 #: Bot events applied at most per tick, so a long tick cannot run a whole game at once.
 MAX_EVENTS_PER_TICK = 20
+#: Real seconds after a change of the pile during which a card that no longer fits counts as "too late".
+TOO_LATE = 0.5
+#: Wrong checks after which the opening question shows its answer (the learner then taps it).
+SHOW_AFTER = 2
+
+
+_NO_OUTCOME = Outcome(winners=(), stalemate=False)
 
 
 class RaupeTable:
@@ -106,10 +129,12 @@ class RaupeTable:
         self.level = setup.level
         self.speed = setup.speed
         self.games = 0
-        self.human: int | None = None if setup.referee else 0
+        self.human: int | None = 0  # the learner is player 1 at every table (the referee holds cards too)
         self.tally = {"fits": 0, "slips": 0, "caught": 0, "right": 0, "wrong": 0, "missed": 0}
         self.message = ""
         self.quiz = Quiz()
+        #: Wrong checks of the opening question; from :data:`SHOW_AFTER` on, the answer is shown.
+        self.misses = 0
         self.deal()
         if setup.question and self.human is not None:
             self.ask()
@@ -121,6 +146,9 @@ class RaupeTable:
         self.game = Game(self.setup.players, seed, parse_mode(self.setup.mode), self.setup.deck())
         self.bot_rng = random.Random(seed * 1_000_003 + 17)  # bots draw apart from the deal and cuts
         self.now = 0.0
+        #: Real seconds the clock has run (before the speed factor) and when the pile last changed.
+        self.real = 0.0
+        self.pile_changed = -TOO_LATE
         self.started = False
         self.paused = False
         self.faces = [0] * len(self.game.state.hands[0])
@@ -132,7 +160,19 @@ class RaupeTable:
 
     @property
     def levels(self) -> list[BotLevel | None]:
-        return [None if seat == self.human else self.setup.bot_level(self.level) for seat in range(self.game.players)]
+        """Each seat's bot level (None for the learner).
+
+        A bot holding :data:`~caterpillar_learn.raupe.referee.PENALTY_CARDS` cards or fewer does not
+        call: its call would hand over its last cards and win the lesson's game on the spot
+        (docs/RULES.md, "Mistake").
+        """
+        level = self.setup.bot_level(self.level)
+        quiet = replace(level, notice_chance=0.0, false_call_rate=0.0)
+        hands = self.game.state.hands
+        return [
+            None if seat == self.human else quiet if len(hands[seat]) <= PENALTY_CARDS else level
+            for seat in range(self.game.players)
+        ]
 
     def plan(self) -> None:
         """Ask the bots for their next event (drawn afresh after every change of the table)."""
@@ -182,6 +222,8 @@ class RaupeTable:
             listed = f"{listed}{text('raupe.end.and')}{numbers[-1]}" if listed else str(numbers[0])
             key = "raupe_lessons.feedback.right_one" if len(numbers) == 1 else "raupe_lessons.feedback.right_many"
             return Feedback(True, text(key, cards=listed))
+        if self.showing:
+            return Feedback(False, text("raupe_lessons.now.show"))
         extra, missed = sorted(chosen - right, key=int), sorted(right - chosen, key=int)
         index, fits = (int(extra[0]), False) if extra else (int(missed[0]), True)
         state = self.game.state
@@ -214,6 +256,11 @@ class RaupeTable:
             self.quiz.feedback = self.card_feedback()
 
     @property
+    def showing(self) -> bool:
+        """Whether the opening question shows its answer (after :data:`SHOW_AFTER` wrong checks)."""
+        return self.misses >= SHOW_AFTER and self.quiz.is_pending
+
+    @property
     def asking(self) -> bool:
         """Whether the question waits for a right answer before the first game (taps on cards answer it)."""
         return self.quiz.is_pending and not self.started
@@ -225,12 +272,13 @@ class RaupeTable:
             self.quiz.choose(event.get("option"))
         elif kind == "check":
             self.quiz.check()
+            self.misses += not self.quiz.is_right
             if self.quiz.question is not None and self.quiz.question.kind == "cards":
                 self.quiz.feedback = self.card_feedback()
             self.say(self.quiz.feedback.text if self.quiz.feedback else "")
         elif self.asking and kind == "play":  # a tap on a card answers the question
             self.quiz.choose(str(whole(event.get("index"), "card number", len(self.faces))))
-        elif self.asking and (kind in ("flip", "shout", "mistake", "pause") or not self.quiz.is_answered):
+        elif self.asking and kind in ("flip", "shout", "mistake", "pause", "start"):
             raise BadEventError(text("lessons.question.answer_first"))
         elif kind == "start":
             self.start()
@@ -250,16 +298,24 @@ class RaupeTable:
             raise BadEventError(text("raupe_lessons.msg.is_paused"))
         elif kind == "mistake":
             self.advance(0.0)
-            self.referee_call() if self.human is None else self.call()
-        elif self.human is None:
-            raise BadEventError(text("raupe_lessons.msg.referee_only"))
+            self.call(*self.seen(event))
         elif kind == "flip":
+            assert self.human is not None
             index = whole(event.get("index"), "card number", len(self.faces))
             self.faces[index] = 1 - self.faces[index] if self.game.state.hands[self.human][index].sides else 0
         elif kind == "shout":
             self.shout(event.get("word"))
         else:
-            self.play(whole(event.get("index"), "card number", len(self.faces)))
+            self.play(whole(event.get("index"), "card number", len(self.faces)), *self.seen(event))
+
+    @staticmethod
+    def seen(event: Mapping[str, Any]) -> tuple[int | None, float | None]:
+        """What the page showed when the learner tapped: the pile's size, and seconds since it changed."""
+        seen, since = event.get("seen"), event.get("since")
+        return (
+            None if seen is None else whole(seen, "pile seen"),
+            None if since is None else number(since, "seconds since the pile changed", 0.0, 86400.0),
+        )
 
     def start(self) -> None:
         """Start the clock; when a game runs or is over, deal a new one and start it."""
@@ -285,6 +341,7 @@ class RaupeTable:
         """Move the clock by ``seconds`` of real time and apply the bot events now due."""
         if not self.running or self.paused:
             return
+        self.real = round(self.real + min(seconds, MAX_TICK), 3)
         self.now = round(self.now + min(seconds, MAX_TICK) * self.speed, 3)
         for _ in range(MAX_EVENTS_PER_TICK):
             due = self.pending
@@ -302,7 +359,33 @@ class RaupeTable:
         mode = parse_mode(word)
         self.armed_mode = None if self.armed_mode is mode else mode
 
-    def play(self, index: int) -> None:
+    def is_too_late(self, index: int, seen: int | None, since: float | None) -> bool:
+        """Whether the learner's card ``index`` came too late: it fitted no longer, and the pile had
+        changed since the page drew it (``seen``) or under :data:`TOO_LATE` seconds before.
+
+        >>> from caterpillar_learn.lessons import get_table
+        >>> table = RaupeTable(get_table("15-raupe-race"), seed=3)
+        >>> table.start()
+        >>> table.is_too_late(0, seen=5, since=None), table.is_too_late(0, seen=1, since=9.0)
+        (False, False)
+        """
+        assert self.human is not None
+        state = self.game.state
+        fitting = {(o.card, o.side) for o in self.game.legal_plays(self.human)}
+        if (index, self.faces[index] if state.hands[self.human][index].sides else 0) in fitting:
+            return False
+        if state.last is None and state.penalty is None:
+            return False  # the pile has not changed since the deal
+        return self.pile_moved(seen, since)
+
+    def pile_moved(self, seen: int | None, since: float | None) -> bool:
+        """Whether the pile changed after the page drew it (``seen``), or under :data:`TOO_LATE` s ago."""
+        changed_since = self.real - self.pile_changed
+        if seen is not None and seen != len(self.game.state.pile):
+            return True
+        return (since if since is not None else changed_since) < TOO_LATE or changed_since < TOO_LATE
+
+    def play(self, index: int, seen: int | None = None, since: float | None = None) -> None:
         assert self.human is not None
         if not self.started:
             self.start()
@@ -316,6 +399,9 @@ class RaupeTable:
             raise BadEventError(text("raupe_lessons.msg.hand_empty", player=empty + 1))
         if state.follow_up is not None and state.follow_up != self.human:
             raise BadEventError(text("raupe_lessons.msg.wait_follow_up", player=state.follow_up + 1))
+        if self.is_too_late(index, seen, since):
+            self.say(text("raupe_lessons.msg.too_late"))
+            return
         card = state.hands[self.human][index]
         side = self.faces[index] if card.sides else 0
         when = max(self.now, self.game.state.clock)
@@ -323,33 +409,19 @@ class RaupeTable:
         self.armed_aphid = False
         self.armed_mode = None
 
-    def call(self) -> None:
-        """The learner calls "Mistake!" on the newest card."""
+    def call(self, seen: int | None = None, since: float | None = None) -> None:
+        """The learner calls "Mistake!" on the newest card (too late if a fine card just covered the pile)."""
         assert self.human is not None
         last = self.game.state.last
         if last is None or last.player == self.human:
             raise BadEventError(text("raupe_lessons.msg.nothing_to_call"))
+        if not last.mistakes and self.pile_moved(seen, since):
+            self.say(text("raupe_lessons.msg.too_late"))
+            return
         self.submit(Call(max(self.now, self.game.state.clock), self.human, ()))
 
-    def referee_call(self) -> None:
-        """The referee whistles: right if the newest card carries a mistake."""
-        state = self.game.state
-        last = state.last
-        if last is None:
-            raise BadEventError(text("raupe_lessons.msg.nothing_to_call"))
-        if not last.mistakes:
-            self.tally["wrong"] += 1
-            self.say(text("raupe_lessons.referee.wrong", player=last.player + 1, why=self.why_fine()))
-            return
-        self.tally["right"] += 1
-        reasons = " ".join(explain_mistake(mistake) for mistake in last.mistakes)
-        self.say(text("raupe_lessons.referee.right", player=last.player + 1, reasons=reasons))
-        # The penalty happens at the table as if the next player had called.
-        caller = (last.player + 1) % state.players
-        self.submit(Call(max(self.now, state.clock), caller, ()), quiet=True)
-
-    def why_fine(self) -> str:
-        state = self.game.state
+    def why_fine(self, state: Any) -> str:
+        """Why the newest card of ``state`` (before a false call) broke no rule."""
         top, below = state.pile[-1], state.pile[-2]
         if top.face is None or below.face is None:
             return text("raupe_lessons.referee.fine_joker")
@@ -368,15 +440,18 @@ class RaupeTable:
         except IllegalEventError as error:
             raise BadEventError(str(error)) from None
         state = self.game.state
+        if len(state.pile) != len(before.pile) or state.pile[-1] != before.pile[-1]:
+            self.pile_changed = self.real
         if isinstance(event, Play):
             self.after_play(event, state)
         elif isinstance(event, Call):
             penalty = state.penalty
             assert penalty is not None
-            if self.human is not None:
-                self.tally["caught"] += penalty.right and penalty.accused == self.human
+            self.tally["caught"] += penalty.right and penalty.accused == self.human
+            if penalty.caller == self.human:
+                self.tally["right" if penalty.right else "wrong"] += 1
             if not quiet:
-                self.say(penalty_text(penalty))
+                self.say(self.call_words(penalty, before))
         else:
             result = outcome(state)
             assert result is not None
@@ -384,9 +459,28 @@ class RaupeTable:
         self.reconcile(before)
         self.plan()
 
+    def call_words(self, penalty: Penalty, before: Any) -> str:
+        """What a call did, said to the learner: who was right, and whose 3 cards went to whom.
+
+        The rule book: the player who made the mistake "receive[s] 3 cards as a punishment from the
+        player that notices the mistake"; a wrong call costs the caller 3 cards from the accused.
+        """
+        you, count = self.human, len(penalty.cards)
+        reasons = " ".join(explain_mistake(mistake) for mistake in penalty.mistakes)
+        if penalty.caller == you:
+            if penalty.right:
+                return text("raupe_lessons.call.you_right", player=penalty.accused + 1, count=count, reasons=reasons)
+            return text(
+                "raupe_lessons.call.you_wrong", player=penalty.accused + 1, count=count, why=self.why_fine(before)
+            )
+        if penalty.accused == you:
+            key = "raupe_lessons.call.caught_you" if penalty.right else "raupe_lessons.call.false_on_you"
+            return text(key, player=penalty.caller + 1, count=count, reasons=reasons)
+        return penalty_text(penalty)
+
     def uncalled(self, player: int, mistakes: tuple[Any, ...]) -> None:
         reasons = " ".join(explain_mistake(mistake) for mistake in mistakes)
-        if self.human is None:
+        if self.setup.referee and player != self.human:
             self.tally["missed"] += 1
         self.say(text("raupe_lessons.msg.uncalled", player=player + 1, reasons=reasons))
 
@@ -416,6 +510,94 @@ class RaupeTable:
             match = next((k for k, (c, _) in enumerate(old) if c == card), None)
             faces.append(old.pop(match)[1] if match is not None else 0)
         self.faces = faces
+
+    def to_do(self) -> str:
+        """The one thing the lesson waits for now, as the page marks it (``data-todo``).
+
+        ``"question"`` (the question's panel), ``"check"``, ``"start"`` (also Play again),
+        ``"pause"`` (to play on), ``"card:<i>"``, ``"flip:<i>"``, ``"call:<word>"``, or ``"hand"`` (play
+        from the hand or watch: nothing on it is marked as the answer).
+
+        >>> from caterpillar_learn.lessons import get_table
+        >>> table = RaupeTable(get_table("15-raupe-race"), seed=3)
+        >>> table.to_do()
+        'start'
+        >>> table.handle({"type": "start"}); table.to_do()
+        'hand'
+        """
+        if self.asking:
+            if not self.showing:
+                return "question"
+            question = self.quiz.question
+            assert question is not None
+            wrong = sorted(set(self.quiz.selected) - set(question.correct), key=int)
+            missing = sorted(set(question.correct) - set(self.quiz.selected), key=int)
+            return f"card:{(wrong or missing)[0]}" if wrong or missing else "check"
+        if not self.running:
+            return "start"
+        if self.paused:
+            return "pause"
+        assert self.human is not None
+        state = self.game.state
+        options = self.game.legal_plays(self.human)
+        if not (self.setup.show_fits and options):
+            return "hand"
+        if state.aphid_owed and state.follow_up is None and not self.armed_aphid and "aphid" in self.setup.calls:
+            return "call:aphid"
+        hand = state.hands[self.human]
+        # As the hints advise: a caterpillar before the butterfly, a side already up before a flip.
+        option = min(options, key=lambda o: (hand[o.card].is_butterfly, o.side != self.faces[o.card], o.card))
+        card = hand[option.card]
+        if card.is_change and state.follow_up is None and self.armed_mode is not state.mode.other:
+            return f"call:{state.mode.other.word}"
+        if card.sides and option.side != self.faces[option.card]:
+            return f"flip:{option.card}"
+        return f"card:{option.card}"
+
+    def now_text(self, todo: str) -> str:
+        """The one short line that says what to do now (what :meth:`to_do` marks)."""
+        state = self.game.state
+        kind, _, detail = todo.partition(":")
+        if kind == "question":
+            return text("raupe_lessons.now.look")
+        if kind == "check" or (kind == "card" and self.asking):
+            return text("raupe_lessons.now.show")
+        if kind == "start":
+            if not state.finished:
+                return text("raupe_lessons.now.start")
+            won = self.human in (outcome(state) or _NO_OUTCOME).winners
+            return text("raupe_lessons.now.won" if won else "raupe_lessons.now.over")
+        if kind == "pause":
+            return text("raupe_lessons.now.paused")
+        if kind == "call":
+            if detail == "aphid":
+                return text("raupe_lessons.now.aphid")
+            return text("raupe_lessons.now.announce", call=text(f"raupe.call.{detail}"))
+        if kind == "flip":
+            return text("raupe_lessons.now.flip")
+        if state.follow_up == self.human:
+            return text("raupe_lessons.now.follow_up")
+        if kind == "card":
+            return text("raupe_lessons.now.play")
+        if "mistake" in self.setup.calls and self.setup.referee:
+            return text("raupe_lessons.now.watch")
+        if not self.setup.show_fits:
+            return text("raupe_lessons.now.race")
+        return text("raupe_lessons.now.wait")
+
+    @property
+    def steps(self) -> tuple[str, ...]:
+        """The lesson's steps: the opening question (if asked), start, play, the end of the game."""
+        return ("look", "start", "play", "end") if self.setup.question else ("start", "play", "end")
+
+    @property
+    def step(self) -> str:
+        """The step the lesson is at: it follows the game (nobody presses Next)."""
+        if self.asking:
+            return "look"
+        if self.game.state.finished:
+            return "end"
+        return "play" if self.started else "start"
 
     def record(self) -> dict[str, Any]:
         """The game as the engine saves it (seed, deck, events): ``Game.from_json`` replays it."""

@@ -20,7 +20,7 @@ word in its own language.
 >>> view["mode_text"], view["running"], view["paused"], len(hand_view(table)) == len(table.faces)
 ('Colour', False, False, True)
 >>> lesson_view("10-raupe-shape")["intro"][3]
-'Look at the leaf on top of the pile. Play a caterpillar of the same shape.'
+'Put the same shape on the leaf.'
 """
 
 from __future__ import annotations
@@ -64,9 +64,19 @@ class Seat(Protocol):
     level: str
 
     @property
+    def steps(self) -> tuple[str, ...]: ...
+
+    @property
+    def step(self) -> str: ...
+
+    @property
     def running(self) -> bool: ...
 
     def record(self) -> dict[str, Any]: ...
+
+    def to_do(self) -> str: ...
+
+    def now_text(self, todo: str) -> str: ...
 
 
 class HandCard(TypedDict, total=False):
@@ -101,6 +111,14 @@ class TableView(TypedDict):
     score: str
     controls: dict[str, Any]
     record: dict[str, Any]
+    #: The calls the lesson has taught ("shape", "colour", "aphid", "mistake"); only these are shown.
+    calls: list[str]
+    #: The one thing to do now (see :meth:`~caterpillar_learn.ui.raupe.RaupeTable.to_do`) and its line.
+    todo: str
+    now: str
+    #: Where the lesson is: ``{"step": 1-based, "count": n, "label": "Step 2 of 4"}``.
+    progress: dict[str, Any]
+    hand_title: str
 
 
 class LessonText(TypedDict, total=False):
@@ -194,6 +212,7 @@ def table_view(table: Seat) -> TableView:
     state = table.game.state
     top = state.pile[-1]
     words = text("raupe_lessons.card.butterfly") if top.face is None else describe_side(top.face)
+    below = state.pile[-2] if table.setup.show_below and len(state.pile) > 1 else None
     result = outcome(state)
     opponents = [
         {"seat": seat, "name": text("raupe_lessons.ui.bot", player=seat + 1), "cards": len(hand)}
@@ -203,9 +222,11 @@ def table_view(table: Seat) -> TableView:
     tally = table.tally
     score = (
         text("raupe_lessons.ui.referee_tally", **tally)
-        if table.human is None
+        if table.setup.referee
         else text("raupe_lessons.ui.player_tally", **tally)
     )
+    todo = table.to_do()
+    step = table.steps.index(table.step) + 1
     return {
         "mode": state.mode.word,
         "mode_text": mode_name(state.mode),
@@ -213,9 +234,11 @@ def table_view(table: Seat) -> TableView:
             "svg": card_svg(top.card, top.side, uid="pile"),
             "size": len(state.pile),
             "label": text("raupe_lessons.aria.pile", words=words, size=len(state.pile)),
+            "below": "" if below is None else card_svg(below.card, below.side, uid="below"),
+            "show_below": table.setup.show_below,
         },
         "opponents": opponents,
-        "referee": table.human is None,
+        "referee": table.setup.referee,
         "armed": {"aphid": table.armed_aphid, "mode": None if table.armed_mode is None else table.armed_mode.word},
         "can_call": state.last is not None and state.last.player != table.human and not state.finished,
         "follow_up": table.human is not None and state.follow_up == table.human,
@@ -227,6 +250,21 @@ def table_view(table: Seat) -> TableView:
         "you_won": result is not None and table.human in result.winners,
         "hint": hint_line(table),
         "score": score,
-        "controls": {"show": table.setup.controls, "speed": table.speed, "level": table.level, "levels": list(LEVELS)},
+        "controls": {
+            "show": table.setup.controls,
+            "speed": table.speed,
+            "speed_text": text("raupe_lessons.ui.speed_value", value=table.speed),
+            "level": table.level,
+            "levels": [{"value": name, "label": text(f"raupe_lessons.level.{name}")} for name in LEVELS],
+        },
         "record": table.record(),
+        "calls": list(table.setup.calls),
+        "todo": todo,
+        "now": table.now_text(todo),
+        "progress": {
+            "step": step,
+            "count": len(table.steps),
+            "label": text("raupe_lessons.ui.progress", step=step, count=len(table.steps)),
+        },
+        "hand_title": text("raupe_lessons.ui.hand"),
     }

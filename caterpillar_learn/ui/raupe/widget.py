@@ -20,15 +20,17 @@ language like every other word.  Events:
 * ``{"type": "speed", "value": x}``, ``{"type": "level", "value": name}``.
 
 >>> widget = RaupeWidget("10-raupe-shape", seed=4)
->>> widget.question["text"].startswith("Before you start: which of your cards fit")
+>>> widget.question["text"].startswith("Before you play: which of your cards fit")
 True
 >>> widget.lesson_text["title"], len(widget.lesson_text["intro"]) > 3
-('🐛 Räuber Raupe 1: Shape!', True)
+('Räuber Raupe 1: Shape!', True)
 >>> widget.act("language", value="de")
 >>> widget.lesson_text["title"], widget.question["text"].startswith("Bevor es losgeht")
-('🐛 Räuber Raupe 1: Form!', True)
+('Räuber Raupe 1: Form!', True)
 >>> widget.act("language", value="en")
->>> widget.act("check")  # the lesson asks first; then the game can start
+>>> for option in sorted(widget.session.quiz.question.correct):  # the lesson asks first, then the game starts
+...     widget.act("answer", option=option)
+>>> widget.act("check")
 >>> widget.act("start")
 >>> widget.act("flip", index=0)
 >>> widget.hand[0]["side"], widget.table["mode_text"]
@@ -64,7 +66,7 @@ class RaupeWidget(LearnWidget[RaupeTable]):
         for name in (
             "start", "new_game", "pause", "shape", "colour", "aphid", "mistake", "flip", "pile", "hand",
             "opponents", "speed", "level", "keys", "record", "referee_hand", "follow_up", "pile_size",
-            "save_answers", "read_aloud", "no_voice", "language",
+            "save_answers", "read_aloud", "no_voice", "language", "how_to_play", "play_again", "slow", "fast",
         )
     }  # fmt: skip
 
