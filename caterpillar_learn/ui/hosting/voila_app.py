@@ -14,6 +14,11 @@
   rebinding) reaches nothing.  jupyter_server's own check cannot be used for
   this: it lets through loopback addresses only, never the address a
   classroom's tablets use.
+* **The network policy** shared with the classroom server
+  (:func:`~caterpillar_learn.ui.hosting.network.harden`): that Host check,
+  ``Referrer-Policy: no-referrer``, ``X-Content-Type-Options: nosniff`` and a
+  Content-Security-Policy (:data:`POLICY`, with ``frame-ancestors 'none'``) on
+  every answer, and an access log without the token.
 
 Voila is imported here, at the top: only :func:`caterpillar_learn.ui.hosting.serve.serve`
 imports this module, when the server really starts.
@@ -21,7 +26,6 @@ imports this module, when the server really starts.
 
 from __future__ import annotations
 
-import html
 import logging
 import uuid
 from collections.abc import Collection
@@ -29,14 +33,13 @@ from typing import Any
 
 import tornado.web
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
-from tornado.httputil import HTTPServerRequest
-from tornado.routing import Matcher, Rule
 from traitlets import Integer
 from voila.app import Voila  # type: ignore[import-untyped]
 from voila.tornado.handler import TornadoVoilaHandler  # type: ignore[import-untyped]
 
 from caterpillar_learn.errors import CaterpillarLearnError, describe
-from caterpillar_learn.i18n import current_language, text
+from caterpillar_learn.i18n import text
+from caterpillar_learn.ui.hosting.network import content_policy, harden, host_name, notice_page, quiet_log
 
 __all__ = ["ClassFullError", "ClassroomKernelManager", "ClassroomVoila", "host_name", "notice_page"]
 
@@ -44,42 +47,14 @@ log = logging.getLogger("caterpillar_learn.ui.hosting")
 
 #: Seconds a refused learner is asked to wait before trying again (the ``Retry-After`` header).
 RETRY_AFTER = 60
+#: What a lesson page needs beyond its own server's files and inline scripts: the widgets' ES modules
+#: (anywidget imports them from ``blob:`` addresses), and the Font Awesome style sheets Voila's
+#: template links from jsDelivr (a page without the network draws without them, as it always did).
+POLICY = content_policy(script=["blob:"], style=["https://cdn.jsdelivr.net"])
 
 
 class ClassFullError(CaterpillarLearnError):
     """A page asked for a kernel while ``max_kernels`` kernels were live."""
-
-
-def notice_page(title: str, message: str) -> str:
-    """A plain page with a heading and one paragraph, in the current language: no script, no style sheet,
-    no traceback.
-
-    >>> "<h1>Full &amp; busy</h1>" in notice_page("Full & busy", "Try later.")
-    True
-    >>> from caterpillar_learn.i18n import language
-    >>> with language("de"):
-    ...     '<html lang="de">' in notice_page("Voll", "Später.")
-    True
-    """
-    return (
-        f'<!DOCTYPE html>\n<html lang="{current_language()}"><head><meta charset="utf-8">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{html.escape(title)}</title></head>"
-        '<body style="font-family: sans-serif; font-size: 1.25rem; max-width: 40rem; margin: 3rem auto">'
-        f'<h1>{html.escape(title)}</h1><p data-testid="notice">{html.escape(message)}</p></body></html>\n'
-    )
-
-
-def host_name(header: str) -> str:
-    """The host of a ``Host`` header: lower case, without port or IPv6 brackets.
-
-    >>> host_name("Teacher-PC.local:8866"), host_name("[::1]:8866"), host_name("192.0.2.2")
-    ('teacher-pc.local', '::1', '192.0.2.2')
-    """
-    header = header.strip().lower()
-    if header.startswith("["):
-        return header[1 : header.find("]")] if "]" in header else header
-    return header.rsplit(":", 1)[0] if header.count(":") == 1 else header
 
 
 # -- the cap ------------------------------------------------------------------------
@@ -150,35 +125,6 @@ class LessonHandler(TornadoVoilaHandler):  # type: ignore[misc]
         self.finish(notice_page(text("serve.full_title"), text("serve.full", limit=manager.max_kernels)))
 
 
-# -- the Host header ----------------------------------------------------------------
-
-
-class _ForeignHost(Matcher):
-    """Matches the requests whose Host header names no address of this server."""
-
-    def __init__(self, allowed: Collection[str]) -> None:
-        self.allowed = frozenset(allowed)
-        self._reported: set[str] = set()
-
-    def match(self, request: HTTPServerRequest) -> dict[str, Any] | None:
-        host = host_name(request.host or "")
-        if host in self.allowed:
-            return None
-        if host not in self._reported and len(self._reported) < 20:  # one line per host, not per request
-            self._reported.add(host)
-            log.warning("refused requests for the host %r: not a name of this server (see --allow-host)", host)
-        return {}
-
-
-class RefusedHostHandler(tornado.web.RequestHandler):
-    """Every request for a foreign host: 403 and a one-line page."""
-
-    def prepare(self) -> None:
-        self.set_status(403)
-        self.set_header("Content-Type", "text/html; charset=UTF-8")
-        self.finish(notice_page(text("serve.host_title"), text("serve.host_refused")))
-
-
 # -- the application ------------------------------------------------------------------
 
 
@@ -199,6 +145,6 @@ class ClassroomVoila(Voila):  # type: ignore[misc]
         return [(spec[0], LessonHandler, *spec[2:]) if spec[1] is TornadoVoilaHandler else spec for spec in handlers]
 
     def listen(self) -> None:
-        router = self.app.default_router
-        router.rules.insert(0, router.process_rule(Rule(_ForeignHost(self.allowed_hosts), RefusedHostHandler)))
+        harden(self.app, self.allowed_hosts, POLICY, lambda: (text("serve.host_title"), text("serve.host_refused")))
+        quiet_log([*logging.getLogger().handlers, *self.log.handlers], one_line=())
         super().listen()

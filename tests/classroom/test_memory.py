@@ -1,0 +1,78 @@
+"""The classroom server gives back what page loads that never connect took.
+
+``caterpillar-learn classroom`` runs in its own process with a short
+unused-session lifetime (the hidden ``--unopened-lifetime``); the pupils'
+door is loaded with plain ``GET /join`` and no websocket, as a tablet that
+opens the address and goes away.  After a warm-up and a pause the server's
+resident memory is the baseline; after a few hundred more loads and a pause
+past the lifetime (and the :class:`~caterpillar_learn.classroom.server.Freezer`'s
+quiet time) it must be back near it.  Before the pages' widgets were closed
+and the freezer collected before freezing, 300 loads kept some 45 MB.
+"""
+
+from __future__ import annotations
+
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from caterpillar_learn.classroom.server import Freezer
+from tests.browser.conftest import cli_command, free_port, start_server
+
+pytestmark = pytest.mark.slow
+
+#: Seconds a page that never connects is kept (the server's default is 15).
+LIFETIME = 2.0
+#: Page loads measured, and the generous bound on what they may leave behind (MB).
+LOADS = 300
+BOUND_MB = 15.0
+
+
+def _rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise AssertionError(f"no VmRSS for process {pid}")
+
+
+def _load(url: str, times: int) -> None:
+    for _ in range(times):
+        with urllib.request.urlopen(url, timeout=120) as answer:
+            assert answer.status == 200
+            answer.read()
+
+
+def _settle() -> None:
+    """Past the lifetime, the next look for unused sessions, and the freezer's quiet time (with slack)."""
+    time.sleep(2 * LIFETIME + Freezer.QUIET + 8)
+
+
+def test_page_loads_that_never_connect_leave_nothing_behind(tmp_path: Path) -> None:
+    port = free_port()
+    cmd = [*cli_command(), "classroom", "--port", str(port), "--data", str(tmp_path / "data")]
+    url = f"http://127.0.0.1:{port}/join"
+    server = start_server([*cmd, "--unopened-lifetime", str(LIFETIME)], url, tmp_path / "server.log")
+    try:
+        _load(url, 50)  # Panel, Bokeh and the widgets' first pages: what any server holds once it has served
+        _settle()
+        baseline = _rss_mb(server.process.pid)
+        _load(url, LOADS)
+        _settle()
+        after = _rss_mb(server.process.pid)
+        assert server.process.poll() is None, server.log_tail()
+        assert after - baseline <= BOUND_MB, (
+            f"{LOADS} page loads kept {after - baseline:.1f} MB ({baseline:.1f} → {after:.1f})"
+        )
+    finally:
+        server.stop()
+
+
+def test_the_unopened_lifetime_is_checked(tmp_path: Path) -> None:
+    import subprocess
+
+    cmd = [*cli_command(), "classroom", "--port", "0", "--data", str(tmp_path / "data"), "--unopened-lifetime", "0"]
+    finished = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    assert finished.returncode == 2
+    assert "--unopened-lifetime: got 0.0, expected seconds from 1 to 3600" in finished.stderr
