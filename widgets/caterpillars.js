@@ -90,6 +90,8 @@ import { h, picture, sender, watch, isShortcut } from "./shared.js";
  * @property {boolean} [can_back]
  * @property {boolean} [can_next]
  * @property {string} [todo]
+ * @property {string} [target]  the one thing to do now, marked with data-todo (see markTodo)
+ * @property {boolean} [new_game]  the stepper offers New game itself (lesson 0's end)
  * @property {string} [guide]  why only one box has a star (a round the lesson leads)
  * @property {boolean} [numbers]  whether the numbers for grown-ups show
  * @property {{help: string[], teacher: string[]}} [grown_ups]  the grown-ups' notes (while numbers show)
@@ -169,9 +171,23 @@ function centre(node, origin) {
   return { x: r.left - origin.left + r.width / 2, y: r.top - origin.top + r.height / 2, r };
 }
 
-function showRule(root, entry) {
+function showRule(root, entry, ghost = false) {
   clearRule(root);
   if (!entry || !entry.dice) return;
+  const box = root.querySelector(`[data-testid="box-${entry.caterpillar}-${entry.box}"]`);
+  if (ghost && box && typeof box.getBBox === "function") {
+    // The score the tap would write, pale in its box: a second tap (on it, or the box) writes it.
+    const r = box.getBBox();
+    const text = document.createElementNS(SVG_NS, "text");
+    text.setAttribute("class", "cl-ghost");
+    text.setAttribute("data-testid", "ghost-score");
+    text.setAttribute("x", String(r.x + r.width / 2));
+    text.setAttribute("y", String(r.y + r.height / 2));
+    text.setAttribute("text-anchor", "middle");
+    text.setAttribute("dominant-baseline", "central");
+    text.textContent = String(entry.zero ? 0 : entry.score ?? "");
+    box.append(text);
+  }
   const dieNode = (i) => root.querySelector(`[data-testid="die-${i}"]`);
   entry.dice.score.forEach((i) => dieNode(i)?.setAttribute("data-role", "score"));
   entry.dice.label.forEach((i) => dieNode(i)?.setAttribute("data-role", "label"));
@@ -193,7 +209,7 @@ function showRule(root, entry) {
 }
 
 function clearRule(root) {
-  root.querySelectorAll(".cl-rule-arrow").forEach((node) => node.remove());
+  root.querySelectorAll(".cl-rule-arrow, .cl-ghost").forEach((node) => node.remove());
   root.querySelectorAll("[data-role]").forEach((node) => node.removeAttribute("data-role"));
 }
 
@@ -217,6 +233,42 @@ function flyScore(root, entry) {
   setTimeout(() => ghost.remove(), 700);
 }
 
+// The one thing to do now (the lesson's `target`): marked data-todo="true" with the pulse.
+function todoNode(root, target) {
+  const by = (id) => root.querySelector(`[data-testid="${id}"]`);
+  const simple = { roll: "roll-button", next: "next-step", hint: "hint-button", question: "question",
+    check: "check-answer", new_game: "new-game", menu: "move-menu" };
+  if (simple[target]) return by(simple[target]);
+  if (target && target.startsWith("answer:")) {
+    const id = target.slice(7);
+    return root.querySelector(`[data-testid="answer"][data-option="${CSS.escape(id)}"]`) || by(`box-${id}`);
+  }
+  if (target === "sheet") {
+    const starred = root.querySelectorAll('[data-testid="legal-move"]');
+    if (starred.length === 1) return starred[0].closest(".cl-box");
+    return root.querySelector(".cl-sheet-host");
+  }
+  return null;
+}
+
+function markTodo(root, view, scroll) {
+  const node = todoNode(root, view.lesson && view.lesson.target);
+  if (!node) return;
+  node.setAttribute("data-todo", "true");
+  node.classList.add("learn-todo");
+  if (scroll) requestAnimationFrame(() => node.scrollIntoView({ block: "nearest", inline: "nearest" }));
+}
+
+// After a wrong try the board shows it: the boxes missed glow, a wrong one shakes; while the
+// answer is shown, its boxes glow.
+function markAnswers(root, question) {
+  if (!question || !question.on_board) return;
+  const mark = (ids, cls) => (ids || []).forEach((id) => root.querySelector(`[data-testid="box-${CSS.escape(id)}"]`)?.classList.add(cls));
+  mark(question.marks && question.marks.missed, "cl-missed");
+  mark(question.marks && question.marks.wrong, "cl-wrong");
+  mark(question.show, "cl-missed");
+}
+
 function boxOf(node) {
   const box = node && node.closest ? node.closest(".cl-box[data-caterpillar]") : null;
   return box ? { caterpillar: box.getAttribute("data-caterpillar"), box: Number(box.getAttribute("data-box")) } : null;
@@ -229,6 +281,13 @@ function render({ model, el }) {
   let lastCount = null;
   let lastMenu = "";
   let lastStep = null;
+  let lastTarget = null;
+  // Touch first: the first tap on a starred box shows the rule and the score, pale, in the box;
+  // a second tap writes it.  A mouse plays at once (its hover has shown the rule).
+  let armed = null;
+  let pointer = "mouse";
+  const touch = Boolean((window.matchMedia && window.matchMedia("(pointer: coarse)").matches) || navigator.maxTouchPoints > 0);
+  if (!touch && (model.get("view_names") || []).includes("lesson")) send("device", { touch: false });
 
   function draw() {
     const view = readView(model);
@@ -269,8 +328,14 @@ function render({ model, el }) {
     const starred = view.legal.filter((e) => !e.setup);
     const only = new Set(starred.map((e) => `${e.caterpillar}-${e.box}`)).size === 1 ? starred[0] : null;
     clearRule(root);
+    markAnswers(root, view.question);
+    const todoKey = view.lesson ? `${view.lesson.index}:${view.lesson.target}:${view.dice.count}` : null;
+    markTodo(root, view, todoKey !== lastTarget);
+    lastTarget = todoKey;
     const focused = boxOf(root.querySelector(":focus"));
-    requestAnimationFrame(() => showRule(root, (focused && entryAt(view, focused)) || only));
+    const held = armed && entryAt(view, armed);
+    if (!held) armed = null;
+    requestAnimationFrame(() => showRule(root, held || (focused && entryAt(view, focused)) || only, Boolean(held)));
   }
 
   let shown = null;
@@ -286,9 +351,19 @@ function render({ model, el }) {
     send("box", box);
   };
 
+  root.addEventListener("pointerdown", (event) => { pointer = event.pointerType || "mouse"; }, true);
   root.addEventListener("click", (event) => {
     const box = boxOf(event.target);
-    if (box) play(box);
+    if (!box) return;
+    const entry = shown ? entryAt(shown, box) : null;
+    const same = armed && armed.caterpillar === box.caterpillar && armed.box === box.box;
+    if (pointer !== "mouse" && entry && !same) {
+      armed = box;
+      showRule(root, entry, true);
+      return;
+    }
+    armed = null;
+    play(box);
   });
   root.addEventListener("keydown", (event) => {
     const box = boxOf(event.target);

@@ -27,6 +27,8 @@ import { h, speaker } from "./shared.js";
  * @property {boolean} [answered]
  * @property {FeedbackView} [feedback]
  * @property {string} [check]  the Check button's word
+ * @property {{missed: string[], wrong: string[]}} [marks]  after a wrong try: what was wrong (it shakes), what was missed (it glows)
+ * @property {string[]} [show]  while the answer is shown: the right options, for the learner to choose
  */
 /**
  * @typedef {Object} AnswerView
@@ -47,18 +49,22 @@ import { h, speaker } from "./shared.js";
 export function drawQuestion(question, send, lang = "en", words = {}) {
   if (!question || !question.text) return null;
   const done = Boolean(question.feedback && question.feedback.correct);
+  const wrong = new Set((question.marks && question.marks.wrong) || []);
+  const shown = new Set(question.show || []);
+  // A chosen option is outlined; only a right answer, once checked, carries a tick.
   const options = question.on_board ? [] : (question.options || []).map((option) => h("button", {
-    class: "cl-button learn-answer" + (option.selected ? " learn-chosen" : ""), type: "button",
+    class: "cl-button learn-answer" + (option.selected ? " learn-chosen" : "") + (wrong.has(option.id) ? " learn-shake" : "")
+      + (shown.has(option.id) ? " learn-shown" : ""), type: "button",
     "data-testid": "answer", "data-option": option.id, "aria-pressed": String(option.selected), disabled: done,
     onclick: () => send("answer", { option: option.id }),
-  }, (option.selected ? "✓ " : "") + option.label));
+  }, (done && option.selected ? "✓ " : "") + option.label));
   const feedback = question.feedback ? h("p", {
     class: "learn-feedback " + (question.feedback.correct ? "learn-right" : "learn-wrong"), "data-testid": "feedback",
     "data-correct": String(question.feedback.correct), role: "status", text: question.feedback.text,
   }) : null;
-  return h("section", { class: "learn-question", "aria-labelledby": "learn-question-text" },
+  return h("section", { class: "learn-question", "aria-labelledby": "learn-question-text", "data-testid": "question" },
     h("div", { class: "learn-question-head" },
-      h("p", { class: "learn-question-text", id: "learn-question-text", "data-testid": "question", text: question.text }),
+      h("p", { class: "learn-question-text", id: "learn-question-text", "data-testid": "question-text", text: question.text }),
       speaker([question.text, question.feedback ? question.feedback.text : ""].filter(Boolean).join("\n"), lang, words)),
     options.length ? h("div", { class: "learn-options", role: question.multiple ? "group" : "radiogroup" }, options) : null,
     h("button", { class: "cl-button cl-primary", type: "button", "data-testid": "check-answer", disabled: done,

@@ -104,8 +104,9 @@ class Lesson:
     #: The guided game's designed dice (``None``: seeded dice from the start).
     scenario: Scenario | None = None
     #: Whether the numbers for grown-ups (values, chances, the review) show at the start; the learner's
-    #: switch changes it.  Off for the picture-first Beginner lesson, whose hints speak a child's words.
-    numbers: bool = True
+    #: switch changes it.  Off at every level: numbers stay behind For grown-ups, the hints speak a
+    #: child's words.
+    numbers: bool = False
 
 
 # The guided games' dice, found by scripts/find_scenarios.py: each shows what its second part names
@@ -209,7 +210,6 @@ LESSONS: dict[str, Lesson] = {
                 *_FREE,
             ),
             scenario=BEGINNER_SCENARIO,
-            numbers=False,
         ),
         Lesson(
             "02-intermediate",

@@ -40,6 +40,7 @@ from caterpillar_learn.i18n import dice_words, text
 from caterpillar_learn.lessons.scenarios import CLEAR_MARGIN, bonus_margin
 
 __all__ = [
+    "CHILD_MARGIN",
     "KINDS",
     "Feedback",
     "Option",
@@ -56,6 +57,9 @@ __all__ = [
 ]
 
 KINDS = ("boxes", "zero", "split", "bonus", "fly", "cards")
+#: The smallest difference in expected final score a child could tell apart: one point, the smallest
+#: step on a sheet.  A lesson asks its bonus question as right or wrong only beyond it.
+CHILD_MARGIN = 1.0
 
 
 @dataclass(frozen=True)
@@ -164,14 +168,15 @@ def ask_split(state: State, roll: Roll, slot: int) -> Question:
     return Question("split", words, options, frozenset(keyed), True, reasons)
 
 
-def ask_bonus(state: State, roll: Roll, best: Move) -> Question:
+def ask_bonus(state: State, roll: Roll, best: Move, margin: float = CLEAR_MARGIN) -> Question:
     """Should a die go into a bonus box this round?  ``best`` is the helper's best move (the feedback names it).
 
     The answer is the hint generator's: the best expected final score with a
     die put into a bonus box this round against the best without one, both
-    quoted in the feedback.  Closer than :data:`CLEAR_MARGIN` (the margin the
-    lessons' scenarios choose their bonus rounds by), the two are about as
-    good and either answer is right.  With every bonus box full, no.
+    quoted in the feedback.  Closer than ``margin`` (by default :data:`CLEAR_MARGIN`, the margin
+    the lessons' scenarios choose their bonus rounds by; a lesson for children passes
+    :data:`CHILD_MARGIN`), the two are about as good and either answer is right.  With every
+    bonus box full, no.
     """
     if not state.level.rules.bonus_boxes:
         raise ValueError(describe("level", state.level.value, "a level with bonus boxes"))
@@ -180,7 +185,7 @@ def ask_bonus(state: State, roll: Roll, best: Move) -> Question:
     if with_bonus is None:
         why = text("lessons.question.bonus_full")
         return _yes_no("bonus", words, False, why, why)
-    if abs(with_bonus - without) < CLEAR_MARGIN:
+    if abs(with_bonus - without) < margin:
         why = text("lessons.question.bonus_close", with_bonus=with_bonus, without=without)
         options = (Option("yes", text("lessons.question.yes")), Option("no", text("lessons.question.no")))
         return Question("bonus", words, options, frozenset({"yes", "no"}), False, (("yes", why), ("no", why)))

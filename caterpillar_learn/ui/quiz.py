@@ -16,6 +16,20 @@ the ``@typedef`` of the same names in ``widgets/question.js``
 (False, True, True)
 >>> quiz.choose("no"); quiz.check().correct, len(quiz.answers)
 (True, 2)
+
+A lesson for children teaches a wrong answer in pictures (``show_after``):
+the record keeps the first try only, a wrong try marks the choices that
+were wrong (and the boxes that were missed), and after that many wrong
+tries the quiz shows the answer and waits for the learner to do it.
+
+>>> quiz = Quiz(show_after=2)
+>>> quiz.ask(Question("zero", "Any box?", (Option("yes", "Yes"), Option("no", "No")), frozenset({"no"}), False), "q1")
+>>> quiz.choose("yes"); quiz.check().correct, quiz.view()["marks"]
+(False, {'missed': [], 'wrong': ['yes']})
+>>> quiz.choose("yes"); _ = quiz.check(); quiz.showing, quiz.next_to_do(), len(quiz.answers)
+(True, 'no', 1)
+>>> quiz.choose("no"); quiz.next_to_do(), quiz.check().correct, quiz.answers[0]["correct"]
+('check', True, False)
 """
 
 from __future__ import annotations
@@ -52,6 +66,10 @@ class QuestionView(TypedDict, total=False):
     answered: bool
     feedback: FeedbackView
     check: str
+    #: After a wrong try: the options that were wrong (they shake) and those missed (boxes glow).
+    marks: dict[str, list[str]]
+    #: While the quiz shows the answer: the right options, which the learner now chooses.
+    show: list[str]
 
 
 class AnswerView(TypedDict):
@@ -75,18 +93,28 @@ class RecordView(TypedDict):
 class Quiz:
     """One question at a time; every check goes into :attr:`answers`."""
 
-    def __init__(self) -> None:
+    def __init__(self, show_after: int | None = None) -> None:
         self.question: Question | None = None
         self.key = ""
         self.selected: set[str] = set()
         self.feedback: Feedback | None = None
         self.answers: list[AnswerView] = []
+        #: Wrong tries after which the answer is shown (``None``: never; every check is recorded).
+        self.show_after = show_after
+        self.wrong_tries = 0
+        #: Whether the answer is shown and the learner is to choose it.
+        self.showing = False
+        self.marks: dict[str, list[str]] = {}
+        #: The last check's feedback in full words (what was right, missed and why, with the helper's
+        #: values): for grown-ups, where the learner sees one short line.
+        self.detail = ""
 
     def ask(self, question: Question, key: str) -> None:
         """Ask ``question`` (its step's ``key`` goes into the record)."""
         self.question, self.key = question, key
         self.selected = set()
         self.feedback = None
+        self.wrong_tries, self.showing, self.marks = 0, False, {}
 
     def close(self) -> None:
         self.question = None
@@ -123,6 +151,7 @@ class Quiz:
             self.selected ^= {option}
         else:
             self.selected = {option}
+        self.marks = {}  # the learner is changing the answer: the last try's marks go
 
     def check(self) -> Feedback:
         """Check the chosen options: feedback at once, and one more line in the record."""
@@ -131,7 +160,13 @@ class Quiz:
             raise BadEventError(text("lessons.question.none"))
         if not self.selected and question.correct and not question.multiple:
             raise BadEventError(text("lessons.question.choose_first"))
+        first = self.feedback is None
         self.feedback = check(question, self.selected)
+        self.detail = self.feedback.text
+        if self.show_after is not None:
+            self._in_pictures(question)
+            if not first:
+                return self.feedback  # the record keeps the first try
         labels = {o.id: o.label for o in question.options}
         self.answers.append(
             {
@@ -144,6 +179,63 @@ class Quiz:
             }
         )
         return self.feedback
+
+    def _in_pictures(self, question: Question) -> None:
+        """A child's feedback: one short line; the board and the buttons show the rest."""
+        assert self.feedback is not None
+        chosen = frozenset(self.selected)
+        if self.feedback.correct:
+            self.marks = {}
+            self.showing = False
+            if question.kind == "bonus":  # its reasons quote the helper's values: numbers for grown-ups
+                both = len(question.correct) > 1
+                self.feedback = Feedback(True, text("lessons.feedback.both_fine" if both else "lessons.feedback.right"))
+            return
+        self.wrong_tries += 1
+        if question.kind == "boxes":
+            missed, wrong = sorted(question.correct - chosen), sorted(chosen - question.correct)
+        else:
+            missed, wrong = [], sorted(chosen)
+        self.marks = {"missed": missed, "wrong": wrong}
+        if self.wrong_tries >= (self.show_after or 0):
+            self.showing, self.selected, self.marks = True, set(), {"missed": [], "wrong": wrong}
+            line = text("lessons.feedback.show")
+        elif missed:
+            line = text("lessons.feedback.look_missed")
+        elif wrong and question.kind == "boxes":
+            line = text("lessons.feedback.look_wrong")
+        else:
+            line = text("lessons.feedback.try_again")
+        self.feedback = Feedback(False, line)
+
+    def shown_answer(self) -> list[str]:
+        """The right options the quiz shows (one right answer; equal dice stand for each other)."""
+        question = self.question
+        if question is None:
+            return []
+        if question.kind == "split":
+            values = sorted(question.correct)[0].split("+")
+            picked: list[str] = []
+            for option in question.options:
+                value = option.id.partition(":")[2]
+                if value in values:
+                    values.remove(value)
+                    picked.append(option.id)
+            return picked
+        if question.multiple:
+            return sorted(question.correct)
+        return sorted(question.correct)[:1]
+
+    def next_to_do(self) -> str:
+        """While the answer is shown: the next right option to choose, else ``"check"``."""
+        if self.question is not None and self.question.multiple:
+            wrong = sorted(self.selected - set(self.shown_answer()))
+            if wrong:  # a box chosen that does not fit: take it back first
+                return wrong[0]
+        for option in self.shown_answer():
+            if option not in self.selected:
+                return option
+        return "check"
 
     def view(self) -> QuestionView:
         """The question panel's JSON (``{}`` when no question is asked)."""
@@ -161,6 +253,9 @@ class Quiz:
         }
         if self.feedback is not None:
             view["feedback"] = {"correct": self.feedback.correct, "text": self.feedback.text}
+        if self.show_after is not None:
+            view["marks"] = self.marks or {"missed": [], "wrong": []}
+            view["show"] = self.shown_answer() if self.showing else []
         return view
 
     def record(self, lesson: str) -> RecordView:

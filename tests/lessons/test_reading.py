@@ -166,8 +166,8 @@ def test_every_child_reason_is_true_of_the_sheet_after_the_move() -> None:
 
 def test_the_hint_in_a_led_round_is_the_only_star() -> None:
     board = CaterpillarsLesson("01-beginner", lang="en")
-    while not board.session.led_move():
-        if board.question and not board.question["answered"]:
+    while not board.session.led_move() or board.session.asking:
+        if board.question and not (board.question.get("feedback") or {}).get("correct"):
             answer(board, right=True)
         elif board.lesson["can_next"]:
             board.act("step", delta=1)

@@ -93,7 +93,7 @@ def test_tampered_traits_and_hostile_events_change_nothing_then_the_game_plays_o
         "    print(json.dumps({'step': w.step, 'final': w.final, 'message': w.message, 'esm': w._esm == esm,\n"
         "        'lang': w.lang, 'filled': w.session.game.state.filled, 'rolled': w.dice['rolled'],\n"
         "        'legal': len(w.legal), 'views': w.view_names, 'svg': w.sheet['svg'][:4],\n"
-        "        'asking': bool(w.question) and not w.question.get('answered'),\n"
+        "        'asking': bool(w.question) and not w.question.get('answered'), 'target': w.lesson['target'],\n"
         "        'options': [o['id'] for o in w.question.get('options', [])]}))\n"
         "print(json.dumps(w.comm.comm_id))"
     )
@@ -140,26 +140,26 @@ def test_tampered_traits_and_hostile_events_change_nothing_then_the_game_plays_o
         assert "Traceback" not in seen["message"] and "Something went wrong" not in seen["message"], event
         assert {**seen, "message": ""} == {**start, "message": ""}, event
 
-    # Then the whole game by events: roll, and the first legal move (its menu's first option).
+    # Then the whole lesson by events, doing what it marks: roll, answer (the first option, until the
+    # lesson shows the answer), the first legal move (its menu's first option), next.
     expected = sample_game("01-beginner")
-    seq = 0
-    for seq in range(1, 200):
+    for seq in range(1, 400):
         now = kernel.run("look()")
-        if now["filled"] == 12:
+        target = now["target"]
+        if now["final"] and target == "new_game":
             break
-        event = {"type": "roll"} if not now["rolled"] else {"type": "option", "index": 0}
-        kernel.update(comm_id, {"event": {**event, "seq": seq}})
-    # The scoring waits for "Which caterpillar will fly?": walk the steps, answering it on the way.
-    assert now["step"] == 0 and not kernel.run("look()")["final"]
-    for later in range(seq + 1, seq + 60):
-        now = kernel.run("look()")
-        if now["final"]:
-            break
-        if now["asking"]:
-            kernel.update(comm_id, {"event": {"type": "answer", "option": now["options"][0], "seq": later}})
-            kernel.update(comm_id, {"event": {"type": "check", "seq": later + 1000}})
+        if target == "question":
+            events = [{"type": "answer", "option": now["options"][0]}, {"type": "check"}]
+        elif target.startswith("answer:"):
+            events = [{"type": "answer", "option": target.removeprefix("answer:")}]
         else:
-            kernel.update(comm_id, {"event": {"type": "step", "delta": 1, "seq": later}})
+            events = [
+                {"roll": {"type": "roll"}, "check": {"type": "check"}, "next": {"type": "step", "delta": 1}}.get(
+                    target, {"type": "option", "index": 0}
+                )
+            ]
+        for offset, event in enumerate(events):
+            kernel.update(comm_id, {"event": {**event, "seq": seq * 10 + offset}})
     final = kernel.run("look()")
     assert final["final"]["final"] == expected.score().final
     assert final["filled"] == 12 and final["esm"] and final["step"] > 0

@@ -13,6 +13,7 @@ from caterpillar_learn.i18n import language, text
 from caterpillar_learn.ui.caterpillars import CaterpillarsLesson
 from caterpillar_learn.ui.raupe import RaupeWidget
 from tests.languages import second_language
+from tests.ui.test_widgets import answer
 
 
 @pytest.fixture
@@ -37,10 +38,10 @@ def test_the_event_switches_lang_strings_and_views(other: str) -> None:
 
 def test_the_game_goes_on_in_the_new_language(other: str) -> None:
     board = CaterpillarsLesson("01-beginner")
-    board.act("step", delta=1)
     board.act("roll")
     board.act("language", value=other)
-    assert board.dice["rolled"] and board.step == 1
+    assert board.dice["rolled"] and board.step == 2 and board.question  # asked in the new language
+    answer(board, right=True)
     entry = board.legal[0]
     board.act("box", caterpillar=entry["caterpillar"], box=entry["box"])
     assert board.session.game.state.filled == 1

@@ -176,16 +176,17 @@ def test_next_waits_for_the_steps_check() -> None:
     board = CaterpillarsLesson("01-beginner")
     board.act("step", delta=1)  # intro -> roll
     assert board.lesson["title"] == text("lessons.common.roll.title")
-    assert not board.lesson["can_next"]
-    assert board.lesson["todo"] == text("lessons.todo.rolled")
+    assert not board.lesson["can_next"] and board.lesson["target"] == "roll"
     board.act("step", delta=1)
     assert board.step == 1 and board.message == text("lessons.todo.rolled")
-    board.act("roll")
-    assert board.lesson["can_next"]
     board.act("step", delta=7)
     assert board.step == 1 and board.message
+    board.act("roll")  # done: the lesson goes on by itself, to the question about this roll
+    assert board.step == 2 and board.message == "" and board.lesson["target"] == "question"
+    board.act("step", delta=-1)  # a grown-up looks back: the lesson stays there
+    assert board.step == 1 and board.lesson["can_next"]
     board.act("step", delta=1)
-    assert board.step == 2 and board.message == ""
+    assert board.step == 2 and board.question
 
 
 def test_an_illegal_click_explains_and_changes_nothing() -> None:
@@ -236,6 +237,7 @@ BAD_EVENTS: list[Any] = [
 def test_a_bad_event_keeps_the_game_and_says_why_in_one_line(event: dict[str, Any]) -> None:
     board = CaterpillarsLesson("02-intermediate")
     board.act("roll")
+    answer(board, right=True)  # the roll's question first: then the stars show
     state, history, dice = board.session.game.state, list(board.session.game.history), dict(board.dice)
     board.event = {**event, "seq": 999}
     assert board.message and "\n" not in board.message

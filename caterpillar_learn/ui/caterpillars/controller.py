@@ -41,6 +41,7 @@ from caterpillar_learn.i18n import current_language, text
 from caterpillar_learn.lessons import CHECKS, Lesson, Progress, Step, get_lesson
 from caterpillar_learn.lessons.caterpillars import guided_game
 from caterpillar_learn.lessons.questions import (
+    CHILD_MARGIN,
     ask_bonus,
     ask_boxes,
     ask_fly,
@@ -66,7 +67,9 @@ from caterpillar_learn.ui.quiz import Quiz
 
 __all__ = ["EVENTS", "LessonSession", "Session"]
 
-EVENTS: tuple[str, ...] = ("roll", "box", "option", "close", "die", "hint", "review", "new_game", "whatif")
+EVENTS: tuple[str, ...] = (
+    "roll", "box", "option", "close", "die", "hint", "review", "new_game", "whatif", "device",
+)  # fmt: skip
 #: The grown-ups' notes on how the board works (``lessons.help.<key>``); ``led`` only where rounds are led.
 HELP = ("roll", "click", "menu", "hint", "questions", "whatif", "led", "seed")
 _uids = itertools.count(1)
@@ -106,6 +109,9 @@ class Session:
     whatif: dict[str, Any] = field(init=False, default_factory=dict)
     #: Makes this sheet's pattern ids unique on a page with several boards.
     uid: str = field(init=False, default_factory=lambda: f"b{next(_uids)}")
+    #: Whether the page is used by touch: "tap" and no key hints (the front end says otherwise with
+    #: the event ``device``; touch first, so a tablet never shows a mouse's words).
+    touch: bool = field(init=False, default=True)
 
     def __post_init__(self) -> None:
         self.start(self.seed)
@@ -178,6 +184,20 @@ class Session:
                 self.advice_review = advice_review(self.game)
         elif kind == "whatif":
             self.try_other(whole(event.get("index"), "other move"))
+        elif kind == "device":
+            touch = event.get("touch")
+            if not isinstance(touch, bool):
+                raise BadEventError(describe("touch", touch if len(repr(touch)) < 40 else "…", "true or false"))
+            self.touch = touch
+
+    def words(self, key: str, **values: Any) -> str:
+        """The catalogue's text at ``key``, in the mouse's words (``<key>_mouse``) where the page has no touch."""
+        if not self.touch:
+            try:
+                return text(key + "_mouse", **values)
+            except KeyError:
+                pass
+        return text(key, **values)
 
     def roll(self) -> None:
         if self.game.phase == "over":
@@ -228,7 +248,7 @@ class Session:
         self.menu_slot = None
         self.revealed = False
         hinted, self.hint = self.hint, {}
-        lines = [text("lessons.explain.played", move=move.describe()), *move.how[:1]]
+        lines = [text("lessons.explain.played", move=move.describe()), *(move.how[:1] if self.numbers else ())]
         if self.game.phase == "over":
             self.progress.games_finished += 1
         self.explanation = " ".join(lines)
@@ -379,15 +399,29 @@ class LessonSession(Session):
     on another box says so.  *new game* then plays seeded dice, every move
     free.  The event ``numbers`` (``{"value": true}``) shows or hides the
     numbers for grown-ups.  A question step asks before it shows: while its
-    question waits for a first check, the stars (or the scoring) stay hidden
-    and the board's boxes answer instead of playing; *next* opens once it is
-    checked, and a wrong answer can be changed and checked again.
+    question waits for its right answer, the stars (or the scoring) stay hidden
+    and the board's boxes answer instead of playing; a wrong try is shown in
+    pictures and tried again, and after two the answer is shown for the
+    learner to do (:class:`~caterpillar_learn.ui.quiz.Quiz`).
+
+    The lesson follows the game: a step whose action is done moves on by
+    itself, a roll on a step that only shows words goes on to the step it
+    serves, and once the guided game is over the steps about its rounds are
+    passed.  *next* and *back* stay for a grown-up.  At every moment
+    :meth:`todo_target` names the one thing to do now, which the page marks.
+
+    >>> lesson = LessonSession("01-beginner")
+    >>> lesson.current.key, lesson.todo_target()
+    ('beginner.intro', 'next')
+    >>> lesson.handle({"type": "roll"})
+    >>> lesson.current.key, lesson.todo_target()
+    ('question.boxes', 'question')
     """
 
     def __init__(self, name: str = "01-beginner", seed: int | None = None) -> None:
         self.lesson: Lesson = get_lesson(name)
         self.step = 0
-        self.quiz = Quiz()
+        self.quiz = Quiz(show_after=2)
         self.games_made = 0
         self._led: tuple[int, Move] | None = None  # (turn, the led move), once worked out
         self._notes: dict[tuple[int, bool, str], dict[str, list[str]]] = {}  # (game, playing, language) → notes
@@ -439,8 +473,71 @@ class LessonSession(Session):
         """
         kind = self.current.question
         if kind is not None:
-            return self.quiz.is_answered or (kind != "fly" and self.game.phase == "over")
+            answered = self.quiz.key == self.current.key and self.quiz.is_right
+            return answered or (kind != "fly" and self.game.phase == "over")
         return CHECKS[self.current.check](self.progress) or self.progress.games_finished >= 1
+
+    @staticmethod
+    def _shows_words(step: Step) -> bool:
+        """Whether a step only shows words (no action of its own: the learner goes on with *next*)."""
+        return step.question is None and step.check == "none"
+
+    def _fly_step(self) -> int | None:
+        return next((i for i, step in enumerate(self.lesson.steps) if step.question == "fly"), None)
+
+    def _is_last(self) -> bool:
+        return self.step == len(self.lesson.steps) - 1
+
+    def _move(self, delta: int) -> None:
+        self.step = max(0, min(len(self.lesson.steps) - 1, self.step + delta))
+        if self.current.question is None or self.quiz.key != self.current.key:
+            self.quiz.close()
+        self._ask()
+
+    def _pass_words(self) -> None:
+        """A roll on a step of words goes on: the learner is already doing what comes next."""
+        while not self._is_last() and self._shows_words(self.current):
+            self._move(1)
+
+    def _follow(self) -> None:
+        """Move on from every step whose action is done (a step of words waits for *next*, except the
+        guided game's steps about its rounds once it is over)."""
+        fly = self._fly_step()
+        while not self._is_last():
+            current = self.current
+            if self._shows_words(current):
+                over = self.progress.games_finished >= 1 and fly is not None and self.step < fly
+                if not over:
+                    return
+            elif not self.is_step_done():
+                return
+            if current.question is not None and self.quiz.key == current.key and self.quiz.feedback is not None:
+                # "Right!" stays in sight on the next step (why, in full words, with the numbers for grown-ups)
+                self.explanation = self.quiz.detail if self.numbers else self.quiz.feedback.text
+            self._move(1)
+
+    def todo_target(self) -> str:
+        """The one thing to do now, which the page marks: ``question`` (the question's panel), ``answer:<id>``
+        or ``check`` (the answer being shown), ``next``, ``roll``, ``sheet`` (a box with a star, or a blank
+        label), ``menu``, ``hint`` or ``new_game``."""
+        quiz = self.quiz
+        if quiz.question is not None and quiz.is_pending:
+            if quiz.showing:
+                step = quiz.next_to_do()
+                return step if step == "check" else f"answer:{step}"
+            return "question"
+        if self._shows_words(self.current) and not self._is_last():
+            return "next"
+        phase = self.game.phase
+        if phase == "over" or (self._is_last() and not self.lesson.auto_setup and phase == "play"):
+            return "new_game"  # lesson 0 fills labels only: its end offers another setup
+        if self.menu_slot is not None:
+            return "menu"
+        if not self.revealed:
+            return "roll"
+        if self.current.check == "hint" and phase == "play" and not self.hint:
+            return "hint"
+        return "sheet"
 
     @property
     def hides_result(self) -> bool:
@@ -477,7 +574,7 @@ class LessonSession(Session):
         elif kind == "zero":
             question = ask_zero(state, roll)
         elif kind == "bonus":
-            question = ask_bonus(state, roll, self._helper())
+            question = ask_bonus(state, roll, self._helper(), CHILD_MARGIN)
         else:
             question = ask_split(state, roll, self._helper().slot)
         self.quiz.ask(question, self.current.key)
@@ -505,6 +602,8 @@ class LessonSession(Session):
 
     def handle(self, event: Mapping[str, Any]) -> None:
         kind = event["type"]
+        if kind == "roll" and self.game.phase != "over" and not self.revealed:
+            self._pass_words()
         if kind == "step":
             self.message = ""
             self._step(event.get("delta"))
@@ -532,6 +631,8 @@ class LessonSession(Session):
         else:
             super().handle(event)
         self._ask()
+        if kind not in ("step", "numbers", "device"):
+            self._follow()
 
     def _step(self, delta: object) -> None:
         if isinstance(delta, bool) or delta not in (1, -1):
@@ -541,9 +642,7 @@ class LessonSession(Session):
             if self.current.question is not None:
                 raise BadEventError(text("lessons.question.answer_first"))
             raise BadEventError(text(f"lessons.todo.{self.current.check}"))
-        self.step = max(0, self.step + delta)
-        if self.current.question is None or self.quiz.key != self.current.key:
-            self.quiz.close()
+        self._move(delta)
 
     # -- views ------------------------------------------------------------------
     def grown_ups(self) -> dict[str, list[str]]:
@@ -570,20 +669,26 @@ class LessonSession(Session):
             views["sheet"] = sheet_view(
                 self.game, [], self.pending, self.uid, answers=answers, chosen=chosen, result=not hide_result
             )
-        todo = "" if self.is_step_done() else text(f"lessons.todo.{current.check}")
+        todo = "" if self.is_step_done() else self.words(f"lessons.todo.{current.check}")
         if current.question is not None and not self.is_step_done():
-            todo = text("lessons.todo.answer") if self.quiz.question is not None else text("lessons.todo.rolled")
+            todo = self.words("lessons.todo.answer" if self.quiz.question is not None else "lessons.todo.rolled")
+        body = self.words(f"lessons.{current.key}.body")
+        if todo == body:  # said once is enough
+            todo = ""
+        target = self.todo_target()
         views["lesson"] = {
             "name": lesson.name,
             "heading": text(lesson.title_key),
             "title": text(f"lessons.{current.key}.title"),
-            "body": text(f"lessons.{current.key}.body"),
+            "body": body,
             "index": self.step,
             "count": len(lesson.steps),
             "progress": text("lessons.ui.step_of", number=self.step + 1, count=len(lesson.steps)),
             "can_back": self.step > 0,
             "can_next": self.can_go_on(),
             "todo": todo,
+            "target": target,
+            "new_game": target == "new_game" and not views["final"],
             "guide": text("lessons.guided.led") if self.led_move() is not None else "",
             "numbers": self.numbers,
             "grown_ups": self.grown_ups() if self.numbers else {},

@@ -140,6 +140,10 @@ class LessonView(TypedDict, total=False):
     can_back: bool
     can_next: bool
     todo: str
+    #: The one thing to do now, which the page marks (``LessonSession.todo_target``).
+    target: str
+    #: Whether the stepper offers *new game* itself (lesson 0's end, where no scoring shows).
+    new_game: bool
     #: Why only one box has a star (a round the lesson leads), or "".
     guide: str
     #: Whether the numbers for grown-ups (values, chances, the review) are shown.

@@ -1,0 +1,91 @@
+"""The child's walk (issue 15): lessons 00–04 on a 1024 × 768 touch screen, tapping only what is marked.
+
+The child taps only ``[data-todo="true"]`` (inside it: a random starred box or menu option) and
+answers every question at random until the lesson shows the answer; no hover, no keyboard.  Each
+lesson reaches its last step (the progress bar's ``aria-valuenow`` equals ``aria-valuemax``), a
+level lesson with its final score in view.  At every wait exactly one thing is marked, inside the
+screen, and every tappable thing is at least 44 px (:mod:`tests.browser.walk`).  A careless child
+taps 40 random things first and still gets to the end; the Beginner lesson walks in German too.
+A screenshot of every wait of lesson 01 goes to ``artifacts/screenshots/walk-01-beginner-<n>.png``.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from caterpillar_learn.lessons import LESSONS, get_lesson
+
+from .conftest import SCREENSHOTS, Server
+from .driver import CLICK_TIMEOUT, RENDER_TIMEOUT, open_lesson
+from .walk import DESKTOP, TABLET, ChildWalk, child_context, open_touch_lesson
+
+pytestmark = pytest.mark.browser
+
+WALKED = [name for name, lesson in LESSONS.items() if "board" in lesson.widgets]
+
+
+def shoot(prefix: str) -> object:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+
+    def take(walk: ChildWalk, wait: int) -> None:
+        walk.page.screenshot(path=str(SCREENSHOTS / f"{prefix}-{wait:02d}.png"))
+
+    return take
+
+
+def walk_lesson(
+    browser: Browser,
+    server: Server,
+    name: str,
+    *,
+    seed: int,
+    careless: int = 0,
+    shots: str | None = None,
+    viewport: dict[str, int] = TABLET,
+) -> ChildWalk:
+    with child_context(browser, viewport) as context:
+        errors: list[str] = []
+        context.on("weberror", lambda error: errors.append(str(error.error)))
+        page = open_touch_lesson(context, server.url, name, open_lesson)
+        page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
+        try:
+            expect(page.locator(".cl-root").first).to_be_visible(timeout=RENDER_TIMEOUT)
+        except AssertionError:
+            page.screenshot(path=str(SCREENSHOTS / f"walk-{name}-failed.png"))
+            raise AssertionError(f"the lesson did not render: {errors}") from None
+        expect(page.get_by_test_id("sheet")).to_be_visible(timeout=RENDER_TIMEOUT)
+        walk = ChildWalk(page, random.Random(seed), shots=shoot(shots) if shots else None)  # type: ignore[arg-type]
+        if careless:
+            walk.careless(careless)
+        walk.walk()
+        bar = page.locator('[role="progressbar"]').first
+        assert bar.get_attribute("aria-valuenow") == bar.get_attribute("aria-valuemax")
+        if get_lesson(name).scenario is not None:  # a level lesson ends with the flight and its score
+            expect(page.get_by_test_id("final-score")).to_contain_text(re.compile(r"\d"), timeout=CLICK_TIMEOUT)
+            expect(page.get_by_test_id("final-score")).to_be_in_viewport()
+        return walk
+
+
+@pytest.mark.parametrize("name", WALKED)
+def test_a_child_walks_the_lesson_by_touch(browser: Browser, lessons_server: Server, name: str) -> None:
+    walk = walk_lesson(browser, lessons_server, name, seed=1, shots=f"walk-{name}" if name == "01-beginner" else None)
+    assert walk.waits >= len(get_lesson(name).steps)
+
+
+@pytest.mark.parametrize("name", ["01-beginner", "03-advanced"])
+def test_a_careless_child_gets_to_the_end_too(browser: Browser, lessons_server: Server, name: str) -> None:
+    walk = walk_lesson(browser, lessons_server, name, seed=5, careless=40)
+    assert sum(tap.startswith("careless") for tap in walk.taps) >= 30
+
+
+def test_the_german_beginner_walk(browser: Browser, german_lessons_server: Server) -> None:
+    walk = walk_lesson(browser, german_lessons_server, "01-beginner", seed=2)
+    expect(walk.page.get_by_test_id("roll-button")).to_contain_text("Würfeln")
+
+
+def test_the_beginner_walk_on_a_big_screen(browser: Browser, lessons_server: Server) -> None:
+    walk_lesson(browser, lessons_server, "01-beginner", seed=3, viewport=DESKTOP, shots="walk-01-beginner-1920")
