@@ -52,7 +52,7 @@ from caterpillar_learn.ui.caterpillars.controller import EVENTS as BOARD_EVENTS
 from caterpillar_learn.ui.caterpillars.controller import Session
 from caterpillar_learn.ui.caterpillars.views import dice_view
 from caterpillar_learn.ui.quiz import Quiz
-from caterpillar_learn.ui.raupe import RaupeWidget
+from caterpillar_learn.ui.raupe import RaupeTable, RaupeWidget
 from caterpillar_learn.ui.raupe.views import Seat, hand_view, table_view
 
 __all__ = ["SEAT_EVENTS", "ClassroomBoard", "RoomSession", "SeatTable", "SeatWidget"]
@@ -349,6 +349,27 @@ class SeatTable:
     @property
     def started(self) -> bool:
         return self.shared.started
+
+    #: A shared table asks no question (the lessons' quiz is not part of it).
+    asking = False
+    showing = False
+
+    # What to do now and the lessons' steps: the lessons' own rules, read on this seat.
+    @property
+    def steps(self) -> tuple[str, ...]:
+        steps: tuple[str, ...] = RaupeTable.steps.fget(cast(Any, self))  # type: ignore[attr-defined]
+        return steps
+
+    @property
+    def step(self) -> str:
+        step: str = RaupeTable.step.fget(cast(Any, self))  # type: ignore[attr-defined]
+        return step
+
+    def to_do(self) -> str:
+        return RaupeTable.to_do(cast(Any, self))
+
+    def now_text(self, todo: str) -> str:
+        return RaupeTable.now_text(cast(Any, self), todo)
 
     @property
     def running(self) -> bool:
