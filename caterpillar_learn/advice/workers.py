@@ -32,7 +32,9 @@ a layout becomes known).  The workers run at a lower priority
 (:data:`NICE`) so that the server's event loop wins a contended core.
 :meth:`Solves.close` stops the dispatcher, cancels what has not started,
 waits for the tasks running (at most one per worker) and stops the
-workers; a folder the :class:`Solves` made itself goes with it.
+workers; a folder the :class:`Solves` made itself goes with it.  A worker
+whose server was killed (and so never closed the pool) ends by itself
+within :data:`PARENT_CHECK` seconds.
 
 Results come back on the pool's own thread; a caller hands them to its
 event loop itself (the classroom: the pupil's page is redrawn through its
@@ -76,6 +78,8 @@ Key = tuple[Level, tuple[int, ...]]
 
 #: How much lower the workers' scheduling priority is than the server's (``nice``).
 NICE = 5
+#: How often a worker looks whether its server is still there (seconds).
+PARENT_CHECK = 1.0
 
 
 def default_workers(cores: int | None = None) -> int:
@@ -100,6 +104,15 @@ def _start_worker(folder: str) -> None:
     os.environ[disk_cache.ENV] = folder
     with contextlib.suppress(OSError, AttributeError):  # not allowed, or not on this system: same priority
         os.nice(NICE)
+    watch = threading.Thread(target=_end_with, args=(os.getppid(),), name="caterpillars-parent", daemon=True)
+    watch.start()
+
+
+def _end_with(parent: int) -> None:
+    """End this worker once its server has gone (killed, so it never closed the pool): no orphan is left."""
+    while os.getppid() == parent:
+        time.sleep(PARENT_CHECK)
+    os._exit(0)
 
 
 def _solve_in_worker(level: str, labels: tuple[int, ...]) -> Solved:

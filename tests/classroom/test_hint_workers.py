@@ -278,6 +278,35 @@ def test_closing_stops_every_worker_and_removes_its_own_folder() -> None:
         solves.solve("beginner", labels("2 3 6 4 6 2 3 5 5 4 2 1"))
 
 
+ORPHAN = """
+import sys, time
+from caterpillar_learn.advice.workers import Solves
+
+if __name__ == "__main__":
+    solves = Solves(workers=1)
+    print(solves.solve("beginner", (1, 3, 6, 4, 6, 2, 3, 5, 5, 4, 2, 1)).result(300).pid, flush=True)
+    time.sleep(600)
+"""
+
+
+def test_a_killed_server_leaves_no_worker_behind(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    script = tmp_path / "server.py"
+    script.write_text(ORPHAN)
+    server = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout is not None
+        worker = psutil.Process(int(server.stdout.readline()))
+        assert worker.is_running()
+    finally:
+        server.kill()  # SIGKILL: the pool is never closed
+        server.wait()
+    worker.wait(timeout=30)  # raises if the worker is still there
+    assert not psutil.pid_exists(worker.pid)
+
+
 def test_a_server_starts_its_pool_and_stops_it() -> None:
     before = bridge.use_workers(None)
     try:
