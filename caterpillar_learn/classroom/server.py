@@ -35,6 +35,17 @@ Panel asks a model for an attribute it lacks, which it does on every change.
 **Safe by default.**  The server listens on the loopback interface unless
 ``--host`` says otherwise, accepts websockets only from its own addresses,
 and every front-end message goes through the widgets' guard and the engine.
+The network policy is the lessons' server's
+(:mod:`caterpillar_learn.ui.hosting.network`): every request's ``Host``
+header must name this computer, every answer carries
+``Referrer-Policy: no-referrer``, ``X-Content-Type-Options: nosniff`` and a
+Content-Security-Policy (:data:`POLICY`, ``frame-ancestors 'none'``), the
+log hides the teacher's token, and a page's malformed message is one line.
+
+**Bounded.**  A page that never connects is forgotten after Bokeh's
+unused-session lifetime (``--unopened-lifetime``, 15 s), every page's
+widgets are closed when its session ends, and the :class:`Freezer` freezes
+only what is alive (:mod:`~caterpillar_learn.classroom.lifetime`).
 
 >>> join_base("127.0.0.1", 5006)
 'http://127.0.0.1:5006/join'
@@ -48,8 +59,9 @@ import argparse
 import gc
 import logging
 import os
-import socket
+import shutil
 import sys
+import tempfile
 import threading
 import time
 from collections import deque
@@ -61,6 +73,16 @@ from typing import TYPE_CHECKING, Any
 from caterpillar_learn.classroom.codes import ClassroomError
 from caterpillar_learn.errors import describe
 from caterpillar_learn.i18n import available_languages, set_language, text
+from caterpillar_learn.ui.hosting.network import (
+    allowed_hosts,
+    content_policy,
+    harden,
+    join_base,
+    origins,
+    pick_port,
+    public_host,
+    quiet_log,
+)
 
 if TYPE_CHECKING:  # the command line must not pay for Panel and the widgets: they are imported when serving
     from caterpillar_learn.classroom.lobby import Lobby
@@ -95,6 +117,16 @@ YOU_STYLE = "font: 700 20px system-ui, sans-serif; padding: 4px 12px"
 MAX_ARG = 64
 #: Least time between two redraws of the teacher's console after pupils' moves (seconds).
 TEACHER_EVERY = 0.25
+#: Seconds a loaded page may take to connect its websocket before its session is forgotten (Bokeh's default).
+UNOPENED_LIFETIME = 15.0
+#: Longest time between two looks for such pages (seconds).
+UNOPENED_CHECK = 5.0
+#: What Bokeh's pages need beyond their own server's files and inline scripts: the ES modules Panel makes
+#: of the widgets at ``blob:`` addresses (es-module-shims fetches them, then imports them).  No
+#: ``'unsafe-eval'``: nothing here uses Bokeh's ``CustomJS``, the one part of a page that would need it.
+POLICY = content_policy(script=["blob:"], connect=["blob:"])
+#: The address of the server's own static folder (the connection-lost script).
+STATIC = "caterpillar-learn"
 
 
 def default_data() -> Path:
@@ -103,30 +135,9 @@ def default_data() -> Path:
     return Path(base) / "caterpillar-learn" / "classroom"
 
 
-def public_host(host: str) -> str:
-    """The address pupils type: ``host``, or this machine's address on the network when listening everywhere."""
-    if host not in ("0.0.0.0", "::", ""):
-        return host
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-        try:
-            probe.connect(("10.255.255.255", 1))  # no packet is sent: this only picks the outgoing interface
-            address: str = probe.getsockname()[0]
-            return address
-        except OSError:
-            return socket.gethostname()
-
-
-def join_base(host: str, port: int) -> str:
-    """The pupils' address (the QR code adds ``?room=CODE``)."""
-    return f"http://{public_host(host)}:{port}/join"
-
-
-def origins(host: str, port: int) -> list[str]:
-    """The ``host:port`` pairs whose pages may open a websocket (Bokeh refuses every other origin)."""
-    names = [public_host(host), "127.0.0.1", "localhost"]
-    if host in ("0.0.0.0", "::"):
-        names.append(socket.gethostname())
-    return list(dict.fromkeys(f"{name}:{port}" for name in names))
+def _refused_words() -> tuple[str, str]:
+    """The title and sentence of the page a request for a foreign host gets."""
+    return text("classroom.connection.host_title"), text("classroom.connection.host_refused")
 
 
 class Redraws:
@@ -342,10 +353,15 @@ class Freezer:
     A full collection looks at every object of the process: with a class's
     pages open that is some 250 ms during which no page is answered.  Once
     no page has opened or closed for :attr:`QUIET` seconds, :meth:`tick`
-    freezes every object there is (:func:`gc.freeze`, which moves them aside
-    without looking at them): they live as long as their pages and need no
-    further look.  A page closing unfreezes everything, so its objects can
-    be collected by the next full pass.
+    collects what is garbage by then (a closed page's objects, which hold
+    each other in cycles), then freezes what is left (:func:`gc.freeze`,
+    which moves them aside without looking at them): the process's own
+    objects and the open pages', which live as long as their pages and need
+    no further look.  A page closing (or a page that never connected being
+    forgotten after Bokeh's unused-session lifetime) unfreezes everything,
+    so its objects are collected at the next tick.  Freezing without
+    collecting first froze the closed pages' garbage too, for ever: some
+    50 MB per 400 page loads.
     """
 
     #: Seconds without a page opened or closed before the heap is frozen.
@@ -367,8 +383,21 @@ class Freezer:
         if self.changed_at is None or self.clock() - self.changed_at < self.QUIET:
             return False
         self.changed_at = None
+        gc.collect()  # the closed pages' garbage first: a frozen object is never collected
         gc.freeze()
+        _give_back()
         return True
+
+
+def _give_back() -> None:
+    """Hand the C heap's free pages back to the system (glibc's ``malloc_trim``; elsewhere nothing)."""
+    import contextlib
+    import ctypes
+    import ctypes.util
+
+    name = ctypes.util.find_library("c")
+    with contextlib.suppress(OSError, AttributeError, TypeError):  # not glibc: its allocator keeps what it keeps
+        ctypes.CDLL(name).malloc_trim(0)
 
 
 def _arg(name: str) -> str:
@@ -598,13 +627,27 @@ def _you(code: str, nickname: str) -> str:
     return f'<div data-testid="you" style="{YOU_STYLE}">{_escape(you)}</div>'
 
 
-def serve(data: Path, host: str, port: int, *, joins_per_minute: float = JOINS_PER_MINUTE) -> int:
-    """Open the rooms in ``data`` and serve them until interrupted."""
+def serve(
+    data: Path,
+    host: str,
+    port: int,
+    *,
+    joins_per_minute: float = JOINS_PER_MINUTE,
+    unopened_lifetime: float = UNOPENED_LIFETIME,
+) -> int:
+    """Open the rooms in ``data`` and serve them until interrupted.
+
+    A page whose websocket never connects is forgotten ``unopened_lifetime``
+    seconds after it was loaded (Bokeh's unused-session lifetime, looked at
+    every :data:`UNOPENED_CHECK` seconds at most), and every page's widgets
+    are closed when its session ends (:mod:`~caterpillar_learn.classroom.lifetime`).
+    """
     import panel as pn
     from bokeh.settings import settings
     from tornado.ioloop import PeriodicCallback
 
     from caterpillar_learn.classroom.codes import JoinLimit
+    from caterpillar_learn.classroom.lifetime import NOTICE_FILE, PageWidgets, every_page, write_notice
     from caterpillar_learn.classroom.lobby import Lobby
     from caterpillar_learn.ui.caterpillars.advice import start_workers, stop_workers
 
@@ -613,8 +656,13 @@ def serve(data: Path, host: str, port: int, *, joins_per_minute: float = JOINS_P
     lobby = Lobby.open(data, limit=JoinLimit(burst=burst, per_minute=joins_per_minute))
     start_server: Any = pn.serve
     freezer = Freezer()
+    widgets = PageWidgets(lambda: pn.state.curdoc)
+    widgets.install()
+    notices = Path(tempfile.mkdtemp(prefix="caterpillar-learn-classroom-"))
+    write_notice(notices)  # every page loads it: "Connection lost — trying again…", then a reload
+    pn.config.js_files = {**pn.config.js_files, "connection_lost": f"/{STATIC}/{NOTICE_FILE}"}
     server = start_server(
-        build_pages(lobby, join_base(host, port), freezer),
+        every_page(build_pages(lobby, join_base(host, port), freezer), widgets),
         port=port,
         address=host,
         websocket_origin=origins(host, port),
@@ -623,7 +671,14 @@ def serve(data: Path, host: str, port: int, *, joins_per_minute: float = JOINS_P
         title={"/": text("classroom.page.title_pupil"), "join": text("classroom.page.title_pupil"),
                "teacher": text("classroom.page.title_teacher")},
         verbose=False,
+        static_dirs={STATIC: str(notices)},
+        unused_session_lifetime_milliseconds=int(unopened_lifetime * 1000),
+        check_unused_sessions_milliseconds=int(min(UNOPENED_CHECK, unopened_lifetime) * 1000),
     )  # fmt: skip
+    # The network policy shared with the lessons' server (Host check, headers, a log without the token).
+    # Bokeh's Server has no public accessor for its Tornado application: `_tornado` is read here alone,
+    # and tests/classroom/test_exposure.py fails if it is gone (every header and the Host check with it).
+    harden(server._tornado, allowed_hosts(host), POLICY, _refused_words)
     print(f"Classroom server, rooms kept in {data}", flush=True)
     print(f"Teacher (keep this address to yourself): http://{public_host(host)}:{port}/teacher?token={lobby.token}")
     print(f"Pupils join at: {join_base(host, port)}", flush=True)
@@ -647,27 +702,26 @@ def serve(data: Path, host: str, port: int, *, joins_per_minute: float = JOINS_P
     finally:
         stop_workers()
         lobby.store.close()
+        shutil.rmtree(notices, ignore_errors=True)
     return 0
-
-
-def _pick_port(requested: int) -> int:
-    if not 0 <= requested <= 65535:
-        raise ClassroomError(describe("--port", requested, "a port from 1 to 65535, or 0 for any free port"))
-    if requested:
-        return requested
-    with socket.socket() as probe:
-        probe.bind((HOST, 0))
-        free: int = probe.getsockname()[1]
-        return free
 
 
 def _handle(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    quiet_log(logging.getLogger().handlers)  # no token in any line; a page's malformed message in one line
     if args.lang:  # every page's first language (the widgets start in it) and the server's own words
         set_language(args.lang)
     if not 1 <= args.join_limit <= 100_000:
         raise ClassroomError(describe("--join-limit", args.join_limit, "joins a minute from 1 to 100000"))
-    return serve(Path(args.data).expanduser(), args.host, _pick_port(args.port), joins_per_minute=args.join_limit)
+    if not 1 <= args.unopened_lifetime <= 3600:
+        raise ClassroomError(describe("--unopened-lifetime", args.unopened_lifetime, "seconds from 1 to 3600"))
+    return serve(
+        Path(args.data).expanduser(),
+        args.host,
+        pick_port(args.port, args.host),
+        joins_per_minute=args.join_limit,
+        unopened_lifetime=args.unopened_lifetime,
+    )
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -705,5 +759,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         choices=available_languages(),
         default=None,
         help="the pages' first language (default: English)",
+    )
+    parser.add_argument(  # for tests and benchmarks: not in --help
+        "--unopened-lifetime", type=float, default=UNOPENED_LIFETIME, help=argparse.SUPPRESS
     )
     parser.set_defaults(handler=_handle)
