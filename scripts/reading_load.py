@@ -7,7 +7,9 @@ prose of its notebook (Markdown cells), its steps' titles and texts
 (Caterpillars), the strategy lab's page and the intro and "try this" panel
 (Räuber Raupe), counted
 with tests/reading.py (sentences end at . ! ?; words are what lies between
-spaces).  Questions, feedback and hints depend on the dice and come on top;
+spaces); "longest" is the longest sentence's words.  Step texts are counted
+in their touch form ("Tap Roll."), which a tablet shows.  Questions,
+feedback and hints depend on the dice and come on top;
 tests/lessons/test_reading.py holds those of the picture-first lessons to
 their limits.  ``--root`` counts another checkout of the project (for
 example an older commit, made with ``git worktree add``), with this
@@ -55,7 +57,9 @@ def main() -> int:
     from caterpillar_learn.lessons.raupe import SETUPS
 
     load = reading.load  # type: ignore[attr-defined]
-    print("| lesson | " + " | ".join(f"{lang}: sentences / words" for lang in i18n.available_languages()) + " |")
+    print(
+        "| lesson | " + " | ".join(f"{lang}: sentences / words / longest" for lang in i18n.available_languages()) + " |"
+    )
     print("|---|" + "---|" * len(i18n.available_languages()))
     for name in [*LESSONS, *SETUPS]:
         row = []
@@ -72,7 +76,8 @@ def main() -> int:
                 else:
                     texts += panel_texts(i18n.catalogue(lang), name)
             sentences, words = load(texts)
-            row.append(f"{sentences} / {words}")
+            longest = max((reading.words(s) for t in texts for s in reading.sentences(t)), default=0)  # type: ignore[attr-defined]
+            row.append(f"{sentences} / {words} / {longest}")
         print(f"| `{name}` | " + " | ".join(row) + " |")
     return 0
 

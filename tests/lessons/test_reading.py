@@ -185,3 +185,38 @@ def test_the_hint_in_a_led_round_is_the_only_star() -> None:
     assert board.explanation == text("lessons.guided.follow") and board.session.game.state.round == 2
     board.act("box", caterpillar=led.caterpillar, box=led.box)
     assert board.session.game.state.round == 3
+
+
+#: Issue 15: a Beginner step is at most two sentences of at most eight words.
+STEP_WORDS = 8
+#: Words a touch screen never shows in a step: a mouse's click and the keys.
+MOUSE_WORDS = re.compile(r"\bclick|\bklick|\bkey\b|\btaste\b|\bpress\b|\bdrück", re.IGNORECASE)
+
+
+@pytest.mark.parametrize("lang", available_languages())
+def test_beginner_steps_are_two_sentences_of_eight_words(lang: str) -> None:
+    from caterpillar_learn.lessons import LESSONS
+
+    with language(lang):
+        steps = [step for name in ("00-setup", "01-beginner") for step in LESSONS[name].steps]
+        texts = [text(f"lessons.{step.key}.{part}") for step in steps for part in ("title", "body")]
+    long = [t for t in texts if len(sentences(t)) > 2 or any(len(s.split()) > STEP_WORDS for s in sentences(t))]
+    assert not long, long
+
+
+@pytest.mark.parametrize("lang", available_languages())
+def test_a_touch_screen_is_told_to_tap_and_no_key(lang: str) -> None:
+    from caterpillar_learn.lessons import LESSONS
+
+    board = CaterpillarsLesson("02-intermediate", lang=lang)
+    with language(lang):
+        steps = {step.key for lesson in LESSONS.values() for step in lesson.steps}
+        touch = [text(f"lessons.{key}.body") for key in steps]
+        touch += [text(f"lessons.todo.{check}") for check in ("rolled", "played", "hint", "setup_done")]
+    assert not [t for t in touch if MOUSE_WORDS.search(t)]
+    board.act("step", delta=1)  # "Roll the dice"
+    with language(lang):
+        assert board.lesson["body"] == text("lessons.common.roll.body")
+    assert not MOUSE_WORDS.search(board.lesson["body"])
+    board.act("device", touch=False)  # a mouse: the same step may say press, and the r key
+    assert MOUSE_WORDS.search(board.lesson["body"])
