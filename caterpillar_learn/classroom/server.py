@@ -366,10 +366,13 @@ class Freezer:
 
     #: Seconds without a page opened or closed before the heap is frozen.
     QUIET = 5.0
+    #: Longest time a closed page's garbage waits for its collection while pages keep opening and closing.
+    LONGEST = 10.0
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.clock = clock
         self.changed_at: float | None = None
+        self.closed_at: float | None = None  # the first page closed since the last collection
 
     def opened(self) -> None:
         self.changed_at = self.clock()
@@ -377,12 +380,21 @@ class Freezer:
     def closed(self) -> None:
         gc.unfreeze()
         self.changed_at = self.clock()
+        if self.closed_at is None:
+            self.closed_at = self.changed_at
 
     def tick(self) -> bool:
-        """Freeze the heap if the pages have settled; ``True`` if it did."""
-        if self.changed_at is None or self.clock() - self.changed_at < self.QUIET:
+        """Freeze the heap if the pages have settled, or closed pages have waited :attr:`LONGEST` seconds
+        for their collection (a stream of page loads never settles); ``True`` if it did."""
+        if self.changed_at is None:
             return False
-        self.changed_at = None
+        now = self.clock()
+        settled = now - self.changed_at >= self.QUIET
+        if not settled and (self.closed_at is None or now - self.closed_at < self.LONGEST):
+            return False
+        if settled:
+            self.changed_at = None
+        self.closed_at = None
         gc.collect()  # the closed pages' garbage first: a frozen object is never collected
         gc.freeze()
         _give_back()

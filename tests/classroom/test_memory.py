@@ -76,3 +76,52 @@ def test_the_unopened_lifetime_is_checked(tmp_path: Path) -> None:
     finished = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
     assert finished.returncode == 2
     assert "--unopened-lifetime: got 0.0, expected seconds from 1 to 3600" in finished.stderr
+
+
+class _Page:
+    """Stands for a closed page's objects: they hold each other, so only a full collection frees them."""
+
+    def __init__(self) -> None:
+        self.me = self
+
+
+def test_the_freezer_collects_a_closed_page_before_freezing() -> None:
+    import gc
+    import weakref
+
+    now = [0.0]
+    freezer = Freezer(lambda: now[0])
+    try:
+        gc.unfreeze()
+        page = _Page()
+        gone = weakref.ref(page)
+        del page
+        freezer.opened()
+        freezer.closed()  # the page's session ends: its objects are garbage, in a cycle
+        now[0] += Freezer.QUIET
+        assert freezer.tick()
+        assert gone() is None  # collected, not frozen for ever
+    finally:
+        gc.unfreeze()
+
+
+def test_a_stream_of_page_loads_does_not_keep_closed_pages_uncollected() -> None:
+    import gc
+    import weakref
+
+    now = [0.0]
+    freezer = Freezer(lambda: now[0])
+    try:
+        gc.unfreeze()
+        freezer.closed()
+        page = _Page()
+        gone = weakref.ref(page)
+        del page
+        while now[0] < Freezer.LONGEST:  # a page opens every second: the pages never settle
+            now[0] += 1.0
+            freezer.opened()
+            if freezer.tick():
+                break
+        assert gone() is None and now[0] <= Freezer.LONGEST
+    finally:
+        gc.unfreeze()
