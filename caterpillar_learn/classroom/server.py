@@ -646,6 +646,7 @@ def serve(
     *,
     joins_per_minute: float = JOINS_PER_MINUTE,
     unopened_lifetime: float = UNOPENED_LIFETIME,
+    allow_hosts: tuple[str, ...] = (),
 ) -> int:
     """Open the rooms in ``data`` and serve them until interrupted.
 
@@ -677,7 +678,7 @@ def serve(
         every_page(build_pages(lobby, join_base(host, port), freezer), widgets),
         port=port,
         address=host,
-        websocket_origin=origins(host, port),
+        websocket_origin=[*origins(host, port), *(f"{name}:{port}" for name in allow_hosts)],
         show=False,
         start=False,
         title={"/": text("classroom.page.title_pupil"), "join": text("classroom.page.title_pupil"),
@@ -690,7 +691,7 @@ def serve(
     # The network policy shared with the lessons' server (Host check, headers, a log without the token).
     # Bokeh's Server has no public accessor for its Tornado application: `_tornado` is read here alone,
     # and tests/classroom/test_exposure.py fails if it is gone (every header and the Host check with it).
-    harden(server._tornado, allowed_hosts(host), POLICY, _refused_words)
+    harden(server._tornado, allowed_hosts(host, allow_hosts), POLICY, _refused_words)
     print(f"Classroom server, rooms kept in {data}", flush=True)
     print(f"Teacher (keep this address to yourself): http://{public_host(host)}:{port}/teacher?token={lobby.token}")
     print(f"Pupils join at: {join_base(host, port)}", flush=True)
@@ -733,6 +734,7 @@ def _handle(args: argparse.Namespace) -> int:
         pick_port(args.port, args.host),
         joins_per_minute=args.join_limit,
         unopened_lifetime=args.unopened_lifetime,
+        allow_hosts=tuple(name.strip().lower() for name in args.allow_host if name.strip()),
     )
 
 
@@ -771,6 +773,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         choices=available_languages(),
         default=None,
         help="the pages' first language (default: English)",
+    )
+    parser.add_argument(
+        "--allow-host",
+        metavar="NAME",
+        action="append",
+        default=[],
+        help="another name the tablets use to reach this computer (a DNS alias, a reverse proxy); repeatable",
     )
     parser.add_argument(  # for tests and benchmarks: not in --help
         "--unopened-lifetime", type=float, default=UNOPENED_LIFETIME, help=argparse.SUPPRESS

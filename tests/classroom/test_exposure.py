@@ -27,6 +27,8 @@ from tests.hosting.conftest import fetch
 pytestmark = pytest.mark.slow
 
 START_TIMEOUT = 120.0
+#: A school's other name for the server (``--allow-host``).
+ALIAS = "classroom.school.example"
 
 
 @dataclass
@@ -45,7 +47,7 @@ def classroom(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Classroom]:
     folder = tmp_path_factory.mktemp("exposure")
     port = free_port()
     printed, log = folder / "stdout.txt", folder / "stderr.txt"
-    cmd = [*cli_command(), "classroom", "--port", str(port), "--data", str(folder / "data")]
+    cmd = [*cli_command(), "classroom", "--port", str(port), "--data", str(folder / "data"), "--allow-host", ALIAS]
     with printed.open("wb") as out, log.open("wb") as err:
         process = subprocess.Popen(cmd, stdout=out, stderr=err, start_new_session=True)
     server = Server(process, f"http://127.0.0.1:{port}/join", log)
@@ -85,7 +87,9 @@ def test_a_request_for_a_foreign_host_is_refused(classroom: Classroom) -> None:
         assert answer.status == 403, (path, answer.status)
         assert text("classroom.connection.host_refused") in answer.body.replace("&#x27;", "'")
         assert answer.headers.get("content-security-policy", "").endswith("frame-ancestors 'none'")
-    assert fetch(classroom.base + "/join", host=f"localhost:{classroom.base.rsplit(':', 1)[1]}").status == 200
+    port = classroom.base.rsplit(":", 1)[1]
+    assert fetch(classroom.base + "/join", host=f"localhost:{port}").status == 200
+    assert fetch(classroom.base + "/join", host=f"{ALIAS}:{port}").status == 200
     assert "refused requests for the host 'evil.example'" in classroom.log_text()
 
 
