@@ -19,6 +19,10 @@ For a class (see docs/TEACHERS.md):
 * Every request's ``Host`` header must name this computer (its names, its
   addresses, or ``--allow-host NAME``), on loopback too: a page from another
   site that points its own name at this computer gets nothing.
+* Every answer carries ``Referrer-Policy: no-referrer``,
+  ``X-Content-Type-Options: nosniff`` and a Content-Security-Policy with
+  ``frame-ancestors 'none'``, and the log never shows the token: the network
+  policy the classroom server shares (:mod:`caterpillar_learn.ui.hosting.network`).
 * ``--max-kernels N`` (default 40: a class of 30, the teacher and a few
   pages still closing) caps the live kernels; a page beyond it gets
   "The class is full" (HTTP 503).
