@@ -251,3 +251,31 @@ def test_the_german_check_can_fail() -> None:
     }
     assert {"Feldzahl*", "Tipp auf", "Tipp"} <= caught
     assert not any(re.search(_phrase_pattern(phrase), "Tippe das Feld an. Tippe auf Hinweis.") for phrase in forbidden)
+
+
+# -- Icons are drawn, not emoji (a classroom tablet may have no emoji font) ------------------------------------
+
+EMOJI = re.compile("[\U0001f000-\U0001faff\u2600-\u26ff\u2700-\u27bf\U0001f300-\U0001f5ff]")
+#: Dingbats a text font draws (DejaVu Sans has them) and the widgets still use as marks.
+TEXT_MARKS = set("✓✔✗✘★⚠")
+
+
+def _emoji(said: str) -> set[str]:
+    return set(EMOJI.findall(said)) - TEXT_MARKS
+
+
+@pytest.mark.parametrize("lang", available_languages())
+def test_no_message_leans_on_an_emoji_font(lang: str) -> None:
+    found = {key: _emoji(message) for key, message in catalogue(lang).items() if _emoji(message)}
+    assert not found, found
+
+
+def test_the_widgets_draw_their_icons() -> None:
+    widgets = PACKAGE.parent / "widgets"
+    found = {
+        path.name: _emoji(path.read_text(encoding="utf-8"))
+        for path in sorted([*widgets.glob("*.js"), *widgets.glob("*.css")])
+        if _emoji(path.read_text(encoding="utf-8"))
+    }
+    assert not found, found
+    assert _emoji("🔊 🦋 🎨") and not _emoji("✓ ★")  # the check can fail

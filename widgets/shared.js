@@ -213,10 +213,18 @@ function utter(synth, spoken, lang) {
   synth.speak(utterance);
 }
 
+// Whether a node is on the page for the eye: laid out, visible, and not inside a closed <details> (its summary aside).
+function shown(node) {
+  const folded = node.closest("details:not([open])");
+  if (folded && !node.closest("summary")) return false;
+  if (typeof node.checkVisibility === "function") return node.checkVisibility({ visibilityProperty: true });
+  return node.getClientRects().length > 0;
+}
+
 function textsOf(root) {
   const found = [];
   for (const node of root.querySelectorAll(".learn-speak, [data-speak]")) {
-    if (!node.getClientRects().length) continue; // folded away or hidden: not on the page for the eye either
+    if (!shown(node)) continue; // folded away or hidden: not on the page for the eye either
     const speech = node.learnSpeech;
     const raw = speech ? speech.text() : node.textContent;
     const lang = speech ? speech.lang() : root.getAttribute("lang");
