@@ -1,0 +1,214 @@
+"""The private Panel, Bokeh, Tornado and ipywidgets hooks the code still uses, each checked against its upstream.
+
+Every attribute or method below is read or overridden by
+``caterpillar_learn`` although its library does not promise it (a leading
+underscore, or no public accessor).  Each test names where the code uses
+the hook and fails when an upgrade renames or removes it, or changes the
+signature the override relies on, so the tweak cannot switch itself off
+in silence.  The checks use the real classes (and, for Bokeh's session and
+connection, real instances), never a stand-in.
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+import pytest
+
+
+def _parameters(function: Any) -> list[str]:
+    return list(inspect.signature(function).parameters)
+
+
+# --- classroom/server.py: _send_at_once (TCP_NODELAY on a page's websockets) -------------------------------
+
+
+def _session_with_connection() -> tuple[Any, Any, object]:
+    from bokeh.core.types import ID
+    from bokeh.document import Document
+    from bokeh.protocol import Protocol
+    from bokeh.server.connection import ServerConnection
+    from bokeh.server.session import ServerSession
+
+    session = ServerSession(ID("hook-test"), Document())
+    socket = object()  # what Bokeh keeps is its WSHandler; only that it is kept, and where, matters here
+    connection = ServerConnection(Protocol(), socket, None, session)  # type: ignore[arg-type]
+    return session, connection, socket
+
+
+def test_a_session_lists_its_websocket_connections_in_subscribed_connections() -> None:
+    """``_send_at_once`` reads ``ServerSession._subscribed_connections`` (no public accessor lists them)."""
+    session, connection, _socket = _session_with_connection()
+    assert connection in session._subscribed_connections
+    assert session.connection_count == len(session._subscribed_connections) == 1
+
+
+def test_a_connection_keeps_its_websocket_handler_in_socket() -> None:
+    """``_send_at_once`` reads ``ServerConnection._socket``: the Tornado handler of the page's websocket."""
+    _session, connection, socket = _session_with_connection()
+    assert connection._socket is socket
+
+
+def test_a_session_context_hands_out_its_session() -> None:
+    """``_send_at_once`` goes from the page's document to its session through ``session_context.session``."""
+    from bokeh.server.contexts import BokehSessionContext
+
+    assert isinstance(inspect.getattr_static(BokehSessionContext, "session"), property)
+
+
+def test_bokehs_websocket_handler_is_tornados_with_ws_connection_and_set_nodelay() -> None:
+    """``_send_at_once`` checks ``ws_connection`` (None once closed) and calls ``set_nodelay(True)``."""
+    from bokeh.server.views.ws import WSHandler
+    from tornado.websocket import WebSocketHandler
+
+    assert issubclass(WSHandler, WebSocketHandler)
+    assert _parameters(WebSocketHandler.set_nodelay) == ["self", "value"]
+    assert "self.ws_connection" in inspect.getsource(WebSocketHandler.__init__)
+
+
+# --- classroom/server.py: serve (the network policy on Bokeh's Tornado application; Bokeh's diagnostics) ----
+
+
+def test_bokehs_server_keeps_its_tornado_application_in_tornado() -> None:
+    """``serve`` hands ``server._tornado`` to ``harden`` (Host check, headers, log redaction)."""
+    from bokeh.server.server import BaseServer, Server
+
+    assert issubclass(Server, BaseServer)
+    assert _parameters(BaseServer.__init__) == ["self", "io_loop", "tornado_app", "http_server"]
+    assert "self._tornado = tornado_app" in inspect.getsource(BaseServer.__init__)
+
+
+def test_bokehs_error_diagnostics_setting_turns_off_its_search_for_similar_names() -> None:
+    """``serve`` sets ``perform_error_diagnostics`` off: a missing attribute then costs no :mod:`difflib` search."""
+    from bokeh.models.widgets import Div
+    from bokeh.settings import settings
+
+    before = settings.perform_error_diagnostics()
+    try:
+        settings.perform_error_diagnostics.set_value(True)
+        with pytest.raises(AttributeError, match=r"similar|possible"):
+            _ = Div().textt  # type: ignore[attr-defined]
+        settings.perform_error_diagnostics.set_value(False)
+        with pytest.raises(AttributeError) as missing:
+            _ = Div().textt  # type: ignore[attr-defined]
+        assert "similar" not in str(missing.value) and "possible" not in str(missing.value)
+    finally:
+        settings.perform_error_diagnostics.set_value(before)
+
+
+# --- classroom/lifetime.py: PageWidgets.install (the widget construction hook before ours) -------------------
+
+
+def test_ipywidgets_keeps_the_construction_callback_in_widget_construction_callback() -> None:
+    """``PageWidgets.install`` reads ``Widget._widget_construction_callback`` (the setter has no getter)."""
+    from ipywidgets import Widget
+
+    before = Widget._widget_construction_callback
+
+    def noted(widget: Any) -> None:
+        pass
+
+    try:
+        Widget.on_widget_constructed(noted)
+        assert Widget._widget_construction_callback is noted
+    finally:
+        Widget._widget_construction_callback = before
+
+
+# --- ui/hosting/panel_app.py and classroom/components.py: the Panel component's overrides -------------------
+
+
+def test_panel_plays_a_pages_writes_through_process_events() -> None:
+    """The component overrides ``_process_events(events)`` to put back what a page wrote other than ``event``."""
+    from panel.custom import AnyWidgetComponent
+
+    assert _parameters(AnyWidgetComponent._process_events) == ["self", "events"]
+    assert "_process_events(" in inspect.getsource(AnyWidgetComponent._change_event)
+
+
+def test_panel_builds_a_models_properties_in_update_properties_and_process_param_change() -> None:
+    """The component skips Panel's stylesheet work in ``_update_properties(*events, doc)`` and wraps a view in
+    ``Whole`` in ``_process_param_change(params)``; Panel calls the one from its param watcher."""
+    from panel.custom import AnyWidgetComponent
+    from panel.reactive import Syncable
+
+    update = inspect.signature(AnyWidgetComponent._update_properties).parameters
+    assert list(update) == ["self", "events", "doc"]
+    assert update["events"].kind is inspect.Parameter.VAR_POSITIONAL
+    assert update["doc"].kind is inspect.Parameter.KEYWORD_ONLY
+    assert _parameters(AnyWidgetComponent._process_param_change) == ["self", "params"]
+    assert "self._update_properties(" in inspect.getsource(Syncable._param_change)
+
+
+def test_panel_hears_a_pages_change_in_server_change_and_plays_it_in_change_event() -> None:
+    """The classroom's component holds the redraw queue from ``_server_change`` (once ``event`` waits in
+    ``_events``) until ``_change_event(doc)`` has played it."""
+    from panel.custom import AnyWidgetComponent
+    from panel.reactive import Syncable
+
+    assert _parameters(AnyWidgetComponent._server_change) == ["self", "doc", "ref", "subpath", "attr", "old", "new"]
+    assert _parameters(AnyWidgetComponent._change_event) == ["self", "doc"]
+    source = inspect.getsource(Syncable._server_change)
+    assert "self._events.update({attr: new})" in source
+    assert "self._events = {}" in inspect.getsource(Syncable._change_event)
+
+
+def test_panel_schedules_priority_changes_at_once_and_leaves_busy_ignored_out_of_its_indicator() -> None:
+    """The component lists ``event`` in ``_priority_changes`` (no 50 ms debounce) and ``_busy__ignore``."""
+    from panel.custom import AnyWidgetComponent
+    from panel.reactive import Syncable
+
+    assert isinstance(AnyWidgetComponent._priority_changes, list)
+    assert isinstance(AnyWidgetComponent._busy__ignore, list)
+    assert "self._priority_changes" in inspect.getsource(Syncable._server_change)
+    assert "self._busy__ignore" in inspect.getsource(Syncable._process_events)
+
+
+@pytest.mark.parametrize("name", ["_process_events", "_update_properties", "_process_param_change"])
+def test_the_lessons_component_overrides_what_panel_calls(name: str) -> None:
+    """The overrides are found by Panel (same name on the class Panel calls them on)."""
+    from panel.custom import AnyWidgetComponent
+
+    from caterpillar_learn.ui.caterpillars import CaterpillarsBoard
+    from caterpillar_learn.ui.hosting.panel_app import panel_component
+
+    component = panel_component(CaterpillarsBoard)
+    assert getattr(component, name) is not getattr(AnyWidgetComponent, name)
+
+
+# --- ui/hosting/panel_app.py: Whole (a view handed to Bokeh without its search for models) -----------------
+
+
+def test_bokeh_searches_a_new_value_for_models_but_not_a_serializable() -> None:
+    """``Whole`` is a ``Serializable``: Bokeh's search for models in a property's value passes it by, and its
+    serializer asks it for its JSON through ``to_serializable``."""
+    from bokeh.core.serialization import Serializable, Serializer
+    from bokeh.model.util import visit_value_and_its_immediate_references
+    from bokeh.models.widgets import Div
+
+    from caterpillar_learn.ui.hosting.panel_app import Whole
+
+    assert _parameters(Serializable.to_serializable) == ["self", "serializer"]
+    div = Div()
+    seen: list[Any] = []
+    visit_value_and_its_immediate_references({"inside": [div]}, seen.append)
+    assert seen == [div]  # a dict is searched ...
+    seen.clear()
+    visit_value_and_its_immediate_references(Whole({"inside": ["sheet"]}), seen.append)
+    assert seen == []  # ... a Whole is not
+    assert Serializer().encode(Whole({"a": [1, None]})) == Serializer().encode({"a": [1, None]})
+
+
+def test_a_pages_view_reaches_the_bokeh_model_as_a_whole() -> None:
+    """The model a page is drawn from holds each dict or list view as a ``Whole`` (the search skipped)."""
+    from bokeh.document import Document
+
+    from caterpillar_learn.ui.hosting.panel_app import PanelBoard, Whole
+
+    board: Any = PanelBoard(level="beginner", seed=3)
+    model: Any = board.get_root(Document())
+    board.event = {"type": "roll", "seq": 1}
+    held = model.data.dice
+    assert isinstance(held, Whole)
+    assert held.value == board.dice
