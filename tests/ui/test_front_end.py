@@ -94,15 +94,12 @@ def box_id(slot: int) -> str:
 
 def test_the_rule_is_drawn_the_label_die_points_and_the_score_die_is_marked(page: Page) -> None:
     harness = Harness(page, CaterpillarsLesson("01-beginner"))
-    harness.click("next-step")
-    harness.click("roll-button")
-    harness.click("next-step")  # "Where can these dice go?": answer it, so that the stars show
+    harness.click("roll-button")  # the intro's words pass: "Where can these dice go?" is asked at once
     question = harness.board.session.quiz.question
     assert question is not None
     for option in sorted(question.correct):  # the board's boxes are the options
         harness.click(f"box-{option}")
-    harness.click("check-answer")
-    harness.click("next-step")
+    harness.click("check-answer")  # right: the lesson moves on to "Choose a box" by itself
     entries = harness.board.legal
     assert len({(e["caterpillar"], e["box"]) for e in entries}) >= 2  # round 1: a real choice, nothing drawn yet
     expect(page.get_by_test_id("rule-arrow")).to_have_count(0)
@@ -116,7 +113,7 @@ def test_the_rule_is_drawn_the_label_die_points_and_the_score_die_is_marked(page
     expect(page.get_by_test_id(f"die-{score_die}")).to_have_attribute("data-role", "score")
     # Round 2 is led: its one star gets the arrow without a hover.
     harness.click(f"box-{entry['caterpillar']}-{entry['box']}")
-    while harness.board.session.led_move() is None:
+    while harness.board.session.led_move() is None or harness.board.session.asking:
         if page.get_by_test_id("next-step").is_enabled():
             harness.click("next-step")
         elif page.get_by_test_id("roll-button").is_enabled():
@@ -131,17 +128,36 @@ def test_the_rule_is_drawn_the_label_die_points_and_the_score_die_is_marked(page
     expect(page.get_by_test_id("legal-move")).to_have_count(1)
 
 
+def answer_right(harness: Harness) -> None:
+    """Answer the open question right by clicks (boxes on the board, the others as buttons), then Check."""
+    question = harness.board.session.quiz.question
+    assert question is not None
+    right = harness.board.session.quiz.shown_answer() if question.kind == "split" else sorted(question.correct)
+    for option in right if question.multiple else right[:1]:
+        if question.kind == "boxes":
+            harness.click(f"box-{option}")
+        else:
+            harness.page.locator(f'[data-testid="answer"][data-option="{option}"]').click()
+            harness.sync()
+    harness.click("check-answer")
+
+
 def test_a_whole_lesson_by_clicks(page: Page) -> None:
     harness = Harness(page, CaterpillarsLesson("01-beginner"))
     game = harness.board.session.game
     expect(page.get_by_test_id("legal-move")).to_have_count(0)
     expect(page.locator('[data-testid^="box-"]')).to_have_count(12)
     expect(page.get_by_test_id("lesson-step")).to_have_text(text("lessons.beginner.intro.title"))
+    expect(page.get_by_test_id("next-step")).to_have_attribute("data-todo", "true")  # a step of words: go on
     harness.click("next-step")
     expect(page.get_by_test_id("next-step")).to_be_disabled()
-    # An illegal click first: the reason shows, the board is unchanged.
+    expect(page.get_by_test_id("roll-button")).to_have_attribute("data-todo", "true")
     harness.click("roll-button")
     expect(page.get_by_test_id("roll-button")).to_be_disabled()
+    expect(page.get_by_test_id("question")).to_have_attribute("data-todo", "true")  # asked: only the question
+    expect(page.locator('[data-todo="true"]')).to_have_count(1)
+    answer_right(harness)
+    # An illegal click first: the reason shows, the board is unchanged.
     state, roll = game.state, game.roll()
     legal_slots = {m.slot for m in game.legal_moves() if isinstance(m, Move)}
     expect(page.get_by_test_id("legal-move")).to_have_count(len(legal_slots))
@@ -154,22 +170,26 @@ def test_a_whole_lesson_by_clicks(page: Page) -> None:
         expect(die).to_have_attribute("aria-label", re.compile(rf"\b{value}\b"))
     # Then every round by clicks: the first highlighted box (and first option).
     while game.phase == "play":
+        if harness.board.session.asking:
+            answer_right(harness)
+            continue
         if page.get_by_test_id("roll-button").is_enabled():
             harness.click("roll-button")
+            continue
         harness.click("legal-move")
         if page.get_by_test_id("move-option").count():
             harness.click("move-option")
     result = score(game.state)
     expect(page.get_by_test_id("legal-move")).to_have_count(0)
-    # The scoring waits for "Which caterpillar will fly?", asked on the way through the steps.
+    # The scoring waits for "Which caterpillar will fly?", asked as soon as the game is over.
     expect(page.get_by_test_id("final-score")).to_have_count(0)
+    expect(page.get_by_test_id("question")).to_have_attribute("data-todo", "true")
+    page.locator(f'[data-testid="answer"][data-option="{result.flying}"]').click()
+    harness.sync()
+    harness.click("check-answer")
     while page.get_by_test_id("next-step").is_enabled():
         harness.click("next-step")
-        if page.get_by_test_id("check-answer").count():
-            page.locator(f'[data-testid="answer"][data-option="{result.flying}"]').click()
-            harness.sync()
-            harness.click("check-answer")
-            expect(page.get_by_test_id("feedback")).to_have_attribute("data-correct", "true")
+    expect(page.get_by_test_id("new-game")).to_have_attribute("data-todo", "true")  # the end offers one thing
     expect(page.get_by_test_id("final-score")).to_contain_text(str(result.final))
     expect(page.get_by_test_id("lesson-step")).to_have_text(text("lessons.common.free.title"))
     # The review's numbers are for grown-ups: behind the switch in the picture-first Beginner lesson.
@@ -254,3 +274,24 @@ def test_reduced_motion_and_dark_theme(browser: Browser) -> None:
         expect(page.get_by_test_id("action-die")).to_have_attribute("aria-label", re.compile("Action die: "))
     finally:
         context.close()
+
+
+def test_a_first_tap_shows_the_rule_and_the_score_and_a_second_tap_writes_it(page: Page) -> None:
+    harness = Harness(page, CaterpillarsLesson("01-beginner"))
+    harness.click("roll-button")
+    answer_right(harness)
+    entry = harness.board.legal[0]
+    box = page.get_by_test_id(f"box-{entry['caterpillar']}-{entry['box']}")
+
+    def tap() -> None:  # a finger: the pointer says touch, then the click follows
+        box.dispatch_event("pointerdown", {"pointerType": "touch", "bubbles": True})
+        box.dispatch_event("click", {"bubbles": True})
+        harness.sync()
+
+    tap()
+    expect(page.get_by_test_id("ghost-score")).to_have_text(str(entry["score"]))
+    expect(page.get_by_test_id("rule-arrow")).to_have_count(1)
+    assert harness.board.session.game.state.filled == 0  # shown, not written
+    tap()
+    assert harness.board.session.game.state.filled == 1
+    expect(page.get_by_test_id("ghost-score")).to_have_count(0)
