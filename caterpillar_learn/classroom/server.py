@@ -439,12 +439,20 @@ def _log_tampering(component: Any, widget: Any, who: str) -> None:
 
 
 def _send_at_once(doc: Any) -> None:
-    """Turn Nagle's algorithm off on the websockets of ``doc``'s session (see "At once" above)."""
-    session = getattr(getattr(doc, "session_context", None), "session", None)
-    for connection in list(getattr(session, "_subscribed_connections", ())):
-        socket = getattr(connection, "_socket", None)
+    """Turn Nagle's algorithm off on the websockets of ``doc``'s session (see "At once" above).
+
+    Bokeh lists a session's websockets only in the private ``ServerSession._subscribed_connections``, each
+    with its Tornado handler in ``ServerConnection._socket``: both are read directly, so a rename fails
+    loudly, and tests/classroom/test_upstream_hooks.py fails on the upgrade first.
+    """
+    context = doc.session_context
+    session = None if context is None else context.session
+    if session is None:  # a document no server serves: no websocket
+        return
+    for connection in list(session._subscribed_connections):
+        socket = connection._socket
         try:
-            if socket is not None and socket.ws_connection is not None:
+            if socket.ws_connection is not None:  # None once the page has closed
                 socket.set_nodelay(True)
         except Exception:  # a page closing meanwhile: nothing to speed up
             log.debug("could not set TCP_NODELAY", exc_info=True)

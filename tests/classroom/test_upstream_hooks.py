@@ -212,3 +212,49 @@ def test_a_pages_view_reaches_the_bokeh_model_as_a_whole() -> None:
     held = model.data.dice
     assert isinstance(held, Whole)
     assert held.value == board.dice
+
+
+def test_a_served_pages_websocket_sends_at_once() -> None:
+    """End to end: ``_send_at_once`` on a real Bokeh server turns ``TCP_NODELAY`` on for the page's websocket."""
+    import socket as sockets
+    import threading
+
+    import panel as pn
+    from bokeh.client import pull_session
+
+    from caterpillar_learn.classroom.server import _send_at_once
+    from tests.browser.conftest import free_port
+
+    found: list[int] = []
+    done = threading.Event()
+
+    def page() -> pn.viewable.Viewable:
+        doc: Any = pn.state.curdoc
+
+        def measure() -> None:
+            _send_at_once(doc)
+            session = doc.session_context.session
+            for connection in session._subscribed_connections:
+                raw = connection._socket.ws_connection.stream.socket
+                found.append(raw.getsockopt(sockets.IPPROTO_TCP, sockets.TCP_NODELAY))
+            done.set()
+
+        doc.add_next_tick_callback(measure)  # the websocket is subscribed by the time a callback runs
+        return pn.pane.Markdown("hook test")  # type: ignore[no-untyped-call]
+
+    port = free_port()
+    server = pn.serve({"hook": page}, port=port, show=False, threaded=True, verbose=False)  # type: ignore[no-untyped-call]
+    try:
+        session = None
+        for _ in range(100):  # the server's thread starts listening soon
+            try:
+                session = pull_session(url=f"http://localhost:{port}/hook")
+                break
+            except OSError:
+                done.wait(0.1)
+        assert session is not None
+        assert done.wait(30.0), "the page's callback never ran"
+        session.close()
+    finally:
+        server.stop()
+    assert found and all(found), f"TCP_NODELAY per websocket: {found}"
