@@ -220,7 +220,7 @@ function render({ model, el }) {
   }
 
   function drawHand(cards, t) {
-    if (!changed("hand", [cards, t.hand_title, t.todo])) return;
+    if (!changed("hand", [cards, t.hand_title])) return;
     const focused = root.querySelector(".rr-card:focus");
     const at = focused ? Number(focused.dataset.index) : null;
     handTitle.textContent = t.hand_title;
