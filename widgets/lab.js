@@ -5,7 +5,7 @@
 // widget base) and a speaker reads the status and the findings aloud.
 // No rules and no simulation here: Python plays the games.
 
-import { h, languageSwitch, picture, sender, speaker, watch } from "./shared.js";
+import { decimal, h, languageSwitch, picture, sender, speaker, watch } from "./shared.js";
 
 // The trait payload, one @typedef each; their Python twins are the TypedDicts
 // of caterpillar_learn/ui/lab/views.py (a test keeps the two alike).
@@ -143,7 +143,7 @@ function render({ model, el }) {
     const head = h("tr", {}, h("th", { scope: "col" }, str("col_strategy")),
       ...NUMBERS.map((key) => h("th", { scope: "col" }, str(`col_${key}`))));
     const body = rows.map((row) => h("tr", { "data-strategy": row.strategy }, h("th", { scope: "row" }, row.name),
-      ...NUMBERS.map((key) => h("td", {}, key === "games" ? String(row[key]) : row[key].toFixed(1)))));
+      ...NUMBERS.map((key) => h("td", {}, key === "games" ? String(row[key]) : decimal(row[key], 1, model.get("strings") || {})))));
     return h("table", { class: "lab-table", "data-testid": "lab-table" }, h("caption", {}, str("caption")),
       h("thead", {}, head), h("tbody", {}, ...body));
   }

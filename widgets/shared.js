@@ -41,6 +41,13 @@ export function fill(template, values) {
   return String(template || "").replace(/\{(\w+)\}/g, (all, key) => (key in values ? String(values[key]) : all));
 }
 
+// decimal(24.5, 1, strings): a number the page writes itself, with the language's decimal mark ("24,5" in German;
+// the mark is Babel's, sent by Python as `strings.decimal_mark`).
+export function decimal(value, digits, words = {}) {
+  const written = Number(value).toFixed(digits);
+  return words.decimal_mark && words.decimal_mark !== "." ? written.replace(".", words.decimal_mark) : written;
+}
+
 // send("roll", {...}): one write of the `event` trait.  model.send does not
 // reach Python on Panel, so events travel as trait changes; `seq` makes each
 // event differ from the one before, so a repeated action still counts.

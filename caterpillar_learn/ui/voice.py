@@ -11,13 +11,15 @@ Every widget's ``strings`` carry these entries (:func:`voice_strings`):
 
 * ``voice_default``: ``"on"`` or ``"off"``;
 * ``voice_switch``: the switch's label;
+* ``decimal_mark``: the language's decimal mark (Babel's CLDR symbol), for numbers the front end writes itself
+  (``decimal`` in ``widgets/shared.js``: a table's ``24,5`` in German);
 * ``speech``: JSON of ``{"twins": [[shown, spoken], ...], "ear": [[symbol, word], ...], "decimal": mark}``: the
   catalogue's spoken twins (templates, matched against what is shown) and the
   symbols said as words (:data:`caterpillar_learn.i18n.EAR_SYMBOLS`).
 
 >>> strings = voice_strings(True)
->>> strings["voice_default"], strings["voice_switch"]
-('on', 'Read aloud by itself')
+>>> strings["voice_default"], strings["voice_switch"], strings["decimal_mark"]
+('on', 'Read aloud by itself', '.')
 >>> ["+", "plus"] in json.loads(strings["speech"])["ear"]
 True
 >>> speaks_by_default("01-beginner"), speaks_by_default("02-intermediate"), speaks_by_default("11-raupe-colour")
@@ -48,5 +50,6 @@ def voice_strings(on: bool) -> dict[str, str]:
     return {
         "voice_default": "on" if on else "off",
         "voice_switch": text("ui.voice.switch"),
+        "decimal_mark": format_number(0.5, ".1f")[1],
         "speech": json.dumps(speech, ensure_ascii=False),
     }

@@ -7,6 +7,7 @@ from then on every text the test looks for is looked up in the German catalogue
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import pytest
@@ -91,6 +92,11 @@ def test_the_strategy_lab_runs_and_reads_aloud_in_german(german: Page) -> None:
         ready = text("lessons.lab.ui.ready", games=20, level=level, seed=1)
         expect(page.get_by_test_id("lab-status")).to_have_text(ready, timeout=RENDER_TIMEOUT)
         expect(page.get_by_test_id("lab-table").locator("caption")).to_have_text(text("lessons.lab.ui.caption"))
+    # The table's numbers are written the German way (Babel's decimal mark), and no English word is left.
+    cells = page.get_by_test_id("lab-table").locator("td").all_text_contents()
+    decimals = [cell for cell in cells if not cell.isdigit()]
+    assert decimals and all(re.fullmatch(r"-?\d+,\d", cell) for cell in decimals), cells
+    assert not re.search(r"\b(beginner|intermediate|advanced|expert)\b", page.locator(".lab-root").inner_text())
     voice.click()
     said = page.evaluate("() => window.spoken")
     findings = page.locator(".lab-insights li").all_text_contents()
