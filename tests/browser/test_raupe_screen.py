@@ -78,12 +78,28 @@ def in_view(page: Page, target: Locator) -> bool:
 
 
 def the_todo(page: Page) -> Locator:
-    """The one thing marked to do now: exactly one, visible and inside the viewport."""
-    todo = page.locator('[data-todo="true"]')
-    expect(todo).to_have_count(1)
-    expect(todo).to_be_visible()
-    assert in_view(page, todo), todo.evaluate("node => node.outerHTML.slice(0, 120)")
-    return todo
+    """The one thing marked to do now: exactly one, visible and inside the viewport (read in one go, as a
+    bot's card may redraw the hand at any moment; a redraw in between is looked at again)."""
+    seen: dict[str, object] = {}
+    for _ in range(20):
+        seen = page.evaluate(
+            """() => {
+              const marked = [...document.querySelectorAll('[data-todo="true"]')];
+              const node = marked[0];
+              if (marked.length !== 1) return { count: marked.length };
+              const r = node.getBoundingClientRect();
+              return { count: 1, shown: node.offsetParent !== null && r.width > 0,
+                inside: r.left >= 0 && r.top >= 0 && r.right <= innerWidth + 0.5 && r.bottom <= innerHeight + 0.5,
+                testid: node.dataset.testid || '', index: node.dataset.index || '' };
+            }"""
+        )
+        if seen.get("count") == 1 and seen.get("shown") and seen.get("inside"):
+            selector = f'[data-testid="{seen["testid"]}"]'
+            if seen["index"]:
+                selector += f'[data-index="{seen["index"]}"]'
+            return page.locator(selector).first
+        time.sleep(0.1)
+    raise AssertionError(f"not exactly one marked thing in view: {seen}")
 
 
 def small_targets(page: Page) -> list[str]:
