@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
 
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Page, expect
 
 from caterpillar_learn.lessons import LESSONS, get_lesson
 
@@ -46,6 +47,7 @@ def walk_lesson(
     careless: int = 0,
     shots: str | None = None,
     viewport: dict[str, int] = TABLET,
+    after: Callable[[Page], None] = lambda page: None,
 ) -> ChildWalk:
     with child_context(browser, viewport) as context:
         errors: list[str] = []
@@ -67,6 +69,7 @@ def walk_lesson(
         if get_lesson(name).scenario is not None:  # a level lesson ends with the flight and its score
             expect(page.get_by_test_id("final-score")).to_contain_text(re.compile(r"\d"), timeout=CLICK_TIMEOUT)
             expect(page.get_by_test_id("final-score")).to_be_in_viewport()
+        after(page)  # while the page is open
         return walk
 
 
@@ -83,8 +86,12 @@ def test_a_careless_child_gets_to_the_end_too(browser: Browser, lessons_server: 
 
 
 def test_the_german_beginner_walk(browser: Browser, german_lessons_server: Server) -> None:
-    walk = walk_lesson(browser, german_lessons_server, "01-beginner", seed=2)
-    expect(walk.page.get_by_test_id("roll-button")).to_contain_text("Würfeln")
+    def in_german(page: Page) -> None:
+        expect(page.get_by_test_id("roll-button")).to_contain_text("Würfeln")
+        expect(page.get_by_test_id("lesson-step")).to_have_text(re.compile(r"\w"))
+        expect(page.locator(".cl-root").first).to_have_attribute("lang", "de")
+
+    walk_lesson(browser, german_lessons_server, "01-beginner", seed=2, after=in_german)
 
 
 def test_the_beginner_walk_on_a_big_screen(browser: Browser, lessons_server: Server) -> None:
