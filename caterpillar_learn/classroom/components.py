@@ -1,72 +1,69 @@
-"""The classroom's widgets as Panel components: the lessons' components with a cheaper redraw.
+"""The classroom's widgets as Panel components: declared subclasses of the lessons' one component.
 
-:func:`~caterpillar_learn.ui.hosting.panel_app.panel_component` copies all
-of a widget's traits into the component's parameters after every event, and
-``param`` compares each one with its own deep comparison, in Python: about
-1.3 ms a page on this machine, paid for every page after every roll.  The
-classroom's components first compare with ``!=`` (C code, microseconds) and
-hand ``param`` only what changed.  Same ES module, same parameters, same
-guard: only :meth:`pull` differs, and a component given the server's
-redraw queue (its ``redraws``, :class:`~caterpillar_learn.classroom.server.Redraws`)
-holds that queue from the moment its page's event arrives until the event
-has been played and answered, so a click goes before other pages' redraws.
+Each is a :class:`~caterpillar_learn.ui.hosting.component.LearnComponent`
+naming its widget class: the same ES module, parameters and guard as in
+the Panel app, and the same cheaper redraw (only what differs is handed
+to ``param``).  A component given the server's redraw queue (its
+``redraws``, :class:`~caterpillar_learn.classroom.server.Redraws`) holds
+that queue from the moment its page's event arrives until the event has
+been played and answered, so a click goes before other pages' redraws.
 
-The classes are made once per widget class, and by the server before any
-page opens (see :func:`caterpillar_learn.classroom.server.build_pages`).
+Each is named ``Panel`` + its widget class's name (the name its Bokeh
+data model carries, which :mod:`~caterpillar_learn.classroom.probe` looks for).
+The classes are declared here, once, before any page opens (see
+:func:`caterpillar_learn.classroom.server.build_pages`).
 
 >>> from caterpillar_learn.classroom.consoles import JoinWidget
->>> classroom_component(JoinWidget) is classroom_component(JoinWidget)
+>>> classroom_component(JoinWidget) is PanelJoinWidget
 True
 """
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any
 
+from caterpillar_learn.classroom.consoles import JoinWidget, TeacherWidget
+from caterpillar_learn.classroom.pupil import ClassroomBoard, SeatWidget
 from caterpillar_learn.ui.base import LearnWidget
-from caterpillar_learn.ui.hosting.panel_app import panel_component
+from caterpillar_learn.ui.hosting.component import LearnComponent
 
-__all__ = ["classroom_component"]
+__all__ = ["PanelClassroomBoard", "PanelJoinWidget", "PanelSeatWidget", "PanelTeacherWidget", "classroom_component"]
 
 
-@cache
-def classroom_component(widget_class: type[LearnWidget[Any]]) -> type[Any]:
+class PanelTeacherWidget(LearnComponent):
+    """The teacher's console."""
+
+    widget_class = TeacherWidget
+
+
+class PanelJoinWidget(LearnComponent):
+    """The pupils' door."""
+
+    widget_class = JoinWidget
+
+
+class PanelClassroomBoard(LearnComponent):
+    """A pupil's Caterpillars sheet."""
+
+    widget_class = ClassroomBoard
+
+
+class PanelSeatWidget(LearnComponent):
+    """A pupil's seat at a Räuber Raupe table."""
+
+    widget_class = SeatWidget
+
+
+_COMPONENTS: dict[type[LearnWidget[Any]], type[LearnComponent]] = {
+    component.widget_class: component
+    for component in (PanelTeacherWidget, PanelJoinWidget, PanelClassroomBoard, PanelSeatWidget)
+}
+
+
+def classroom_component(widget_class: type[LearnWidget[Any]]) -> type[LearnComponent]:
     """The Panel component class for ``widget_class`` (call it with the class, never ``type(widget)``:
     anywidget gives every instance a class of its own)."""
-    make: Any = panel_component  # cached by class
-    base: Any = make(widget_class)
-    names = (*widget_class.view_trait_names(), "view_names")
-
-    def pull(self: Any) -> None:
-        """Copy into the parameters only the traits that differ (compared in C first)."""
-        changed = {}
-        for name in names:
-            value = getattr(self.widget, name)
-            if value != getattr(self, name):
-                changed[name] = value
-        if changed:
-            self.param.update(changed)
-
-    def _server_change(self: Any, doc: Any, ref: str, subpath: str | None, attr: str, old: Any, new: Any) -> None:
-        base._server_change(self, doc, ref, subpath, attr, old, new)
-        redraws = self.redraws
-        if redraws is not None and attr == "event" and "event" in self._events:  # to be played at the next tick
-            redraws.hold(doc)
-
-    def _change_event(self: Any, doc: Any) -> None:
-        try:
-            base._change_event(self, doc)
-        finally:
-            if self.redraws is not None:
-                self.redraws.release(doc)
-
-    attributes = {
-        "pull": pull,
-        "_server_change": _server_change,
-        "_change_event": _change_event,
-        "redraws": None,
-        "__doc__": base.__doc__,
-        "__module__": __name__,
-    }
-    return type(base.__name__, (base,), attributes)
+    try:
+        return _COMPONENTS[widget_class]
+    except KeyError:
+        raise ValueError(f"widget_class: no classroom component for {widget_class.__name__}") from None

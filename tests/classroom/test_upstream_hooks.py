@@ -165,16 +165,22 @@ def test_panel_schedules_priority_changes_at_once_and_leaves_busy_ignored_out_of
     assert "self._busy__ignore" in inspect.getsource(Syncable._process_events)
 
 
-@pytest.mark.parametrize("name", ["_process_events", "_update_properties", "_process_param_change"])
-def test_the_lessons_component_overrides_what_panel_calls(name: str) -> None:
-    """The overrides are found by Panel (same name on the class Panel calls them on)."""
+@pytest.mark.parametrize(
+    "name", ["_process_events", "_update_properties", "_process_param_change", "_server_change", "_change_event"]
+)
+def test_the_one_component_overrides_what_panel_calls(name: str) -> None:
+    """The overrides are found by Panel (same name on the class Panel calls them on), in one class only."""
     from panel.custom import AnyWidgetComponent
 
-    from caterpillar_learn.ui.caterpillars import CaterpillarsBoard
-    from caterpillar_learn.ui.hosting.panel_app import panel_component
+    from caterpillar_learn.classroom.components import PanelClassroomBoard
+    from caterpillar_learn.ui.hosting.component import LearnComponent
+    from caterpillar_learn.ui.hosting.panel_app import PanelCaterpillarsBoard
 
-    component = panel_component(CaterpillarsBoard)
-    assert getattr(component, name) is not getattr(AnyWidgetComponent, name)
+    assert name in vars(LearnComponent)
+    assert getattr(LearnComponent, name) is not getattr(AnyWidgetComponent, name)
+    for declared in (PanelCaterpillarsBoard, PanelClassroomBoard):
+        assert name not in vars(declared)
+        assert getattr(declared, name) is getattr(LearnComponent, name)
 
 
 # --- ui/hosting/panel_app.py: Whole (a view handed to Bokeh without its search for models) -----------------
