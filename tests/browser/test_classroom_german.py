@@ -52,7 +52,10 @@ def _join(pupil: Page, door: str, code: str, nickname: str) -> None:
     expect(pupil.get_by_test_id("join-code")).to_have_value(code, timeout=RENDER_TIMEOUT)
     pupil.get_by_test_id("nickname").fill(nickname)
     pupil.get_by_test_id("join-button").click()
-    expect(pupil.get_by_test_id("you")).to_have_text(german("classroom.page.you_are", code=code, nickname=nickname))
+    # the first join of a fresh server draws the sheet: seconds on a loaded machine
+    expect(pupil.get_by_test_id("you")).to_have_text(
+        german("classroom.page.you_are", code=code, nickname=nickname), timeout=RENDER_TIMEOUT
+    )
 
 
 def test_every_classroom_page_starts_in_german(browser: Browser, german_classroom: Server) -> None:
