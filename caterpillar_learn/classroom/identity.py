@@ -29,8 +29,9 @@ import hashlib
 import hmac
 import json
 import secrets
+import threading
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -43,6 +44,7 @@ from caterpillar_learn.i18n import text
 
 __all__ = [
     "MAX_REQUESTS",
+    "Attendance",
     "RejoinNeeded",
     "Removed",
     "Request",
@@ -291,3 +293,77 @@ class Roster:
         if found is None:
             raise ClassroomError(text("classroom.msg.no_request"))
         return found
+
+
+class Attendance:
+    """The door of a room, the same in both games: who has arrived, who waits, and the teacher's remove and rename.
+
+    A room that mixes this in has a ``lock``, its ``roster``, its ``pupils``
+    by number, and writes events with ``record`` (the log first, then its
+    own ``apply``) and tells its pages with ``notify``.
+    """
+
+    lock: threading.RLock
+    roster: Roster
+    pupils: Mapping[int, Any]
+
+    def record(self, kind: str, data: dict[str, Any]) -> None:
+        raise NotImplementedError
+
+    def notify(self, pupil: int | None) -> None:
+        raise NotImplementedError
+
+    def arrive(self, pupil: int) -> None:
+        """A pupil's page has connected: from now on they are counted and shown."""
+        with self.lock:
+            if pupil in self.pupils and pupil not in self.roster.seen:
+                self.roster.seen.add(pupil)
+                self.notify(None)
+
+    def ask(self, pupil: int, answer: Callable[[str | None], None]) -> int:
+        """Ask the teacher to let another page be ``pupil`` (``answer`` gets a new secret, or ``None``)."""
+        with self.lock:
+            request = self.roster.ask(pupil, answer)
+        self.notify(None)
+        return request
+
+    def withdraw(self, request: int) -> None:
+        """The waiting page has closed: its request leaves the console."""
+        with self.lock:
+            gone = self.roster.requests.pop(request, None)
+        if gone is not None:
+            self.notify(None)
+
+    def let_in(self, request: object) -> None:
+        """The teacher lets the waiting page in: it gets a secret of its own for that pupil (an event)."""
+        with self.lock:
+            asked = self.roster.take(request)
+            secret = new_secret()
+            self.record("pupil_let_in", {"pupil": asked.pupil, "secret_hash": secret_hash(secret)})
+        asked.answer(secret)
+
+    def refuse(self, request: object) -> None:
+        """The teacher turns the waiting page away."""
+        with self.lock:
+            asked = self.roster.take(request)
+        self.notify(None)
+        asked.answer(None)
+
+    def remove(self, pupil: object) -> None:
+        """The teacher takes a pupil out of the room (an event): their page is told, a table gives the seat to a bot."""
+        with self.lock:
+            self.record("pupil_removed", {"pupil": self._pupil_id(pupil)})
+
+    def rename(self, pupil: object, nickname: object) -> None:
+        """The teacher renames a pupil (an event); the new name is checked like a join."""
+        with self.lock:
+            ident = self._pupil_id(pupil)
+            name = check_nickname(nickname)
+            if not self.roster.is_free(name, ident):
+                raise ClassroomError(text("classroom.msg.name_taken", nickname=name))
+            self.record("pupil_renamed", {"pupil": ident, "nickname": name})
+
+    def _pupil_id(self, pupil: object) -> int:
+        if isinstance(pupil, bool) or not isinstance(pupil, int) or pupil not in self.pupils:
+            raise ClassroomError(text("classroom.msg.no_pupil"))
+        return pupil

@@ -39,7 +39,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from caterpillar_learn.classroom.codes import ClassroomError
-from caterpillar_learn.classroom.identity import Roster, check_nickname, new_secret, secret_hash
+from caterpillar_learn.classroom.identity import Attendance, Roster, secret_hash
 from caterpillar_learn.errors import describe
 from caterpillar_learn.i18n import text
 from caterpillar_learn.lessons import TableSetup
@@ -259,7 +259,7 @@ class SharedTable:
 
 
 @dataclass
-class RaupeRoom:
+class RaupeRoom(Attendance):
     """A Räuber Raupe room: its pupils, their tables and the log."""
 
     code: str
@@ -316,59 +316,6 @@ class RaupeRoom:
                 data["secret_hash"] = secret_hash(secret)
             self.record("pupil_joined", data)
             return self.pupils[ident]
-
-    def arrive(self, pupil: int) -> None:
-        """A pupil's page has connected: from now on they are shown."""
-        with self.lock:
-            if pupil in self.pupils and pupil not in self.roster.seen:
-                self.roster.seen.add(pupil)
-                self.notify(None)
-
-    def ask(self, pupil: int, answer: Callable[[str | None], None]) -> int:
-        """Ask the teacher to let another page be ``pupil`` (``answer`` gets a new secret, or ``None``)."""
-        with self.lock:
-            request = self.roster.ask(pupil, answer)
-        self.notify(None)
-        return request
-
-    def withdraw(self, request: int) -> None:
-        with self.lock:
-            gone = self.roster.requests.pop(request, None)
-        if gone is not None:
-            self.notify(None)
-
-    def let_in(self, request: object) -> None:
-        """The teacher lets the waiting page in: it gets a secret of its own for that pupil (an event)."""
-        with self.lock:
-            asked = self.roster.take(request)
-            secret = new_secret()
-            self.record("pupil_let_in", {"pupil": asked.pupil, "secret_hash": secret_hash(secret)})
-        asked.answer(secret)
-
-    def refuse(self, request: object) -> None:
-        with self.lock:
-            asked = self.roster.take(request)
-        self.notify(None)
-        asked.answer(None)
-
-    def remove(self, pupil: object) -> None:
-        """The teacher takes a pupil out (an event): their seat goes to a bot, their page is told."""
-        with self.lock:
-            self.record("pupil_removed", {"pupil": self._pupil_id(pupil)})
-
-    def rename(self, pupil: object, nickname: object) -> None:
-        """The teacher renames a pupil (an event); the new name is checked like a join."""
-        with self.lock:
-            ident = self._pupil_id(pupil)
-            name = check_nickname(nickname)
-            if not self.roster.is_free(name, ident):
-                raise ClassroomError(text("classroom.msg.name_taken", nickname=name))
-            self.record("pupil_renamed", {"pupil": ident, "nickname": name})
-
-    def _pupil_id(self, pupil: object) -> int:
-        if isinstance(pupil, bool) or not isinstance(pupil, int) or pupil not in self.pupils:
-            raise ClassroomError(text("classroom.msg.no_pupil"))
-        return pupil
 
     def start(self, table: int) -> None:
         """Start a table: its empty seats become bots and the clock runs."""
