@@ -41,7 +41,6 @@ import traitlets
 from caterpillar_learn.caterpillars import Move
 from caterpillar_learn.classroom.rooms import CaterpillarsRoom, Pupil
 from caterpillar_learn.classroom.tables import RaupePupil, RaupeRoom, SharedTable
-from caterpillar_learn.errors import describe
 from caterpillar_learn.i18n import text
 from caterpillar_learn.raupe import Call, Game, Mode, Play, parse_mode
 from caterpillar_learn.ui.assets import widget_file, widget_styles
@@ -173,14 +172,7 @@ class RoomSession(Session):
         if workers() is None:
             super().try_other(index)
             return
-        others = self.other_moves()
-        if not others:
-            raise BadEventError(text("lessons.whatif.after_move"))
-        if not 0 <= index < len(others):
-            raise BadEventError(describe("other move", index, f"a number from 0 to {len(others) - 1}"))
-        last = self.game.history[-1]
-        assert isinstance(last.choice, Move)
-        chosen, other = last.choice, others[index]
+        last, chosen, other = self.other_move(index)
         rounds = sum(1 for turn in self.game.history if not turn.is_setup)
         self.whatif = {"title": text(THINKING), "index": index}
         both = _both(later(outcome, last.before, chosen), later(outcome, last.before, other))

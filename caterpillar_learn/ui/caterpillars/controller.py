@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from caterpillar_learn.caterpillars import DEFAULT_LABELS, Game, Move, SetupChoice, legal_moves, why_not
+from caterpillar_learn.caterpillars.game import Turn
 from caterpillar_learn.caterpillars.sheet import describe_slot, slot_of
 from caterpillar_learn.errors import describe
 from caterpillar_learn.i18n import current_language, text
@@ -289,16 +290,20 @@ class Session:
             return []
         return [move for move in legal_moves(last.before, last.roll) if move != last.choice]
 
-    def try_other(self, index: int) -> None:
-        """Replay the last round with another move; show both outcomes side by side."""
+    def other_move(self, index: object) -> tuple[Turn, Move, Move]:
+        """The last turn, the move played in it and the other move number ``index`` (checked)."""
         others = self.other_moves()
         if not others:
             raise BadEventError(text("lessons.whatif.after_move"))
-        if not 0 <= index < len(others):
+        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(others):
             raise BadEventError(describe("other move", index, f"a number from 0 to {len(others) - 1}"))
         last = self.game.history[-1]
         assert isinstance(last.choice, Move)
-        chosen, other = last.choice, others[index]
+        return last, last.choice, others[index]
+
+    def try_other(self, index: int) -> None:
+        """Replay the last round with another move; show both outcomes side by side."""
+        last, chosen, other = self.other_move(index)
         outcomes = [outcome(last.before, move) for move in (chosen, other)]
         rounds = sum(1 for turn in self.game.history if not turn.is_setup)
         self.whatif = {
