@@ -228,9 +228,10 @@ def test_an_expert_kernel_stays_small_after_several_new_games(tmp_path: Path) ->
             assert reply["content"]["status"] == "ok", reply["content"]
 
         run(
-            "from caterpillar_learn.ui.caterpillars import CaterpillarsLesson\n"
+            # a free Expert game: a lesson's roll may ask a question before it gives a hint
+            "from caterpillar_learn.ui.caterpillars import CaterpillarsBoard\n"
             "from caterpillar_learn.ui.caterpillars.advice import join_background_solves\n"
-            "lesson = CaterpillarsLesson('04-expert')\n"
+            "lesson = CaterpillarsBoard('expert', seed=4)\n"
             "display(lesson)\n"
             "join_background_solves()\n"
         )
