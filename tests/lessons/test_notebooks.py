@@ -53,17 +53,43 @@ def engine_final(name: str) -> int:
     return sample_game(name).score().final
 
 
-#: Played in the notebook's kernel after its cells: the widget's first highlighted move each round.
+#: Played in the notebook's kernel after its cells: the widget's first highlighted move each round.  A question the
+#: lesson asks first is answered as the lesson leads a child: its first option, then what the show-me marks.
 PLAY_TO_THE_END = """
+def answer_the_question():
+    for _ in range(40):
+        question = lesson.question
+        if not question or (question.get("feedback") or {}).get("correct"):
+            return
+        target = lesson.lesson["target"]
+        if target == "check":
+            lesson.act("check")
+            continue
+        if target == "question":
+            option = question["options"][0]["id"]
+        elif target.startswith("answer:"):
+            option = target[len("answer:"):]
+        else:
+            return
+        if question["on_board"]:
+            name, box = option.split("-")
+            lesson.act("box", caterpillar=name, box=int(box))
+        else:
+            lesson.act("answer", option=option)
+        if target == "question":
+            lesson.act("check")
+
 session = lesson.session
 while session.game.phase == "setup":
     session.game.play(session.game.legal_moves()[0])
 while session.game.phase != "over":
     lesson.act("roll")
+    answer_the_question()
     entry = lesson.legal[0]
     lesson.act("box", caterpillar=entry["caterpillar"], box=entry["box"])
     if lesson.menu:
         lesson.act("option", index=lesson.menu["options"][0]["index"])
+    answer_the_question()
 print(f"final score {session.game.score().final}.")
 """
 
