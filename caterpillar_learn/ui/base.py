@@ -31,7 +31,7 @@ is the same for every game:
 ({}, True)
 >>> board.act("fly away")
 >>> board.message
-"event type: got 'fly away', expected one of roll, box, option, close, die, hint, review, new_game, whatif"
+"event type: got 'fly away', expected one of roll, box, option, close, die, hint, review, new_game, whatif, device"
 """
 
 from __future__ import annotations

@@ -177,7 +177,7 @@ def test_a_zero_after_a_bonus_choice_names_the_dice_left_in_both_languages() -> 
     with language("de"):
         assert zero.how == [
             "Mit der 6 in Bonusfeld B passen die 2 und die 2 in kein leeres Feld. "
-            "Streich also ein Feld deiner Wahl mit 0."
+            "Streich also ein leeres Feld deiner Wahl durch und schreib eine 0 hinein."
         ]
 
 
