@@ -66,10 +66,13 @@ class Classroom:
         assert found, self.server.log_tail()
         return found.group(1)
 
-    def kill_and_restart(self) -> None:
-        """SIGKILL (nothing is flushed or closed), then the same command on the same data and port."""
+    def kill(self) -> None:
+        """SIGKILL: nothing is flushed or closed."""
         os.kill(self.server.process.pid, signal.SIGKILL)
         self.server.process.wait(timeout=20)
+
+    def restart(self) -> None:
+        """The same command on the same data and port."""
         self.starts += 1
         self.server = _start(self.data, self.port, self.logs / f"classroom-{self.starts}.log")
 
@@ -190,12 +193,17 @@ def test_a_class_plays_a_beginner_game_to_the_ranking_through_a_sigkill(browser:
                 if round_number == KILL_ROUND and count == 2:
                     expect(teacher.get_by_test_id("placed-count")).to_have_text("2 of 3 placed")
                     screenshot(teacher, "classroom-before-kill")
-                    classroom.kill_and_restart()
-                    teacher.goto(classroom.teacher_url)
+                    classroom.kill()
+                    pages = [teacher, *(again.page for again in pupils)]
+                    for lost in pages:  # every page says so, then reloads itself once the server is back
+                        expect(lost.get_by_test_id("connection-lost")).to_be_visible(timeout=CLICK_TIMEOUT)
+                    classroom.restart()
+                    for lost in pages:
+                        expect(lost.get_by_test_id("connection-lost")).to_have_count(0, timeout=RENDER_TIMEOUT)
                     expect(teacher.get_by_test_id("placed-count")).to_have_text("2 of 3 placed", timeout=RENDER_TIMEOUT)
                     expect(teacher.get_by_test_id("room-round")).to_have_text(f"Round {KILL_ROUND} of 12")
                     for again in pupils:
-                        again.reload()
+                        expect(again.page.get_by_test_id("sheet")).to_be_visible(timeout=RENDER_TIMEOUT)
                         again.check_sheet()  # every move placed before the kill is back
                     pupil.see_dice(roll)
                 pupil.place()
