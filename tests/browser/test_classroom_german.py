@@ -110,7 +110,9 @@ def test_every_classroom_page_starts_in_german(browser: Browser, german_classroo
         expect(ada.locator(".cr-join h1")).to_have_text(german("classroom.ui.join_title"))
         _join(ada, door, code, "Ada")
         expect(ada.get_by_test_id("sheet")).to_be_visible(timeout=RENDER_TIMEOUT)
-        expect(ada.locator(".cl-root")).to_have_attribute("lang", "de")
+        expect(ada.locator(".cl-root")).to_have_count(2)  # the door (now showing who joined) and the sheet
+        for root in ada.locator(".cl-root").all():
+            expect(root).to_have_attribute("lang", "de")
         expect(ada.locator(".cl-no-dice")).to_have_text(german("classroom.ui.wait_dice"))
         expect(teacher.get_by_test_id("placed-count")).to_have_text(german("classroom.placed", count=1, total=1))
         teacher.get_by_test_id("teacher-roll").click()
