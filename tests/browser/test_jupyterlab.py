@@ -26,7 +26,7 @@ from playwright.sync_api import Page, expect
 from caterpillar_learn.ui.hosting.serve import KERNEL_NAME, kernel_spec, pinned_kernel
 
 from .conftest import ROOT, Server, free_port, screenshot, start_server
-from .driver import CLICK_TIMEOUT, RENDER_TIMEOUT
+from .driver import CLICK_TIMEOUT, RENDER_TIMEOUT, follow_the_show_me
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -102,6 +102,10 @@ def run_all_cells(page: Page, count: int) -> None:
 def play_one_round(page: Page) -> None:
     """Roll, click the first highlighted box, take the first option if a menu opens: the box shows a score."""
     page.get_by_test_id("roll-button").click()
+    expect(page.get_by_test_id("question").or_(page.get_by_test_id("legal-move").first)).to_be_visible(
+        timeout=CLICK_TIMEOUT
+    )
+    follow_the_show_me(page)  # the lesson asks its question before the stars show
     expect(page.get_by_test_id("legal-move").first).to_be_visible(timeout=CLICK_TIMEOUT)
     # The box around the first legal-move of the page.
     box = page.locator("[data-testid^='box-']").filter(has=page.get_by_test_id("legal-move")).first
