@@ -31,6 +31,7 @@ from caterpillar_learn.classroom.pupil import ClassroomBoard, RoomSession
 from caterpillar_learn.classroom.rooms import CaterpillarsRoom, RoomSettings
 from caterpillar_learn.i18n import language, text
 from caterpillar_learn.ui.caterpillars import advice as bridge
+from tests.threads import on_own_thread
 
 #: Long enough never to fire in a passing test, short enough to end a failing one (a loaded machine).
 SAFETY = 240.0
@@ -232,7 +233,7 @@ def _loop_check(typed: str) -> tuple[float, ClassroomBoard]:
             arrived.set()
 
     room.subscribe(told, pupil.id)
-    gap = asyncio.run(_longest_gap_while(ask, arrived, SAFETY))
+    gap = on_own_thread(asyncio.run, _longest_gap_while(ask, arrived, SAFETY))
     assert arrived.is_set()
     return gap, board
 
