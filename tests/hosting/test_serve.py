@@ -103,3 +103,33 @@ def test_the_cap_refuses_a_page_and_idle_kernels_are_culled(tmp_path: Path, serv
         time.sleep(0.5)
         again = fetch(page)
     assert again.status == 200 and "42" in again.body, "the culled kernel's place is free again"
+
+
+def test_a_closed_page_gives_its_place_when_the_class_is_full(tmp_path: Path, served: list, browser: object) -> None:
+    lessons = tmp_path / "lessons"
+    lessons.mkdir()
+    write_notebook(lessons / "widget.ipynb", "import ipywidgets", "ipywidgets.Label('forty-two')")
+    args = ["--port", "0", "--lessons", str(lessons), "--max-kernels", "1"]
+    server, url = start_serve(args, tmp_path, tmp_path / "serve.log")
+    served.append(server)
+    page_url = f"{url}voila/render/widget.ipynb"
+
+    context = browser.new_context()  # type: ignore[attr-defined]
+    page = context.new_page()
+    page.goto(page_url)
+    page.get_by_text("forty-two").wait_for(timeout=60_000)  # a widget draws once the page's kernel is connected
+    assert fetch(page_url).status == 503, "the open page holds the only place"
+    context.close()
+    closed = time.monotonic()
+
+    # Just closed (or a tablet that slept): the kernel keeps its place for a while.
+    assert fetch(page_url).status == 503
+    again = fetch(page_url)
+    while again.status == 503 and time.monotonic() < closed + 60:
+        time.sleep(1.0)
+        again = fetch(page_url)
+    waited = time.monotonic() - closed
+    assert again.status == 200, server.log_tail()
+    assert waited >= 10, f"the closed page's kernel gave its place after {waited:.1f} s, before its 15 s"
+    assert "gives its place to a new page" in server.log.read_text()
+    assert wait_for_kernels(server, 1, 30) == 1, "the closed page's kernel stopped, the new page's runs"

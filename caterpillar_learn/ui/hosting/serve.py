@@ -24,8 +24,9 @@ For a class (see docs/TEACHERS.md):
   ``frame-ancestors 'none'``, and the log never shows the token: the network
   policy the classroom server shares (:mod:`caterpillar_learn.ui.hosting.network`).
 * ``--max-kernels N`` (default 40: a class of 30, the teacher and a few
-  pages still closing) caps the live kernels; a page beyond it gets
-  "The class is full" (HTTP 503).
+  pages still closing) caps the live kernels; when all are taken, a kernel
+  whose page closed 15 s ago or more gives its place, and without one a page
+  gets "The class is full" (HTTP 503).
 * ``--cull-after SECONDS`` (default 600) stops a kernel whose page was closed
   or never connected after that long without activity.  A page that stays
   open keeps its kernel however long the learner thinks.

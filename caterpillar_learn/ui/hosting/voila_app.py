@@ -5,6 +5,11 @@
   ``max_kernels`` live kernels (those still starting count too), and the
   lesson page then answers HTTP 503 with a short page in the learner's words
   (``serve.full``) instead of a half-drawn lesson.
+* **A closed page gives its place back.**  When the class is full, a kernel
+  whose page connected and then closed at least ``reclaim_after`` seconds ago
+  (a tab closed, a child who went on to the next lesson) is stopped for the
+  new page, the longest-closed first.  Until the class is full nothing is
+  stopped early, so a tablet that slept and wakes up finds its lesson.
 * **Culling** is jupyter_server's own (``MappingKernelManager.cull_*``,
   set by :func:`~caterpillar_learn.ui.hosting.serve.voila_argv`): a kernel
   whose page is gone, or never connected, stops after that idle time.
@@ -27,6 +32,7 @@ imports this module, when the server really starts.
 from __future__ import annotations
 
 import logging
+import time
 import uuid
 from collections.abc import Collection
 from typing import Any
@@ -69,9 +75,55 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         help="Most kernels alive at once (starting ones included); 0 means no limit.",
     )
 
+    reclaim_after = Integer(
+        15,
+        config=True,
+        help="Seconds after its last page closed that a kernel gives its place to a new page when the class is full.",
+    )
+
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)  # type: ignore[no-untyped-call]
         self._starting: set[str] = set()
+        #: kernel id -> when (time.monotonic) the last page connected to it closed
+        self._closed_since: dict[str, float] = {}
+        self._reclaiming: set[str] = set()
+
+    def notify_connect(self, kernel_id: str) -> None:
+        super().notify_connect(kernel_id)  # type: ignore[no-untyped-call]
+        self._closed_since.pop(kernel_id, None)
+
+    def notify_disconnect(self, kernel_id: str) -> None:
+        super().notify_disconnect(kernel_id)  # type: ignore[no-untyped-call]
+        if kernel_id in self and self._kernel_connections.get(kernel_id, 0) <= 0:
+            self._closed_since[kernel_id] = time.monotonic()
+
+    def reclaimable(self, now: float | None = None) -> list[str]:
+        """Kernels whose pages all closed ``reclaim_after`` seconds ago or more, the longest-closed first."""
+        now = time.monotonic() if now is None else now
+        for gone in [kernel_id for kernel_id in self._closed_since if kernel_id not in self]:
+            del self._closed_since[gone]
+        closed = sorted((since, kernel_id) for kernel_id, since in self._closed_since.items())
+        return [
+            kernel_id
+            for since, kernel_id in closed
+            if now - since >= self.reclaim_after
+            and self._kernel_connections.get(kernel_id, 0) <= 0
+            and kernel_id not in self._reclaiming
+        ]
+
+    async def make_room(self) -> bool:
+        """Whether one more kernel may start, once closed pages' kernels (:meth:`reclaimable`) gave their places."""
+        for kernel_id in self.reclaimable():
+            if not self.is_full():
+                break
+            self._reclaiming.add(kernel_id)
+            try:
+                self.log.info("The class is full: kernel %s, its page closed, gives its place to a new page", kernel_id)
+                await self.shutdown_kernel(kernel_id)  # type: ignore[no-untyped-call]
+            finally:
+                self._reclaiming.discard(kernel_id)
+                self._closed_since.pop(kernel_id, None)
+        return not self.is_full()
 
     def live_kernels(self) -> int:
         """Kernels running or still starting."""
@@ -86,7 +138,7 @@ class ClassroomKernelManager(AsyncMappingKernelManager):
         if kernel_id is not None and kernel_id in self:
             started: str = await super().start_kernel(kernel_id=kernel_id, **kwargs)
             return started
-        if self.is_full():
+        if not await self.make_room():
             raise ClassFullError(describe("live kernels", self.live_kernels(), f"fewer than {self.max_kernels}"))
         # The id is chosen here so that a kernel counts from the moment its start begins.
         kernel_id = kernel_id or str(uuid.uuid4())
@@ -104,7 +156,7 @@ class LessonHandler(TornadoVoilaHandler):  # type: ignore[misc]
     @tornado.web.authenticated
     async def get(self, path: str | None = None) -> None:
         manager = self.kernel_manager
-        if isinstance(manager, ClassroomKernelManager) and manager.is_full():
+        if isinstance(manager, ClassroomKernelManager) and not await manager.make_room():
             self._class_full(manager)
             return
         try:
