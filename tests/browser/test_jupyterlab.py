@@ -90,7 +90,11 @@ def code_cells(notebook: Path) -> int:
 
 
 def run_all_cells(page: Page, count: int) -> None:
-    """*Run → Run All Cells*, then wait until each of the ``count`` code cells shows its execution number."""
+    """*Run → Run All Cells* once the kernel is idle, then wait until each of the ``count`` code cells shows its
+    execution number (a run asked while the kernel still starts can be dropped on a loaded machine)."""
+    expect(page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").first).to_be_attached(
+        timeout=2 * RENDER_TIMEOUT
+    )
     page.get_by_role("menuitem", name="Run", exact=True).click()
     page.get_by_role("menuitem", name=re.compile(r"^Run All Cells")).click()
     prompts = page.locator(".jp-CodeCell .jp-InputPrompt")
