@@ -16,6 +16,7 @@ was pressed just before it.  Use it in three lines::
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from typing import Any, TypedDict
 
 from playwright.sync_api import BrowserContext, Page
@@ -109,3 +110,24 @@ def heard(page: Page) -> list[dict[str, Any]]:
     """What was said so far without taking it (for a test's error message)."""
     result: list[dict[str, Any]] = page.evaluate("() => (window.__spoken || []).slice()")
     return result
+
+
+@dataclass
+class Heard:
+    """What a walk heard, wait by wait: pass :meth:`at_wait` as a :class:`tests.browser.walk.ChildWalk`'s
+    ``on_wait``.  Each wait's speech is checked (:func:`check_speech`) and kept."""
+
+    page: Page
+    said: list[Utterance] = field(default_factory=list)
+    #: Waits after which something new was said.
+    spoken_waits: int = 0
+
+    def forget(self) -> None:
+        """Drop what was said so far (before the walk proper, e.g. after a careless child's taps)."""
+        take_speech(self.page)
+
+    def at_wait(self, _walk: object) -> None:
+        new = take_speech(self.page)
+        check_speech(new)
+        self.said += new
+        self.spoken_waits += bool(new)

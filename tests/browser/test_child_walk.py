@@ -4,7 +4,8 @@ The child taps only ``[data-todo="true"]`` (inside it: a random starred box or m
 answers every question at random until the lesson shows the answer; no hover, no keyboard.  Each
 lesson reaches its last step (the progress bar's ``aria-valuenow`` equals ``aria-valuemax``), a
 level lesson with its final score in view.  At every wait exactly one thing is marked, inside the
-screen, and every tappable thing is at least 44 px (:mod:`tests.browser.walk`).  A careless child
+screen, every tappable thing is at least 44 px (:mod:`tests.browser.walk`), and what was spoken since
+the last wait came by itself, no speaker pressed, without a symbol (:mod:`tests.browser.speech`).  A careless child
 taps 40 random things first and still gets to the end; the Beginner lesson walks in German too.
 A screenshot of every wait of lesson 01 goes to ``artifacts/screenshots/walk-01-beginner-<n>.png``.
 """
@@ -19,9 +20,11 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from caterpillar_learn.lessons import LESSONS, get_lesson
+from caterpillar_learn.ui.voice import speaks_by_default
 
 from .conftest import SCREENSHOTS, Server
 from .driver import CLICK_TIMEOUT, RENDER_TIMEOUT, open_lesson
+from .speech import Heard, record_speech
 from .walk import DESKTOP, TABLET, ChildWalk, child_context, open_touch_lesson
 
 pytestmark = pytest.mark.browser
@@ -50,6 +53,7 @@ def walk_lesson(
     after: Callable[[Page], None] = lambda page: None,
 ) -> ChildWalk:
     with child_context(browser, viewport) as context:
+        record_speech(context)
         errors: list[str] = []
         context.on("weberror", lambda error: errors.append(str(error.error)))
         page = open_touch_lesson(context, server.url, name, open_lesson)
@@ -60,10 +64,14 @@ def walk_lesson(
             page.screenshot(path=str(SCREENSHOTS / f"walk-{name}-failed.png"))
             raise AssertionError(f"the lesson did not render: {errors}") from None
         expect(page.get_by_test_id("sheet")).to_be_visible(timeout=RENDER_TIMEOUT)
-        walk = ChildWalk(page, random.Random(seed), shots=shoot(shots) if shots else None)  # type: ignore[arg-type]
+        heard = Heard(page)
+        walk = ChildWalk(page, random.Random(seed), on_wait=heard.at_wait, shots=shoot(shots) if shots else None)  # type: ignore[arg-type]
         if careless:
-            walk.careless(careless)
+            walk.careless(careless)  # it may press a speaker, or switch the voice off
+            heard.forget()
         walk.walk()
+        if speaks_by_default(name) and not careless:  # read-aloud is on here: it spoke by itself, wait after wait
+            assert heard.spoken_waits >= walk.waits // 2, f"spoke at {heard.spoken_waits} of {walk.waits} waits"
         bar = page.locator('[role="progressbar"]').first
         assert bar.get_attribute("aria-valuenow") == bar.get_attribute("aria-valuemax")
         if get_lesson(name).scenario is not None:  # a level lesson ends with the flight and its score

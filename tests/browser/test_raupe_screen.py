@@ -23,9 +23,11 @@ from playwright.sync_api import Browser, Locator, Page, ViewportSize, expect
 from caterpillar_learn.i18n import text
 from caterpillar_learn.lessons import SETUPS
 from caterpillar_learn.raupe import Game, State
+from caterpillar_learn.ui.voice import speaks_by_default
 
 from .conftest import Server, screenshot
 from .driver import CLICK_TIMEOUT, RENDER_TIMEOUT
+from .speech import Heard, record_speech
 
 pytestmark = pytest.mark.browser
 
@@ -39,6 +41,7 @@ WALK_LIMIT = 420.0
 def open_table(browser: Browser, server: Server, lesson: str, size: ViewportSize, touch: bool) -> Iterator[Page]:
     context = browser.new_context(viewport=size, has_touch=touch)
     context.set_default_timeout(CLICK_TIMEOUT)
+    record_speech(context)
     page = context.new_page()
     try:
         page.goto(f"{server.url}voila/render/{lesson}.ipynb", timeout=RENDER_TIMEOUT * 2)
@@ -252,11 +255,15 @@ def test_the_childs_walk_taps_only_the_marked_thing_to_the_last_step(tablet: Pag
         "node => { node.value = '2.5'; node.dispatchEvent(new Event('change')); }"
     )
     expect(page.get_by_test_id("raupe-speed")).to_have_attribute("aria-valuetext", "×2.5")
+    heard = Heard(page)
+    heard.at_wait(None)  # what the lesson said by itself as it opened
     follow_todo_to_start(page)
     progress = page.get_by_test_id("lesson-progress")
     deadline = time.monotonic() + WALK_LIMIT
     while progress.get_attribute("aria-valuenow") != progress.get_attribute("aria-valuemax"):
         assert time.monotonic() < deadline, "the game did not reach its end"
+        heard.at_wait(None)  # by itself, no speaker pressed, no symbol
+        assert small_targets(page) == []
         todo = the_todo(page)
         if todo.get_attribute("data-testid") == "raupe-hand":  # the whole hand is marked: any card of it
             cards = todo.get_by_test_id("raupe-card")
@@ -265,5 +272,8 @@ def test_the_childs_walk_taps_only_the_marked_thing_to_the_last_step(tablet: Pag
             tap(page, todo)
         time.sleep(0.25)
     expect(page.get_by_test_id("raupe-winner")).to_be_visible()
+    heard.at_wait(None)
+    if speaks_by_default(str(page.url).rsplit("/", 1)[-1].removesuffix(".ipynb")):
+        assert heard.spoken_waits >= 2, f"read-aloud is on in this lesson, and it said: {heard.said}"
     assert the_todo(page).get_attribute("data-testid") == "raupe-start"  # the last step offers one thing
     expect(page.get_by_test_id("raupe-start")).to_have_text(text("raupe_lessons.ui.play_again"))

@@ -8,7 +8,7 @@ keyboard: only :meth:`Locator.tap` in a context with ``has_touch``.  At every wa
 visible ``data-todo``, inside the viewport, and every tappable thing at least
 44 × 44 CSS px; then it calls :attr:`ChildWalk.on_wait`, the hook another check
 plugs into (the speech heard since the last wait, for instance: see
-:data:`SPEECH_CAPTURE`).
+:class:`tests.browser.speech.Heard`).
 
 Nothing here knows Caterpillars' rules: the walk reads only the page, so the
 Räuber Raupe lessons can reuse it with their own :attr:`ChildWalk.inside`
@@ -40,26 +40,12 @@ TAPPABLE = (
     ".cl-box[data-caterpillar], [data-testid^='card-']"
 )
 
-#: An init script that keeps what the page speaks in ``window.spoken`` (the speech check's hook:
-#: pass it to :func:`child_context` and read it in :attr:`ChildWalk.on_wait`).
-SPEECH_CAPTURE = """() => {
-  window.spoken = [];
-  const synth = { speaking: false, pending: false, paused: false, getVoices: () => [{ lang: "en", name: "test" }],
-    speak: (u) => window.spoken.push({ text: u.text, lang: u.lang }), cancel: () => {},
-    addEventListener: () => {}, removeEventListener: () => {} };
-  Object.defineProperty(window, "speechSynthesis", { value: synth });
-}"""
-
 
 @contextmanager
-def child_context(
-    browser: Browser, viewport: dict[str, int] = TABLET, init_scripts: tuple[str, ...] = ()
-) -> Iterator[BrowserContext]:
+def child_context(browser: Browser, viewport: dict[str, int] = TABLET) -> Iterator[BrowserContext]:
     """A touch context (``has_touch``, no mouse hover is ever used) with the given viewport."""
     context = browser.new_context(viewport=viewport, has_touch=True, is_mobile=False)  # type: ignore[arg-type]
     context.set_default_timeout(30_000)
-    for script in init_scripts:
-        context.add_init_script(f"({script})()")
     try:
         yield context
     finally:
