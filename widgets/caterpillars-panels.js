@@ -2,14 +2,17 @@
 // score with the review, and the lesson stepper.
 
 import { fill, h, languageSwitch, picture, speaker } from "./shared.js";
+import { dieFace } from "./caterpillars-tray.js";
 
 export function drawMenu(view, send) {
   const { menu, strings } = view;
   if (!menu || !menu.options) return null;
+  const values = (view.dice && view.dice.values) || [];
+  const worded = !view.lesson || Boolean(view.lesson.numbers); // a lesson's child sees the pictures; grown-ups the words too
   const options = menu.options.map((option) => h("button", {
-    class: "cl-button cl-option", type: "button", "data-testid": "move-option",
+    class: "cl-button cl-option", type: "button", "data-testid": "move-option", "aria-label": option.text,
     onclick: () => send("option", { index: option.index }),
-  }, h("span", { class: "cl-option-main", text: option.text }), h("span", { class: "cl-option-how", text: (option.how || []).join(" ") })));
+  }, optionPicture(option, values), worded ? h("span", { class: "cl-option-main", "aria-hidden": "true", text: option.text }) : null));
   return h("div", {
     class: "cl-menu", role: "dialog", "aria-label": menu.title, "data-testid": "move-menu",
     onkeydown: (event) => { if (event.key === "Escape") send("close"); },
@@ -18,6 +21,20 @@ export function drawMenu(view, send) {
   h("div", { class: "cl-note", text: strings.menu_hint }),
   h("div", { class: "cl-menu-options", role: "group" }, options),
   h("button", { class: "cl-button", type: "button", "data-testid": "menu-close", text: strings.close, onclick: () => send("close") }));
+}
+
+// A move in pictures, for a child who does not read: the dice that give the score, then the score the box gets;
+// a die put into a bonus box too, beside its letter.
+function optionPicture(option, values) {
+  const mini = (value) => h("span", { class: "cl-mini-die" }, dieFace(value));
+  const scoring = ((option.dice || {}).score || []).map((index) => values[index]).filter((value) => value !== undefined);
+  const parts = [...scoring.map(mini), h("span", { class: "cl-option-score" + (option.zero ? " cl-zero" : ""),
+    text: String(option.zero ? 0 : option.score) })];
+  if (option.bonus) {
+    parts.push(h("span", { class: "cl-option-bonus" }, mini(option.bonus.value),
+      h("span", { class: "cl-option-letter", text: option.bonus.box })));
+  }
+  return h("span", { class: "cl-option-picture", "aria-hidden": "true" }, ...parts);
 }
 
 export function drawTalk(view) {
@@ -75,10 +92,12 @@ function drawReview(review, send, strings) {
 export function drawFinal(view, send) {
   const { final, review, strings } = view;
   if (!final || !final.text) return null;
+  // In a lesson the sheet shows who flies and who is struck out; the scoring in words is for grown-ups.
+  const lines = view.lesson && !view.lesson.numbers ? [] : final.explanation || [];
   return h("section", { class: "cl-final", "aria-label": strings.final_title },
     h("h3", { class: "cl-final-title", text: strings.final_title }),
     h("p", { class: "cl-final-score", "data-testid": "final-score", "data-speak": true, text: final.text }),
-    h("ul", { class: "cl-lines" }, (final.explanation || []).map((line) => h("li", { text: line }))),
+    lines.length ? h("ul", { class: "cl-lines", "data-testid": "final-lines" }, lines.map((line) => h("li", { text: line }))) : null,
     h("button", { class: "cl-button cl-primary", type: "button", "data-testid": "new-game", text: strings.new_game,
       onclick: () => send("new_game") }),
     drawReview(review, send, strings));

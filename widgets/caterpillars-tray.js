@@ -26,7 +26,7 @@ function face(bodyClass, ...inside) {
     s("rect", { x: 3, y: 3, width: 58, height: 58, rx: 12, class: bodyClass }), ...inside);
 }
 
-function dieFace(value) {
+export function dieFace(value) {
   return face("cl-die-body", (PIPS[value] || []).map(([col, row]) => s("circle", { cx: 16 * col, cy: 16 * row, r: 6, class: "cl-pip" })));
 }
 

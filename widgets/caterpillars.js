@@ -256,7 +256,12 @@ function markTodo(root, view, scroll) {
   if (!node) return;
   node.setAttribute("data-todo", "true");
   node.classList.add("learn-todo");
-  if (scroll) requestAnimationFrame(() => node.scrollIntoView({ block: "nearest", inline: "nearest" }));
+  // A new thing to do is brought into view, and so is one that grew out of it (a question's feedback).
+  requestAnimationFrame(() => {
+    const box = node.getBoundingClientRect();
+    const out = box.top < 0 || box.bottom > window.innerHeight || box.left < 0 || box.right > window.innerWidth;
+    if (scroll || out) node.scrollIntoView({ block: "nearest", inline: "nearest" });
+  });
 }
 
 // After a wrong try the board shows it: the boxes missed glow, a wrong one shakes; while the
@@ -297,16 +302,21 @@ function render({ model, el }) {
     const focusId = active ? active.getAttribute("data-testid") : null;
     const animate = lastCount !== null && view.dice.count !== lastCount && view.dice.rolled;
     lastCount = view.dice.count;
-    const parts = [
-      drawStepper(view, send),
-      drawQuestion(view.question, send, view.lang, view.strings),
-      h("div", { class: "cl-main" },
-        h("div", { class: "cl-board" }, picture(view.sheet.svg, "cl-sheet-host", false), drawMenu(view, send)),
-        h("div", { class: "cl-side" },
-          drawTray(view, animate, send), drawTalk(view),
-          view.dice.kind === "play" ? drawHint(view, send) : null, drawWhatIf(view, send), drawFinal(view, send),
-          saveLink(view.record, view.strings.save_answers))),
-    ];
+    const stepper = drawStepper(view, send);
+    const board = h("div", { class: "cl-board" }, picture(view.sheet.svg, "cl-sheet-host", false), drawMenu(view, send));
+    const tray = drawTray(view, animate, send);
+    const after = [drawTalk(view), view.dice.kind === "play" ? drawHint(view, send) : null, drawWhatIf(view, send),
+      drawFinal(view, send), saveLink(view.record, view.strings.save_answers)].filter(Boolean);
+    const question = drawQuestion(view.question, send, view.lang, view.strings);
+    // A lesson puts its steps and question beside the game (dice, caterpillars, what the game says) on a
+    // wide enough widget (a tablet held sideways), so that all of it is on one screen; narrower, they stack.
+    // The lesson's title and its settings (voice, language) run across the top, over both columns.
+    const top = stepper ? stepper.querySelector(".cl-heading") : null;
+    const parts = stepper
+      ? [h("div", { class: "cl-split" }, top,
+          h("div", { class: "cl-teach" }, stepper, question),
+          h("div", { class: "cl-play" }, tray, board, ...after))]
+      : [question, h("div", { class: "cl-main" }, board, h("div", { class: "cl-side" }, tray, ...after))];
     root.replaceChildren(...parts.filter(Boolean));
     // Keep the learner's place: refocus what had focus, or the menu's first option.
     const menuKey = view.menu && view.menu.options ? view.menu.title : "";

@@ -215,7 +215,9 @@ def ask_fly(state: State) -> Question:
     may = frozenset(name for name, total in totals.items() if total == middle)
     listed = ", ".join(f"{name} {total}" for name, total in totals.items())
     if len(may) > 1:
-        tie = text("lessons.question.fly_tie", totals=listed, names=" / ".join(sorted(may)))
+        names = sorted(may)
+        tied = text("caterpillars.list_and", items=", ".join(names[:-1]), last=names[-1])
+        tie = text("lessons.question.fly_tie", totals=listed, names=tied)
         why = tie + " " + text("lessons.question.fly_tie_helper", flying=result.flying)
     else:
         why = text("lessons.question.fly_why", totals=listed, flying=result.flying)

@@ -285,7 +285,8 @@ def test_a_tie_at_scoring_accepts_either_tied_caterpillar_and_says_it_is_a_tie()
     assert len(tied) == 2, totals  # the Beginner scenario's tie: two caterpillars share the middle total
     flying = score(state).flying
     listed = ", ".join(f"{name} {total}" for name, total in totals.items())
-    tie_words = text("lessons.question.fly_tie", totals=listed, names=" / ".join(tied), flying=flying)
+    names = text("caterpillars.list_and", items=", ".join(tied[:-1]), last=tied[-1])
+    tie_words = text("lessons.question.fly_tie", totals=listed, names=names, flying=flying)
     single_words = text("lessons.question.fly_why", totals=listed, flying=flying)
     odd = next(name for name in CATERPILLARS if name not in tied)
     board.act("answer", option=odd)
