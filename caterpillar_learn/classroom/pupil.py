@@ -34,20 +34,21 @@ import logging
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future
 from functools import partial
-from typing import Any, cast
+from typing import Any, ClassVar, cast
 
 import traitlets
 
 from caterpillar_learn.caterpillars import Move
 from caterpillar_learn.classroom.rooms import CaterpillarsRoom, Pupil
 from caterpillar_learn.classroom.tables import RaupePupil, RaupeRoom, SharedTable
+from caterpillar_learn.errors import describe
 from caterpillar_learn.i18n import text
 from caterpillar_learn.raupe import Call, Game, Mode, Play, parse_mode
 from caterpillar_learn.ui.assets import widget_file, widget_styles
 from caterpillar_learn.ui.base import BadEventError, LearnWidget, whole
 from caterpillar_learn.ui.caterpillars import CaterpillarsBoard
 from caterpillar_learn.ui.caterpillars.advice import hint_view, later, loss_lines, outcome, thinking_view, workers
-from caterpillar_learn.ui.caterpillars.controller import EVENTS as BOARD_EVENTS
+from caterpillar_learn.ui.caterpillars.controller import HANDLERS as BOARD_HANDLERS
 from caterpillar_learn.ui.caterpillars.controller import Session
 from caterpillar_learn.ui.caterpillars.views import dice_view
 from caterpillar_learn.ui.quiz import Quiz
@@ -59,19 +60,33 @@ __all__ = ["SEAT_EVENTS", "ClassroomBoard", "RoomSession", "SeatTable", "SeatWid
 log = logging.getLogger("caterpillar_learn.classroom")
 
 #: A pupil's board takes the lessons' events except ``new_game`` (the teacher starts games).
-PUPIL_EVENTS = tuple(kind for kind in BOARD_EVENTS if kind != "new_game")
+PUPIL_HANDLERS: dict[str, str] = {kind: method for kind, method in BOARD_HANDLERS.items() if kind != "new_game"}
+PUPIL_EVENTS = tuple(PUPIL_HANDLERS)
 #: Events that ask the hint generator: only while the teacher allows hints.
 ADVICE_EVENTS = ("hint", "whatif")
 #: What the hint panel says while a worker process works the pupil's hint out.
 THINKING = "classroom.msg.hint_thinking"
 #: What the line under the sheet says after a move while a worker works out what it cost.
 COST_THINKING = "classroom.msg.cost_thinking"
-#: A seat takes the lessons' table events except the bots' speed and level, and pause (the table is shared).
-SEAT_EVENTS = ("start", "tick", "play", "flip", "shout", "mistake")
+#: Each event a seat's page may send, and the :class:`SeatTable` method that applies it: the lessons' table
+#: events except the bots' speed and level, and pause (the table is shared).
+SEAT_HANDLERS: dict[str, str] = {
+    "start": "on_start",
+    "tick": "on_tick",
+    "play": "on_play",
+    "flip": "on_flip",
+    "shout": "on_shout",
+    "mistake": "on_mistake",
+}
+SEAT_EVENTS = tuple(SEAT_HANDLERS)
+#: The events that need the table's game to run.
+SEAT_IN_PLAY = ("play", "flip", "shout", "mistake")
 
 
 class RoomSession(Session):
     """One page of one pupil in a Caterpillars room (two pages of the same pupil share the game)."""
+
+    handlers: ClassVar[Mapping[str, str]] = PUPIL_HANDLERS
 
     def __init__(self, room: CaterpillarsRoom, pupil: Pupil) -> None:
         self.room = room
@@ -374,29 +389,41 @@ class SeatTable:
         return {}
 
     def handle(self, event: Mapping[str, Any]) -> None:
-        """Apply one of :data:`SEAT_EVENTS`; a bad one raises and changes nothing."""
+        """Apply one of :data:`SEAT_EVENTS` through its handler (:data:`SEAT_HANDLERS`); a bad one raises and
+        changes nothing."""
         self.message = ""
         kind = event["type"]
+        method = SEAT_HANDLERS.get(kind) if isinstance(kind, str) else None
+        if method is None:
+            raise BadEventError(describe("event type", kind, "one of " + ", ".join(SEAT_EVENTS)))
         with self.room.lock:
             self.follow()
-            if kind == "start":
-                if self.shared.started:
-                    raise BadEventError(text("classroom.raupe.already_started"))
-                self.room.start(self.pupil.table)
-            elif kind == "tick":
-                self.shared.advance()
-            elif not self.shared.running:
+            if kind in SEAT_IN_PLAY and not self.shared.running:
                 raise BadEventError(text("classroom.raupe.not_running"))
-            elif kind == "flip":
-                index = whole(event.get("index"), "card number", len(self.faces))
-                self.faces[index] = 1 - self.faces[index] if self.hand[index].sides else 0
-            elif kind == "shout":
-                self.shout(event.get("word"))
-            elif kind == "mistake":
-                self.call()
-            else:
-                self.play(whole(event.get("index"), "card number", len(self.faces)))
+            getattr(self, method)(event)
             self.follow()
+
+    # -- the handlers, one per event -------------------------------------------------
+    def on_start(self, event: Mapping[str, Any]) -> None:
+        if self.shared.started:
+            raise BadEventError(text("classroom.raupe.already_started"))
+        self.room.start(self.pupil.table)
+
+    def on_tick(self, event: Mapping[str, Any]) -> None:
+        self.shared.advance()
+
+    def on_flip(self, event: Mapping[str, Any]) -> None:
+        index = whole(event.get("index"), "card number", len(self.faces))
+        self.faces[index] = 1 - self.faces[index] if self.hand[index].sides else 0
+
+    def on_shout(self, event: Mapping[str, Any]) -> None:
+        self.shout(event.get("word"))
+
+    def on_mistake(self, event: Mapping[str, Any]) -> None:
+        self.call()
+
+    def on_play(self, event: Mapping[str, Any]) -> None:
+        self.play(whole(event.get("index"), "card number", len(self.faces)))
 
     def follow(self) -> None:
         """Keep each hand card's face-up side when cards leave or arrive (penalties, plays)."""

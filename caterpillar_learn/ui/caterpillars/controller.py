@@ -32,7 +32,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from caterpillar_learn.caterpillars import DEFAULT_LABELS, Game, Move, SetupChoice, legal_moves, why_not
 from caterpillar_learn.caterpillars.game import Turn
@@ -66,11 +66,18 @@ from caterpillar_learn.ui.caterpillars.views import (
 )
 from caterpillar_learn.ui.quiz import Quiz
 
-__all__ = ["EVENTS", "LessonSession", "Session"]
+__all__ = ["EVENTS", "HANDLERS", "LESSON_HANDLERS", "LessonSession", "Session"]
 
-EVENTS: tuple[str, ...] = (
-    "roll", "box", "option", "close", "die", "hint", "review", "new_game", "whatif", "device",
-)  # fmt: skip
+#: Each event a page may send, and the :class:`Session` method that applies it.
+HANDLERS: dict[str, str] = {
+    "roll": "on_roll", "box": "on_box", "option": "on_option", "close": "on_close", "die": "on_die",
+    "hint": "on_hint", "review": "on_review", "new_game": "on_new_game", "whatif": "on_whatif", "device": "on_device",
+}  # fmt: skip
+EVENTS: tuple[str, ...] = tuple(HANDLERS)
+#: A lesson's events: the board's, and its steps, questions and the grown-ups' switch (:class:`LessonSession`).
+LESSON_HANDLERS: dict[str, str] = {
+    **HANDLERS, "step": "on_step", "answer": "on_answer", "check": "on_check", "numbers": "on_numbers",
+}  # fmt: skip
 #: The grown-ups' notes on how the board works (``lessons.help.<key>``); ``led`` only where rounds are led.
 HELP = ("roll", "click", "menu", "hint", "questions", "whatif", "led", "seed")
 _uids = itertools.count(1)
@@ -90,6 +97,8 @@ class Session:
     #: Whether the numbers for grown-ups are shown (values, chances, what a move cost, the review);
     #: without them the hint speaks a child's words.
     numbers: bool = True
+    #: The table of handlers this session dispatches through, and so the events it takes.
+    handlers: ClassVar[Mapping[str, str]] = HANDLERS
     events: tuple[str, ...] = field(init=False, default=EVENTS)
     game: Game = field(init=False)
     revealed: bool = field(init=False, default=False)
@@ -158,38 +167,53 @@ class Session:
         return {}
 
     def handle(self, event: Mapping[str, Any]) -> None:
-        """Apply one front-end event whose type is in :data:`EVENTS`; a bad one raises and changes nothing."""
+        """Apply one front-end event through its handler (:data:`HANDLERS`); a bad one raises and changes nothing."""
         self.message = ""
         kind = event["type"]
-        if kind == "new_game":
-            if self.practice is not None:
-                self.level, self.variation = self.practice
-            self.start(self.seed + 1)
-            self.progress.games_started += 1
-        elif kind == "roll":
-            self.roll()
-        elif kind == "box":
-            self.click_box(slot_of(event.get("caterpillar"), event.get("box")))  # type: ignore[arg-type]
-        elif kind == "option":
-            self.choose(whole(event.get("index"), "option index"))
-        elif kind == "close":
-            self.menu_slot = None
-        elif kind == "die":
-            self.select_die(whole(event.get("index"), "die index"))
-        elif kind == "hint":
-            self.ask_hint()
-        elif kind == "review":
-            if self.game.phase != "over":
-                raise BadEventError(text("lessons.msg.review_at_end"))
-            if self.advice_review is None:
-                self.advice_review = advice_review(self.game)
-        elif kind == "whatif":
-            self.try_other(whole(event.get("index"), "other move"))
-        elif kind == "device":
-            touch = event.get("touch")
-            if not isinstance(touch, bool):
-                raise BadEventError(describe("touch", touch if len(repr(touch)) < 40 else "…", "true or false"))
-            self.touch = touch
+        method = self.handlers.get(kind) if isinstance(kind, str) else None
+        if method is None:
+            raise BadEventError(describe("event type", kind, "one of " + ", ".join(self.events)))
+        getattr(self, method)(event)
+
+    # -- the handlers, one per event -------------------------------------------------
+    def on_new_game(self, event: Mapping[str, Any]) -> None:
+        if self.practice is not None:
+            self.level, self.variation = self.practice
+        self.start(self.seed + 1)
+        self.progress.games_started += 1
+
+    def on_roll(self, event: Mapping[str, Any]) -> None:
+        self.roll()
+
+    def on_box(self, event: Mapping[str, Any]) -> None:
+        self.click_box(slot_of(event.get("caterpillar"), event.get("box")))  # type: ignore[arg-type]
+
+    def on_option(self, event: Mapping[str, Any]) -> None:
+        self.choose(whole(event.get("index"), "option index"))
+
+    def on_close(self, event: Mapping[str, Any]) -> None:
+        self.menu_slot = None
+
+    def on_die(self, event: Mapping[str, Any]) -> None:
+        self.select_die(whole(event.get("index"), "die index"))
+
+    def on_hint(self, event: Mapping[str, Any]) -> None:
+        self.ask_hint()
+
+    def on_review(self, event: Mapping[str, Any]) -> None:
+        if self.game.phase != "over":
+            raise BadEventError(text("lessons.msg.review_at_end"))
+        if self.advice_review is None:
+            self.advice_review = advice_review(self.game)
+
+    def on_whatif(self, event: Mapping[str, Any]) -> None:
+        self.try_other(whole(event.get("index"), "other move"))
+
+    def on_device(self, event: Mapping[str, Any]) -> None:
+        touch = event.get("touch")
+        if not isinstance(touch, bool):
+            raise BadEventError(describe("touch", touch if len(repr(touch)) < 40 else "…", "true or false"))
+        self.touch = touch
 
     def words(self, key: str, **values: Any) -> str:
         """The catalogue's text at ``key``, in the mouse's words (``<key>_mouse``) where the page has no touch."""
@@ -423,6 +447,8 @@ class LessonSession(Session):
     ('question.boxes', 'question')
     """
 
+    handlers: ClassVar[Mapping[str, str]] = LESSON_HANDLERS
+
     def __init__(self, name: str = "01-beginner", seed: int | None = None) -> None:
         self.lesson: Lesson = get_lesson(name)
         self.step = 0
@@ -440,7 +466,7 @@ class LessonSession(Session):
             practice=practice,
             numbers=lesson.numbers,
         )
-        self.events = (*EVENTS, "step", "answer", "check", "numbers")
+        self.events = tuple(self.handlers)
         self._ask()
 
     def make_game(self, seed: int) -> Game:
@@ -609,35 +635,40 @@ class LessonSession(Session):
         kind = event["type"]
         if kind == "roll" and self.game.phase != "over" and not self.revealed:
             self._pass_words()
-        if kind == "step":
-            self.message = ""
-            self._step(event.get("delta"))
-        elif kind == "answer":
-            self.message = ""
-            self.quiz.choose(event.get("option"))
-        elif kind == "check":
-            self.message = ""
-            self.quiz.check()
-        elif kind == "numbers":
-            value = event.get("value")
-            if not isinstance(value, bool):
-                raise BadEventError(describe("numbers", value if len(repr(value)) < 40 else "…", "true or false"))
-            self.message, self.numbers = "", value
-        elif kind == "box" and self.asking:
-            question = self.quiz.question
-            assert question is not None
-            self.message = ""
-            slot = slot_of(event.get("caterpillar"), event.get("box"))  # type: ignore[arg-type]
-            if question.kind != "boxes":
-                raise BadEventError(text("lessons.question.answer_first"))
-            self.quiz.choose(box_id(slot))
-        elif kind in ("option", "hint") and self.asking:
+        if kind in ("option", "hint") and self.asking:
             raise BadEventError(text("lessons.question.answer_first"))
+        if kind == "box" and self.asking:  # a tap on a box answers the question
+            self.message = ""
+            self._answer_with_box(event)
         else:
             super().handle(event)
         self._ask()
         if kind not in ("step", "numbers", "device"):
             self._follow()
+
+    def _answer_with_box(self, event: Mapping[str, Any]) -> None:
+        question = self.quiz.question
+        assert question is not None
+        slot = slot_of(event.get("caterpillar"), event.get("box"))  # type: ignore[arg-type]
+        if question.kind != "boxes":
+            raise BadEventError(text("lessons.question.answer_first"))
+        self.quiz.choose(box_id(slot))
+
+    # -- a lesson's own handlers ---------------------------------------------------------
+    def on_step(self, event: Mapping[str, Any]) -> None:
+        self._step(event.get("delta"))
+
+    def on_answer(self, event: Mapping[str, Any]) -> None:
+        self.quiz.choose(event.get("option"))
+
+    def on_check(self, event: Mapping[str, Any]) -> None:
+        self.quiz.check()
+
+    def on_numbers(self, event: Mapping[str, Any]) -> None:
+        value = event.get("value")
+        if not isinstance(value, bool):
+            raise BadEventError(describe("numbers", value if len(repr(value)) < 40 else "…", "true or false"))
+        self.numbers = value
 
     def _step(self, delta: object) -> None:
         if isinstance(delta, bool) or delta not in (1, -1):

@@ -80,21 +80,27 @@ from caterpillar_learn.ui.base import BadEventError, number, whole
 from caterpillar_learn.ui.quiz import Quiz
 from caterpillar_learn.ui.raupe.views import hand_view, lesson_view, table_view
 
-__all__ = ["EVENTS", "RaupeTable"]
+__all__ = ["EVENTS", "HANDLERS", "RaupeTable"]
 
-EVENTS: tuple[str, ...] = (
-    "answer",
-    "check",
-    "start",
-    "tick",
-    "play",
-    "flip",
-    "shout",
-    "mistake",
-    "speed",
-    "level",
-    "pause",
-)
+#: Each event a page may send, and the :class:`RaupeTable` method that applies it.
+HANDLERS: dict[str, str] = {
+    "answer": "on_answer",
+    "check": "on_check",
+    "start": "on_start",
+    "tick": "on_tick",
+    "play": "on_play",
+    "flip": "on_flip",
+    "shout": "on_shout",
+    "mistake": "on_mistake",
+    "speed": "on_speed",
+    "level": "on_level",
+    "pause": "on_pause",
+}
+EVENTS: tuple[str, ...] = tuple(HANDLERS)
+#: What waits while a lesson's question is open (a tap on a card answers it instead).
+WAIT_FOR_THE_ANSWER = ("flip", "shout", "mistake", "pause", "start")
+#: What needs a game that runs: not over, not paused.
+IN_PLAY = ("play", "flip", "shout", "mistake")
 #: Longest stretch of real time one tick may add (a hidden browser tab pauses the game).
 MAX_TICK = 1.0
 SPEEDS = (0.25, 2.5)
@@ -266,47 +272,66 @@ class RaupeTable:
         return self.quiz.is_pending and not self.started
 
     def handle(self, event: Mapping[str, Any]) -> None:
-        """Apply one front-end event whose type is in :data:`EVENTS`; a bad one raises and changes nothing."""
+        """Apply one front-end event through its handler (:data:`HANDLERS`); a bad one raises and changes nothing."""
         kind = event["type"]
-        if kind == "answer":
-            self.quiz.choose(event.get("option"))
-        elif kind == "check":
-            self.quiz.check()
-            self.misses += not self.quiz.is_right
-            if self.quiz.question is not None and self.quiz.question.kind == "cards":
-                self.quiz.feedback = self.card_feedback()
-            self.say(self.quiz.feedback.text if self.quiz.feedback else "")
-        elif self.asking and kind == "play":  # a tap on a card answers the question
-            self.quiz.choose(str(whole(event.get("index"), "card number", len(self.faces))))
-        elif self.asking and kind in ("flip", "shout", "mistake", "pause", "start"):
+        method = HANDLERS.get(kind) if isinstance(kind, str) else None
+        if method is None:
+            raise BadEventError(describe("event type", kind, "one of " + ", ".join(EVENTS)))
+        if self.asking and kind in WAIT_FOR_THE_ANSWER:
             raise BadEventError(text("lessons.question.answer_first"))
-        elif kind == "start":
-            self.start()
-        elif kind == "tick":
-            self.advance(number(event.get("dt"), "tick dt", 0.0, 3600.0))
-        elif kind == "speed":
-            self.speed = number(event.get("value"), "speed", *SPEEDS)
-        elif kind == "level":
-            value = event.get("value")
-            self.level = get_level(value if isinstance(value, str) and len(value) < 40 else "…").name
-            self.plan()
-        elif kind == "pause":
-            self.toggle_pause()
-        elif self.game.state.finished:
-            raise BadEventError(text("raupe_lessons.msg.over"))
-        elif self.paused:
-            raise BadEventError(text("raupe_lessons.msg.is_paused"))
-        elif kind == "mistake":
-            self.advance(0.0)
-            self.call(*self.seen(event))
-        elif kind == "flip":
-            assert self.human is not None
-            index = whole(event.get("index"), "card number", len(self.faces))
-            self.faces[index] = 1 - self.faces[index] if self.game.state.hands[self.human][index].sides else 0
-        elif kind == "shout":
-            self.shout(event.get("word"))
+        if kind in IN_PLAY and not self.asking:
+            if self.game.state.finished:
+                raise BadEventError(text("raupe_lessons.msg.over"))
+            if self.paused:
+                raise BadEventError(text("raupe_lessons.msg.is_paused"))
+        getattr(self, method)(event)
+
+    # -- the handlers, one per event -------------------------------------------------
+    def on_answer(self, event: Mapping[str, Any]) -> None:
+        self.quiz.choose(event.get("option"))
+
+    def on_check(self, event: Mapping[str, Any]) -> None:
+        self.quiz.check()
+        self.misses += not self.quiz.is_right
+        if self.quiz.question is not None and self.quiz.question.kind == "cards":
+            self.quiz.feedback = self.card_feedback()
+        self.say(self.quiz.feedback.text if self.quiz.feedback else "")
+
+    def on_play(self, event: Mapping[str, Any]) -> None:
+        index = whole(event.get("index"), "card number", len(self.faces))
+        if self.asking:  # a tap on a card answers the question
+            self.quiz.choose(str(index))
         else:
-            self.play(whole(event.get("index"), "card number", len(self.faces)), *self.seen(event))
+            self.play(index, *self.seen(event))
+
+    def on_start(self, event: Mapping[str, Any]) -> None:
+        self.start()
+
+    def on_tick(self, event: Mapping[str, Any]) -> None:
+        self.advance(number(event.get("dt"), "tick dt", 0.0, 3600.0))
+
+    def on_speed(self, event: Mapping[str, Any]) -> None:
+        self.speed = number(event.get("value"), "speed", *SPEEDS)
+
+    def on_level(self, event: Mapping[str, Any]) -> None:
+        value = event.get("value")
+        self.level = get_level(value if isinstance(value, str) and len(value) < 40 else "…").name
+        self.plan()
+
+    def on_pause(self, event: Mapping[str, Any]) -> None:
+        self.toggle_pause()
+
+    def on_mistake(self, event: Mapping[str, Any]) -> None:
+        self.advance(0.0)
+        self.call(*self.seen(event))
+
+    def on_flip(self, event: Mapping[str, Any]) -> None:
+        assert self.human is not None
+        index = whole(event.get("index"), "card number", len(self.faces))
+        self.faces[index] = 1 - self.faces[index] if self.game.state.hands[self.human][index].sides else 0
+
+    def on_shout(self, event: Mapping[str, Any]) -> None:
+        self.shout(event.get("word"))
 
     @staticmethod
     def seen(event: Mapping[str, Any]) -> tuple[int | None, float | None]:

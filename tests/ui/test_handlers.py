@@ -1,0 +1,57 @@
+"""Every widget's events go through a table of handlers (``EVENTS = tuple(HANDLERS)``): each handler exists,
+the table is the list of events the page may send, and a kind outside it is refused in one line by the
+controller itself, not only by the widget in front of it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from caterpillar_learn.classroom.pupil import PUPIL_HANDLERS, SEAT_EVENTS, SEAT_HANDLERS, RoomSession, SeatTable
+from caterpillar_learn.lessons import get_table
+from caterpillar_learn.ui.base import BadEventError
+from caterpillar_learn.ui.caterpillars.controller import (
+    EVENTS,
+    HANDLERS,
+    LESSON_HANDLERS,
+    LessonSession,
+    Session,
+)
+from caterpillar_learn.ui.raupe.controller import EVENTS as TABLE_EVENTS
+from caterpillar_learn.ui.raupe.controller import HANDLERS as TABLE_HANDLERS
+from caterpillar_learn.ui.raupe.controller import RaupeTable
+
+TABLES: list[tuple[type, dict[str, str]]] = [
+    (Session, HANDLERS),
+    (LessonSession, LESSON_HANDLERS),
+    (RoomSession, PUPIL_HANDLERS),
+    (RaupeTable, TABLE_HANDLERS),
+    (SeatTable, SEAT_HANDLERS),
+]
+
+
+@pytest.mark.parametrize(("owner", "table"), TABLES, ids=lambda value: getattr(value, "__name__", ""))
+def test_each_handler_in_the_table_is_a_method(owner: type, table: dict[str, str]) -> None:
+    missing = [method for method in table.values() if not callable(getattr(owner, method, None))]
+    assert missing == []
+
+
+def test_the_events_are_the_tables() -> None:
+    assert tuple(HANDLERS) == EVENTS and tuple(TABLE_HANDLERS) == TABLE_EVENTS and tuple(SEAT_HANDLERS) == SEAT_EVENTS
+    assert set(LESSON_HANDLERS) > set(HANDLERS) and "new_game" not in PUPIL_HANDLERS
+
+
+@pytest.mark.parametrize(
+    "make",
+    [lambda: Session(), lambda: LessonSession("01-beginner", 1), lambda: RaupeTable(get_table("13-raupe-butterflies-and-aphids"), 1)],
+    ids=["board", "lesson", "table"],
+)
+@pytest.mark.parametrize("kind", ["fly away", "handle", "__init__", 7, None])
+def test_a_kind_outside_the_table_is_refused_in_one_line(make: Any, kind: object) -> None:
+    controller = make()
+    before = controller.views()
+    with pytest.raises(BadEventError) as refused:
+        controller.handle({"type": kind})
+    assert "\n" not in str(refused.value) and "event type" in str(refused.value)
+    assert controller.views() == before
