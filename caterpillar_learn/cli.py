@@ -23,7 +23,7 @@ COMMAND_MODULES = (
     "caterpillar_learn.advice.cli",
     "caterpillar_learn.ui.hosting.serve",
     "caterpillar_learn.raupe.cli",
-    "caterpillar_learn.classroom.server",
+    "caterpillar_learn.classroom.cli",
 )
 
 EXIT_USAGE = 2

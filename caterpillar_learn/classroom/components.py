@@ -4,14 +4,14 @@ Each is a :class:`~caterpillar_learn.ui.hosting.component.LearnComponent`
 naming its widget class: the same ES module, parameters and guard as in
 the Panel app, and the same cheaper redraw (only what differs is handed
 to ``param``).  A component given the server's redraw queue (its
-``redraws``, :class:`~caterpillar_learn.classroom.server.Redraws`) holds
+``redraws``, :class:`~caterpillar_learn.classroom.push.Redraws`) holds
 that queue from the moment its page's event arrives until the event has
 been played and answered, so a click goes before other pages' redraws.
 
 Each is named ``Panel`` + its widget class's name (the name its Bokeh
 data model carries, which :mod:`~caterpillar_learn.classroom.probe` looks for).
 The classes are declared here, once, before any page opens (see
-:func:`caterpillar_learn.classroom.server.build_pages`).
+:func:`caterpillar_learn.classroom.pages.build_pages`).
 
 >>> from caterpillar_learn.classroom.consoles import JoinWidget
 >>> classroom_component(JoinWidget) is PanelJoinWidget

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from caterpillar_learn import i18n
-from caterpillar_learn.classroom.server import DEFAULT_PORT, HOST, default_data, origins
+from caterpillar_learn.classroom.cli import DEFAULT_PORT, default_data
+from caterpillar_learn.classroom.server import HOST, origins
 from caterpillar_learn.cli import build_parser, main
 from caterpillar_learn.i18n import available_languages, language, text
 
@@ -50,7 +51,7 @@ def test_lang_takes_the_same_languages_as_serve_and_is_refused_in_the_same_words
 def test_lang_de_starts_every_page_and_the_server_s_own_words_in_german(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from caterpillar_learn.classroom import server
+    from caterpillar_learn.classroom import cli, server
     from caterpillar_learn.classroom.consoles import JoinDesk, JoinWidget, TeacherConsole, TeacherWidget
     from caterpillar_learn.classroom.lobby import Lobby
 
@@ -66,7 +67,7 @@ def test_lang_de_starts_every_page_and_the_server_s_own_words_in_german(
         return 0
 
     monkeypatch.setattr(i18n, "_default", i18n.current_language())  # put back after the test
-    monkeypatch.setattr(server, "serve", fake_serve)
+    monkeypatch.setattr(cli, "serve", fake_serve)
     args = build_parser().parse_args(["classroom", "--lang", "de", "--port", "0", "--data", str(tmp_path)])
     assert args.handler(args) == 0
     with language("de"):

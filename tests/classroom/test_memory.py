@@ -5,7 +5,7 @@ unused-session lifetime (the hidden ``--unopened-lifetime``); the pupils'
 door is loaded with plain ``GET /join`` and no websocket, as a tablet that
 opens the address and goes away.  After a warm-up and a pause the server's
 resident memory is the baseline; after a few hundred more loads and a pause
-past the lifetime (and the :class:`~caterpillar_learn.classroom.server.Freezer`'s
+past the lifetime (and the :class:`~caterpillar_learn.classroom.tweaks.Freezer`'s
 quiet time) it must be back near it.  Before the pages' widgets were closed
 and the freezer collected before freezing, 300 loads kept some 45 MB.
 """
@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from caterpillar_learn.classroom.server import Freezer
+from caterpillar_learn.classroom.tweaks import Freezer
 from tests.browser.conftest import cli_command, free_port, start_server
 
 pytestmark = pytest.mark.slow

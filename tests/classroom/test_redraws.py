@@ -1,6 +1,6 @@
 """The server's redraw queue, a page's push, the frozen heap and the views Bokeh holds whole.
 
-:class:`~caterpillar_learn.classroom.server.Redraws` only schedules work on
+:class:`~caterpillar_learn.classroom.push.Redraws` only schedules work on
 documents; here each page's document is a :class:`Page` that keeps what is
 scheduled until the test turns the event loop (:meth:`Loop.turn`), so the
 order of the redraws can be read off.  The widgets and Panel components are
@@ -22,9 +22,10 @@ from bokeh.model.util import visit_value_and_its_immediate_references
 from caterpillar_learn.classroom.components import classroom_component
 from caterpillar_learn.classroom.lobby import Lobby
 from caterpillar_learn.classroom.pupil import ClassroomBoard, RoomSession
+from caterpillar_learn.classroom.push import Push, Redraws
 from caterpillar_learn.classroom.rooms import CaterpillarsRoom, RoomSettings
-from caterpillar_learn.classroom.server import Freezer, Push, Redraws
 from caterpillar_learn.classroom.store import EventStore
+from caterpillar_learn.classroom.tweaks import Freezer
 from caterpillar_learn.ui.hosting.panel_app import Whole
 
 

@@ -23,7 +23,7 @@ def _parameters(function: Any) -> list[str]:
     return list(inspect.signature(function).parameters)
 
 
-# --- classroom/server.py: _send_at_once (TCP_NODELAY on a page's websockets) -------------------------------
+# --- classroom/tweaks.py: send_at_once (TCP_NODELAY on a page's websockets) ---------------------------------
 
 
 def _session_with_connection() -> tuple[Any, Any, object]:
@@ -40,27 +40,27 @@ def _session_with_connection() -> tuple[Any, Any, object]:
 
 
 def test_a_session_lists_its_websocket_connections_in_subscribed_connections() -> None:
-    """``_send_at_once`` reads ``ServerSession._subscribed_connections`` (no public accessor lists them)."""
+    """``send_at_once`` reads ``ServerSession._subscribed_connections`` (no public accessor lists them)."""
     session, connection, _socket = _session_with_connection()
     assert connection in session._subscribed_connections
     assert session.connection_count == len(session._subscribed_connections) == 1
 
 
 def test_a_connection_keeps_its_websocket_handler_in_socket() -> None:
-    """``_send_at_once`` reads ``ServerConnection._socket``: the Tornado handler of the page's websocket."""
+    """``send_at_once`` reads ``ServerConnection._socket``: the Tornado handler of the page's websocket."""
     _session, connection, socket = _session_with_connection()
     assert connection._socket is socket
 
 
 def test_a_session_context_hands_out_its_session() -> None:
-    """``_send_at_once`` goes from the page's document to its session through ``session_context.session``."""
+    """``send_at_once`` goes from the page's document to its session through ``session_context.session``."""
     from bokeh.server.contexts import BokehSessionContext
 
     assert isinstance(inspect.getattr_static(BokehSessionContext, "session"), property)
 
 
 def test_bokehs_websocket_handler_is_tornados_with_ws_connection_and_set_nodelay() -> None:
-    """``_send_at_once`` checks ``ws_connection`` (None once closed) and calls ``set_nodelay(True)``."""
+    """``send_at_once`` checks ``ws_connection`` (None once closed) and calls ``set_nodelay(True)``."""
     from bokeh.server.views.ws import WSHandler
     from tornado.websocket import WebSocketHandler
 
@@ -69,11 +69,12 @@ def test_bokehs_websocket_handler_is_tornados_with_ws_connection_and_set_nodelay
     assert "self.ws_connection" in inspect.getsource(WebSocketHandler.__init__)
 
 
-# --- classroom/server.py: serve (the network policy on Bokeh's Tornado application; Bokeh's diagnostics) ----
+# --- classroom/tweaks.py: tornado_application and quiet_diagnostics ------------------------------------------
 
 
 def test_bokehs_server_keeps_its_tornado_application_in_tornado() -> None:
-    """``serve`` hands ``server._tornado`` to ``harden`` (Host check, headers, log redaction)."""
+    """``tornado_application`` reads ``server._tornado``, which ``serve`` hands to ``harden`` (Host check, headers,
+    log redaction)."""
     from bokeh.server.server import BaseServer, Server
 
     assert issubclass(Server, BaseServer)
@@ -82,7 +83,8 @@ def test_bokehs_server_keeps_its_tornado_application_in_tornado() -> None:
 
 
 def test_bokehs_error_diagnostics_setting_turns_off_its_search_for_similar_names() -> None:
-    """``serve`` sets ``perform_error_diagnostics`` off: a missing attribute then costs no :mod:`difflib` search."""
+    """``quiet_diagnostics`` sets ``perform_error_diagnostics`` off: a missing attribute then costs no
+    :mod:`difflib` search."""
     from bokeh.models.widgets import Div
     from bokeh.settings import settings
 
@@ -223,14 +225,14 @@ def test_a_pages_view_reaches_the_bokeh_model_as_a_whole() -> None:
 
 
 def test_a_served_pages_websocket_sends_at_once() -> None:
-    """End to end: ``_send_at_once`` on a real Bokeh server turns ``TCP_NODELAY`` on for the page's websocket."""
+    """End to end: ``send_at_once`` on a real Bokeh server turns ``TCP_NODELAY`` on for the page's websocket."""
     import socket as sockets
     import threading
 
     import panel as pn
     from bokeh.client import pull_session
 
-    from caterpillar_learn.classroom.server import _send_at_once
+    from caterpillar_learn.classroom.tweaks import send_at_once
     from tests.browser.conftest import free_port
 
     found: list[int] = []
@@ -240,7 +242,7 @@ def test_a_served_pages_websocket_sends_at_once() -> None:
         doc: Any = pn.state.curdoc
 
         def measure() -> None:
-            _send_at_once(doc)
+            send_at_once(doc)
             session = doc.session_context.session
             for connection in session._subscribed_connections:
                 raw = connection._socket.ws_connection.stream.socket

@@ -1,0 +1,94 @@
+"""``caterpillar-learn classroom``: the classroom server's command line (:mod:`~caterpillar_learn.classroom.server`)."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+from pathlib import Path
+
+from caterpillar_learn.classroom.codes import ClassroomError
+from caterpillar_learn.classroom.server import HOST, JOINS_PER_MINUTE, UNOPENED_LIFETIME, serve
+from caterpillar_learn.errors import describe
+from caterpillar_learn.i18n import available_languages, set_language
+from caterpillar_learn.ui.hosting.network import pick_port, quiet_log
+
+__all__ = ["DEFAULT_PORT", "default_data", "register"]
+
+#: Panel's own default port.
+DEFAULT_PORT = 5006
+
+
+def default_data() -> Path:
+    """Where the rooms are kept unless ``--data`` says otherwise."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "caterpillar-learn" / "classroom"
+
+
+def _handle(args: argparse.Namespace) -> int:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    quiet_log(logging.getLogger().handlers)  # no token in any line; a page's malformed message in one line
+    if args.lang:  # every page's first language (the widgets start in it) and the server's own words
+        set_language(args.lang)
+    if not 1 <= args.join_limit <= 100_000:
+        raise ClassroomError(describe("--join-limit", args.join_limit, "joins a minute from 1 to 100000"))
+    if not 1 <= args.unopened_lifetime <= 3600:
+        raise ClassroomError(describe("--unopened-lifetime", args.unopened_lifetime, "seconds from 1 to 3600"))
+    return serve(
+        Path(args.data).expanduser(),
+        args.host,
+        pick_port(args.port, args.host),
+        joins_per_minute=args.join_limit,
+        unopened_lifetime=args.unopened_lifetime,
+        allow_hosts=tuple(name.strip().lower() for name in args.allow_host if name.strip()),
+    )
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``classroom`` to the ``caterpillar-learn`` command."""
+    parser = subparsers.add_parser(
+        "classroom",
+        help="serve a class: rooms with shared dice, Räuber Raupe tables (Panel)",
+        description=(
+            "Start the classroom server. It prints the teacher's address (with a secret token) and the address "
+            "pupils open. Rooms, pupils and every move are kept in --data and survive a restart."
+        ),
+    )
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT}; 0: any free)")
+    parser.add_argument(
+        "--host",
+        default=HOST,
+        metavar="ADDR",
+        help=f"address to listen on (default {HOST}, this computer only; 0.0.0.0 for the class's network)",
+    )
+    parser.add_argument(
+        "--data", metavar="DIR", default=str(default_data()), help="folder of the rooms' data (default: %(default)s)"
+    )
+    parser.add_argument(
+        "--join-limit",
+        type=float,
+        default=JOINS_PER_MINUTE,
+        metavar="PER_MINUTE",
+        help=(
+            f"join attempts a minute per client address (default {JOINS_PER_MINUTE:g}); raise it when the tablets "
+            "reach the server through one proxy and so share one address"
+        ),
+    )
+    parser.add_argument(
+        "--lang",
+        choices=available_languages(),
+        default=None,
+        help="the pages' first language (default: English)",
+    )
+    parser.add_argument(
+        "--allow-host",
+        metavar="NAME",
+        action="append",
+        default=[],
+        help="another name the tablets use to reach this computer (a DNS alias, a reverse proxy); repeatable",
+    )
+    parser.add_argument(  # for tests and benchmarks: not in --help
+        "--unopened-lifetime", type=float, default=UNOPENED_LIFETIME, help=argparse.SUPPRESS
+    )
+    parser.set_defaults(handler=_handle)
