@@ -52,7 +52,7 @@ from caterpillar_learn.ui.caterpillars.controller import HANDLERS as BOARD_HANDL
 from caterpillar_learn.ui.caterpillars.controller import Session
 from caterpillar_learn.ui.caterpillars.views import dice_view
 from caterpillar_learn.ui.quiz import Quiz
-from caterpillar_learn.ui.raupe import RaupeTable, RaupeWidget
+from caterpillar_learn.ui.raupe import RaupeWidget, seat
 from caterpillar_learn.ui.raupe.views import Seat, hand_view, table_view
 
 __all__ = ["SEAT_EVENTS", "ClassroomBoard", "RoomSession", "SeatTable", "SeatWidget"]
@@ -364,19 +364,17 @@ class SeatTable:
     # What to do now and the lessons' steps: the lessons' own rules, read on this seat.
     @property
     def steps(self) -> tuple[str, ...]:
-        steps: tuple[str, ...] = RaupeTable.steps.fget(cast(Any, self))  # type: ignore[attr-defined]
-        return steps
+        return seat.steps(self)
 
     @property
     def step(self) -> str:
-        step: str = RaupeTable.step.fget(cast(Any, self))  # type: ignore[attr-defined]
-        return step
+        return seat.step(self)
 
     def to_do(self) -> str:
-        return RaupeTable.to_do(cast(Any, self))
+        return seat.to_do(self)
 
     def now_text(self, todo: str) -> str:
-        return RaupeTable.now_text(cast(Any, self), todo)
+        return seat.now_text(self, todo)
 
     @property
     def running(self) -> bool:

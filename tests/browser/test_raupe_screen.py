@@ -20,7 +20,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Browser, Locator, Page, ViewportSize, expect
 
-from caterpillar_learn.i18n import text
+from caterpillar_learn.i18n import language, text
 from caterpillar_learn.lessons import SETUPS
 from caterpillar_learn.raupe import Game, State
 from caterpillar_learn.ui.voice import speaks_by_default
@@ -246,9 +246,9 @@ def test_lesson_fourteen_a_right_call_gives_three_of_the_learners_cards(tablet: 
     expect(page.get_by_test_id("raupe-card")).to_have_count(mine - 3)
 
 
-@pytest.mark.parametrize("tablet", LESSONS, indirect=True)
-def test_the_childs_walk_taps_only_the_marked_thing_to_the_last_step(tablet: Page) -> None:
-    page = tablet
+def walk_the_table(page: Page, lesson: str, lang: str = "en") -> None:
+    """The child's walk at a table: only the marked thing is tapped, from the lesson's first step to its
+    last; at every wait the speech came by itself and every target is 44 px or more."""
     rng = random.Random(15)
     # A grown-up sets the bots fast, so that a game fits the test's time.
     page.get_by_test_id("raupe-speed").evaluate(
@@ -273,7 +273,23 @@ def test_the_childs_walk_taps_only_the_marked_thing_to_the_last_step(tablet: Pag
         time.sleep(0.25)
     expect(page.get_by_test_id("raupe-winner")).to_be_visible()
     heard.at_wait(None)
-    if speaks_by_default(str(page.url).rsplit("/", 1)[-1].removesuffix(".ipynb")):
+    if speaks_by_default(lesson):
         assert heard.spoken_waits >= 2, f"read-aloud is on in this lesson, and it said: {heard.said}"
+        assert {utterance["lang"][:2] for utterance in heard.said} == {lang}
     assert the_todo(page).get_attribute("data-testid") == "raupe-start"  # the last step offers one thing
-    expect(page.get_by_test_id("raupe-start")).to_have_text(text("raupe_lessons.ui.play_again"))
+    with language(lang):
+        expect(page.get_by_test_id("raupe-start")).to_have_text(text("raupe_lessons.ui.play_again"))
+
+
+@pytest.mark.parametrize("tablet", LESSONS, indirect=True)
+def test_the_childs_walk_taps_only_the_marked_thing_to_the_last_step(
+    tablet: Page, request: pytest.FixtureRequest
+) -> None:
+    walk_the_table(tablet, request.node.callspec.params["tablet"])
+
+
+def test_the_german_childs_walk_at_lesson_ten(browser: Browser, german_lessons_server: Server) -> None:
+    lesson = "10-raupe-shape"
+    for page in open_table(browser, german_lessons_server, lesson, TABLET, True):
+        expect(page.locator(".rr-root").first).to_have_attribute("lang", "de")
+        walk_the_table(page, lesson, "de")

@@ -78,6 +78,7 @@ from caterpillar_learn.raupe.hints import describe_side, fit_reason, penalty_tex
 from caterpillar_learn.raupe.referee import PENALTY_CARDS, Outcome, Penalty
 from caterpillar_learn.ui.base import BadEventError, number, whole
 from caterpillar_learn.ui.quiz import Quiz
+from caterpillar_learn.ui.raupe import seat
 from caterpillar_learn.ui.raupe.views import hand_view, lesson_view, table_view
 
 __all__ = ["EVENTS", "HANDLERS", "RaupeTable"]
@@ -537,11 +538,7 @@ class RaupeTable:
         self.faces = faces
 
     def to_do(self) -> str:
-        """The one thing the lesson waits for now, as the page marks it (``data-todo``).
-
-        ``"question"`` (the question's panel), ``"check"``, ``"start"`` (also Play again),
-        ``"pause"`` (to play on), ``"card:<i>"``, ``"flip:<i>"``, ``"call:<word>"``, or ``"hand"`` (play
-        from the hand or watch: nothing on it is marked as the answer).
+        """The one thing the lesson waits for now, as the page marks it (:func:`~.seat.to_do`).
 
         >>> from caterpillar_learn.lessons import get_table
         >>> table = RaupeTable(get_table("15-raupe-race"), seed=3)
@@ -550,79 +547,21 @@ class RaupeTable:
         >>> table.handle({"type": "start"}); table.to_do()
         'hand'
         """
-        if self.asking:
-            if not self.showing:
-                return "question"
-            question = self.quiz.question
-            assert question is not None
-            wrong = sorted(set(self.quiz.selected) - set(question.correct), key=int)
-            missing = sorted(set(question.correct) - set(self.quiz.selected), key=int)
-            return f"card:{(wrong or missing)[0]}" if wrong or missing else "check"
-        if not self.running:
-            return "start"
-        if self.paused:
-            return "pause"
-        assert self.human is not None
-        state = self.game.state
-        options = self.game.legal_plays(self.human)
-        if not (self.setup.show_fits and options):
-            return "hand"
-        if state.aphid_owed and state.follow_up is None and not self.armed_aphid and "aphid" in self.setup.calls:
-            return "call:aphid"
-        hand = state.hands[self.human]
-        # As the hints advise: a caterpillar before the butterfly, a side already up before a flip.
-        option = min(options, key=lambda o: (hand[o.card].is_butterfly, o.side != self.faces[o.card], o.card))
-        card = hand[option.card]
-        if card.is_change and state.follow_up is None and self.armed_mode is not state.mode.other:
-            return f"call:{state.mode.other.word}"
-        if card.sides and option.side != self.faces[option.card]:
-            return f"flip:{option.card}"
-        return f"card:{option.card}"
+        return seat.to_do(self)
 
     def now_text(self, todo: str) -> str:
-        """The one short line that says what to do now (what :meth:`to_do` marks)."""
-        state = self.game.state
-        kind, _, detail = todo.partition(":")
-        if kind == "question":
-            return text("raupe_lessons.now.look")
-        if kind == "check" or (kind == "card" and self.asking):
-            return text("raupe_lessons.now.show")
-        if kind == "start":
-            if not state.finished:
-                return text("raupe_lessons.now.start")
-            won = self.human in (outcome(state) or _NO_OUTCOME).winners
-            return text("raupe_lessons.now.won" if won else "raupe_lessons.now.over")
-        if kind == "pause":
-            return text("raupe_lessons.now.paused")
-        if kind == "call":
-            if detail == "aphid":
-                return text("raupe_lessons.now.aphid")
-            return text("raupe_lessons.now.announce", call=text(f"raupe.call.{detail}"))
-        if kind == "flip":
-            return text("raupe_lessons.now.flip")
-        if state.follow_up == self.human:
-            return text("raupe_lessons.now.follow_up")
-        if kind == "card":
-            return text("raupe_lessons.now.play")
-        if "mistake" in self.setup.calls and self.setup.referee:
-            return text("raupe_lessons.now.watch")
-        if not self.setup.show_fits:
-            return text("raupe_lessons.now.race")
-        return text("raupe_lessons.now.wait")
+        """The one short line that says what to do now (:func:`~.seat.now_text`)."""
+        return seat.now_text(self, todo)
 
     @property
     def steps(self) -> tuple[str, ...]:
-        """The lesson's steps: the opening question (if asked), start, play, the end of the game."""
-        return ("look", "start", "play", "end") if self.setup.question else ("start", "play", "end")
+        """The lesson's steps (:func:`~.seat.steps`)."""
+        return seat.steps(self)
 
     @property
     def step(self) -> str:
-        """The step the lesson is at: it follows the game (nobody presses Next)."""
-        if self.asking:
-            return "look"
-        if self.game.state.finished:
-            return "end"
-        return "play" if self.started else "start"
+        """The step the lesson is at (:func:`~.seat.step`)."""
+        return seat.step(self)
 
     def record(self) -> dict[str, Any]:
         """The game as the engine saves it (seed, deck, events): ``Game.from_json`` replays it."""
