@@ -52,7 +52,7 @@ from pathlib import Path
 from typing import Any
 
 from caterpillar_learn.classroom.pages import build_pages
-from caterpillar_learn.classroom.tweaks import Freezer, quiet_diagnostics, tornado_application
+from caterpillar_learn.classroom.tweaks import Freezer, quiet_diagnostics, tornado_application, use_the_c_allocator
 from caterpillar_learn.i18n import text
 from caterpillar_learn.ui.hosting.network import (
     allowed_hosts,
@@ -106,6 +106,7 @@ def serve(
     every :data:`UNOPENED_CHECK` seconds at most), and every page's widgets
     are closed when its session ends (:mod:`~caterpillar_learn.classroom.lifetime`).
     """
+    use_the_c_allocator()  # before anything is loaded: see classroom/tweaks.py, "Bounded"
     import panel as pn
     from tornado.ioloop import PeriodicCallback
 
