@@ -267,7 +267,8 @@ def browser_pupils(base: str, code: str, count: int) -> tuple[Any, list[Any]]:
     pages = []
     for number in range(count):
         page = browser.new_context().new_page()
-        page.goto(f"{base}/join?room={code}&nickname=Tab{number}")
+        page.goto(f"{base}/join?room={code}&nickname=Tab{number}")  # the address fills the form in
+        page.get_by_test_id("join-button").click(timeout=TIMEOUT * 1000)  # and the pupil joins, as a child does
         expect(page.get_by_test_id("sheet")).to_be_visible(timeout=TIMEOUT * 1000)
         page.evaluate(ARRIVAL_WATCH)
         pages.append(page)
