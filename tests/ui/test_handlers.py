@@ -44,7 +44,11 @@ def test_the_events_are_the_tables() -> None:
 
 @pytest.mark.parametrize(
     "make",
-    [lambda: Session(), lambda: LessonSession("01-beginner", 1), lambda: RaupeTable(get_table("13-raupe-butterflies-and-aphids"), 1)],
+    [
+        lambda: Session(),
+        lambda: LessonSession("01-beginner", 1),
+        lambda: RaupeTable(get_table("13-raupe-butterflies-and-aphids"), 1),
+    ],
     ids=["board", "lesson", "table"],
 )
 @pytest.mark.parametrize("kind", ["fly away", "handle", "__init__", 7, None])
