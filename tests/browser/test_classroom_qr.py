@@ -88,6 +88,7 @@ def test_the_new_room_form_stays_open_while_the_teacher_fills_it_in(teacher: Pag
     form = teacher.locator("details.cr-new")
     expect(form).not_to_have_attribute("open", "")  # folded away once a room is open
     form.locator("summary").click()
+    expect(form).to_have_attribute("open", "")
     teacher.get_by_test_id("room-game").select_option("raupe")  # redraws the form with the tables' fields
     expect(form).to_have_attribute("open", "")
     expect(teacher.get_by_test_id("room-seats")).to_be_visible()
