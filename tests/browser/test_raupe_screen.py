@@ -254,7 +254,7 @@ def walk_the_table(page: Page, lesson: str, lang: str = "en") -> None:
     page.get_by_test_id("raupe-speed").evaluate(
         "node => { node.value = '2.5'; node.dispatchEvent(new Event('change')); }"
     )
-    expect(page.get_by_test_id("raupe-speed")).to_have_attribute("aria-valuetext", "×2.5")
+    expect(page.get_by_test_id("raupe-speed")).to_have_attribute("aria-valuetext", "×2,5" if lang == "de" else "×2.5")
     heard = Heard(page)
     heard.at_wait(None)  # what the lesson said by itself as it opened
     follow_todo_to_start(page)
