@@ -6,7 +6,7 @@ Starts ``caterpillar-learn classroom`` on a free port with a fresh data
 folder; a teacher page opens an Intermediate room with the class's own
 setup rolls (the printed layout, its blanks filled by the pupils from the
 setup dice), server dice and hints on.  The pupils are protocol clients
-(:class:`caterpillar_learn.classroom.probe.PageClient`, spread over client
+(:class:`tests.classroom.probe.PageClient`, spread over client
 processes, as in ``benchmarks/classroom_load.py``, whose helpers are
 imported here):
 
@@ -57,8 +57,8 @@ import psutil  # noqa: E402
 from classroom_load import THINK, TIMEOUT, _settle, join, percentile, summary  # noqa: E402
 
 from caterpillar_learn.advice.workers import default_workers  # noqa: E402
-from caterpillar_learn.classroom.probe import PageClient  # noqa: E402
 from tests.browser.conftest import Server, cli_command, free_port, start_server  # noqa: E402
+from tests.classroom.probe import PageClient  # noqa: E402
 
 #: The longest wait for one pupil's hint (seconds): a class's worth of solves on one worker.
 HINT_TIMEOUT = 900.0

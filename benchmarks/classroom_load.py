@@ -4,7 +4,7 @@
 
 Starts ``caterpillar-learn classroom`` on a free port with a fresh data
 folder, then opens every page over Bokeh's own websocket protocol, as a
-browser tab does (:class:`caterpillar_learn.classroom.probe.PageClient`: the
+browser tab does (:class:`tests.classroom.probe.PageClient`: the
 page's document, the ``document_ready`` event, trait writes, the server's
 pushes), all from this one process:
 
@@ -65,8 +65,8 @@ sys.path.insert(0, str(ROOT))
 
 import psutil  # noqa: E402
 
-from caterpillar_learn.classroom.probe import PageClient  # noqa: E402
 from tests.browser.conftest import Server, cli_command, free_port, start_server  # noqa: E402
+from tests.classroom.probe import PageClient  # noqa: E402
 
 SEATS = 4
 TICK = 0.25

@@ -11,6 +11,8 @@ engines, the advice, the widgets) and nothing imports it.
 * :mod:`.pupil`: a pupil's page (the lessons' widgets on the room's game);
 * :mod:`.consoles` and :mod:`.views`: the teacher's console and the pupils' door;
 * :mod:`.components`: the widgets as Panel components (a cheaper redraw than the lessons');
-* :mod:`.server`: the Panel pages, the push to every page of a room, and the command;
-* :mod:`.probe`: a page opened over Bokeh's websocket protocol without a browser (tests, load benchmark).
+* :mod:`.pages`: the teacher's console, the pupils' door and a pupil's sheet as Panel pages;
+* :mod:`.push`: a room's changes to every page that follows it, one page a turn of the event loop;
+* :mod:`.tweaks`: the tweaks of Bokeh, Tornado and the interpreter, each with the upstream hook it uses;
+* :mod:`.server`: the Panel server itself (:func:`~.server.serve`), and :mod:`.cli` its command line.
 """

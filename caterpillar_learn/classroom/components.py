@@ -9,7 +9,7 @@ that queue from the moment its page's event arrives until the event has
 been played and answered, so a click goes before other pages' redraws.
 
 Each is named ``Panel`` + its widget class's name (the name its Bokeh
-data model carries, which :mod:`~caterpillar_learn.classroom.probe` looks for).
+data model carries, which the tests' protocol client, ``tests/classroom/probe.py``, looks for).
 The classes are declared here, once, before any page opens (see
 :func:`caterpillar_learn.classroom.pages.build_pages`).
 

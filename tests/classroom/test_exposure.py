@@ -19,9 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from caterpillar_learn.classroom.probe import PageClient
 from caterpillar_learn.i18n import text
 from tests.browser.conftest import Server, cli_command, free_port
+from tests.classroom.probe import PageClient
 from tests.hosting.conftest import fetch
 
 pytestmark = pytest.mark.slow

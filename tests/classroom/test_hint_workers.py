@@ -327,8 +327,8 @@ def test_a_server_starts_its_pool_and_stops_it() -> None:
 
 @pytest.mark.slow
 def test_over_the_websocket_a_pupil_sees_thinking_then_the_hint(tmp_path: Path) -> None:
-    from caterpillar_learn.classroom.probe import PageClient
     from tests.browser.conftest import cli_command, free_port, start_server
+    from tests.classroom.probe import PageClient
 
     port = free_port()
     cmd = [*cli_command(), "classroom", "--port", str(port), "--data", str(tmp_path / "data")]

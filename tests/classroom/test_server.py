@@ -1,7 +1,7 @@
 """Hostile messages over the real server's websocket: refused, logged, and every room goes on.
 
 ``caterpillar-learn classroom`` runs in its own process; the clients speak
-Bokeh's protocol as pages do (:class:`~caterpillar_learn.classroom.probe.PageClient`)
+Bokeh's protocol as pages do (:class:`~tests.classroom.probe.PageClient`)
 and write what a tampered page could write: other traits than ``event``,
 events of every wrong shape, another pupil's fields, a flood of joins.
 """
@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from caterpillar_learn.classroom.codes import new_code
-from caterpillar_learn.classroom.probe import PageClient
 from tests.browser.conftest import Server, cli_command, free_port, start_server
+from tests.classroom.probe import PageClient
 
 pytestmark = pytest.mark.slow
 
