@@ -59,7 +59,7 @@ try:
 except ImportError:  # Windows: no lock, so two processes may solve the same layout at once
     fcntl = None  # type: ignore[assignment]
 
-__all__ = ["ENV", "MAX_BYTES", "cache_folder", "file_name", "read", "solving", "write"]
+__all__ = ["ENV", "MAX_BYTES", "cache_folder", "file_name", "is_locked", "read", "solving", "write"]
 
 #: The environment variable naming the cache folder (unset: no disk cache).
 ENV = "CATERPILLAR_LEARN_SOLVE_CACHE"
@@ -245,6 +245,31 @@ def prune(folder: Path, keep: Path | None = None, max_bytes: int = MAX_BYTES) ->
 
 
 # -- one solver per layout ---------------------------------------------------------
+
+
+def is_locked(folder: Path, level: Level, labels: tuple[int, ...]) -> bool:
+    """Whether a process holds this layout's lock (:func:`solving`) now: solving it, or still writing it.
+
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> with solving(folder, Level.BEGINNER, (1,) * 12):
+    ...     is_locked(folder, Level.BEGINNER, (1,) * 12) == (fcntl is not None)
+    True
+    >>> is_locked(folder, Level.BEGINNER, (1,) * 12)
+    False
+    """
+    if fcntl is None:
+        return False
+    lock = folder / f".{file_name(level, labels)}.lock"
+    try:
+        with lock.open("rb") as handle:
+            try:
+                fcntl.flock(handle.fileno(), fcntl.LOCK_SH | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return True
+            return False
+    except OSError:  # no lock file: nobody has held it
+        return False
 
 
 @contextmanager

@@ -44,14 +44,15 @@ class _Tables:
 @lru_cache(maxsize=8)
 def _tables(solution: Solution) -> _Tables:
     labels = solution.labels
-    mask_id = np.zeros(1 << SLOTS, dtype=np.int64)
-    for filled in range(1 << SLOTS):
-        scores = tuple(0 if filled >> i & 1 else None for i in range(SLOTS))
-        parts = [
-            part.index_of(labels[BOXES * c : BOXES * c + BOXES], scores[BOXES * c : BOXES * c + BOXES])
-            for c, part in enumerate(solution.parts)
-        ]
-        mask_id[filled] = solution.combine(parts[0], parts[1], parts[2])
+    # Each caterpillar's four boxes have 16 filled patterns: index them once, then combine for all 4096 masks.
+    masks = np.arange(1 << SLOTS, dtype=np.int64)
+    part_ids = []
+    for c, part in enumerate(solution.parts):
+        own = labels[BOXES * c : BOXES * c + BOXES]
+        ids = [part.index_of(own, tuple(0 if bits >> i & 1 else None for i in range(BOXES))) for bits in range(16)]
+        part_ids.append(np.array(ids, dtype=np.int64)[(masks >> (BOXES * c)) & 15])
+    n1, n2 = (len(part.remaining) for part in solution.parts[1:])
+    mask_id = (part_ids[0] * n1 + part_ids[1]) * n2 + part_ids[2]
     rolls = chance_outcomes(solution.level)
     pairs = [sorted(offered_pairs(solution.level, roll)) for roll, _ in rolls]
     width = max(len(p) for p in pairs)
@@ -92,25 +93,27 @@ def optimal_totals(solution: Solution, games: int, rng: random.Random, start: St
     done = 0 if start is None else sum(1 << i for i, s in enumerate(start.scores) if s is not None)
     filled = np.full(games, done, dtype=np.int64)
     totals = np.tile(np.array((0, 0, 0) if start is None else start.totals, dtype=np.int64), (games, 1))
-    rows = np.arange(games)
     pairs = tables.pair_score.shape[1]
+    slot_of = np.tile(slots, pairs + 1)  # candidate k: pair k // SLOTS (the last "pair" is a 0) in slot k % SLOTS
     for _ in range(SLOTS - done.bit_count()):
         roll = generator.choice(len(tables.probs), size=games, p=tables.probs)
         empty = (filled[:, None] >> slots) & 1 == 0  # (games, slots)
         fits = empty[:, None, :] & (tables.pair_label[roll][:, :, None] == labels)  # (games, pairs, slots)
-        scores = np.broadcast_to(tables.pair_score[roll][:, :, None], fits.shape)
         none_fits = ~fits.any(axis=(1, 2))
-        valid = np.concatenate([fits.reshape(games, -1), empty & none_fits[:, None]], axis=1)
-        score = np.concatenate([scores.reshape(games, -1), np.zeros((games, SLOTS), dtype=np.int64)], axis=1)
-        slot = np.tile(slots, pairs + 1)
-        new_filled = filled[:, None] | (1 << slot)[None, :]
-        new_totals = np.repeat(totals[:, None, :], slot.size, axis=1)
-        new_totals[:, np.arange(slot.size), caterpillar[slot]] += np.where(valid, score, 0)
-        mask = np.where(valid, tables.mask_id[new_filled], 0)
-        value = np.where(valid, lookup(solution, mask, np.where(valid[..., None], new_totals, 0)), -np.inf)
-        best = value.argmax(axis=1)
-        filled = new_filled[rows, best]
-        totals = new_totals[rows, best]
+        legal = np.concatenate([fits.reshape(games, -1), empty & none_fits[:, None]], axis=1)
+        # Only the legal candidates are looked up (a few per game, not every pair in every slot).
+        game, k = np.nonzero(legal)
+        slot, pair = slot_of[k], k // SLOTS
+        score = np.where(pair < pairs, tables.pair_score[roll[game], np.minimum(pair, pairs - 1)], 0)
+        new_filled = filled[game] | (1 << slot)
+        new_totals = totals[game]  # a copy (fancy indexing)
+        new_totals[np.arange(game.size), caterpillar[slot]] += score
+        value = lookup(solution, tables.mask_id[new_filled], new_totals)
+        # Per game the best value, the first candidate among equals (as argmax over the candidates would pick).
+        order = np.lexsort((k, -value, game))
+        best = order[np.flatnonzero(np.r_[True, game[order][1:] != game[order][:-1]])]
+        filled = new_filled[best]
+        totals = new_totals[best]
     return totals
 
 

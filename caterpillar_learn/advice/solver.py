@@ -409,9 +409,41 @@ def _stored(folder: Path, level: Level, labels: tuple[int, ...]) -> Solution | N
     return Solution(level, labels, mx, parts, values, sheet.offset, sheet.height, sheet.width, sheet.base, seconds)
 
 
+def solve_here(level: Level | str, labels: Sequence[int]) -> Solution:
+    """The layout solved in this process's memory and kept like :func:`solve_layout`'s; no folder is read or written.
+
+    A worker process calls it, then :func:`store` once the hint it was
+    asked for has gone: a pupil does not wait for 84 MB to be written,
+    digested and read back.
+    """
+    level = exact_level(level)
+    key = (level, tuple(int(v) for v in labels))
+    if key not in _CACHE:
+        _CACHE[key] = _solve(level, key[1], False)
+        while len(_CACHE) > CACHE_SIZE:
+            _CACHE.popitem(last=False)
+    return _CACHE[key]
+
+
+def store(folder: Path, solution: Solution) -> None:
+    """Write ``solution`` to the cache folder, and keep the stored (mapped, shared) copy in its place in memory.
+
+    A full or read-only disk is logged; the process then keeps its own copy.
+    """
+    try:
+        disk_cache.write(folder, solution.level, solution.labels, solution.values)
+    except OSError as error:
+        log.warning("cannot store the %s layout %s in %s: %s", solution.level.value, solution.labels, folder, error)
+        return
+    stored = _stored(folder, solution.level, solution.labels)
+    key = (solution.level, solution.labels)
+    if stored is not None and _CACHE.get(key) is solution:
+        _CACHE[key] = replace(stored, seconds=solution.seconds)
+
+
 def clear_cache() -> None:
     """Forget every solved layout kept in memory (a cache folder keeps its files)."""
     _CACHE.clear()
 
 
-__all__ = ["CACHE_SIZE", "clear_cache", "solve_layout"]
+__all__ = ["CACHE_SIZE", "clear_cache", "solve_here", "solve_layout", "store"]

@@ -15,9 +15,12 @@ one (:func:`default_workers`):
   "what if") in a worker once its layout is solved, and hands back a
   future of its (small, JSON-shaped) result.
 
-The solved tables never travel through a pipe.  A worker writes them to a
-cache folder (:mod:`caterpillar_learn.advice.disk_cache`, named in the
-workers' environment), and every later job on the layout maps that file:
+The solved tables never travel through a pipe.  A worker keeps a layout it
+has just solved in its memory (the jobs waiting for it run there at once)
+and writes it to a cache folder (:mod:`caterpillar_learn.advice.disk_cache`,
+named in the workers' environment) on a thread of its own, holding the
+layout's lock until the file is there; every later job on the layout, in
+any worker, maps that file:
 an Intermediate table pickles to 84 MB (0.08 s to pickle, 0.09 s to
 unpickle, plus the copy through the pipe and 84 MB of the server's memory
 per layout), a job's answer to a few kilobytes.  The server keeps no table
@@ -25,10 +28,10 @@ at all.
 
 The pool is fed by one dispatcher thread that never gives it more than one
 task per worker, so the order is this module's, not the pool's queue's:
-jobs whose layout is solved go first (a pupil waiting for a hint gets it
-within about 0.4 s of the layout being ready), then the solves of layouts
-somebody has asked about, then solves started ahead of any question (when
-a layout becomes known).  The workers run at a lower priority
+jobs somebody waits for whose layout is solved go first (a hint, a "what
+if"), then the solves of layouts somebody has asked about, then the other
+jobs (what a move cost, which follows the move), then solves started ahead
+of any question (when a layout becomes known).  The workers run at a lower priority
 (:data:`NICE`) so that the server's event loop wins a contended core.
 :meth:`Solves.close` stops the dispatcher, cancels what has not started,
 waits for the tasks running (at most one per worker) and stops the
@@ -116,14 +119,42 @@ def _end_with(parent: int) -> None:
 
 
 def _solve_in_worker(level: str, labels: tuple[int, ...]) -> Solved:
+    """Solve in memory and answer at once; the tables are written to the folder behind, on a thread of their own.
+
+    The layout's lock is held from before the solve until the file is
+    written, so another process asking meanwhile waits for the file instead
+    of solving again (and the parent counts a locked layout as stored).
+    """
     from caterpillar_learn.advice import solver
 
     folder = disk_cache.cache_folder()
     assert folder is not None, "a worker's folder is set by its initializer"
     started = time.perf_counter()
-    had = (folder / disk_cache.file_name(Level(level), labels)).exists()
-    solver.solve_layout(level, labels)
-    return Solved(os.getpid(), not had, time.perf_counter() - started)
+    key = Level(level), labels
+    if (folder / disk_cache.file_name(*key)).exists():
+        solver.solve_layout(level, labels)
+        return Solved(os.getpid(), False, time.perf_counter() - started)
+    lock = contextlib.ExitStack()
+    lock.enter_context(disk_cache.solving(folder, *key))
+    try:
+        if (folder / disk_cache.file_name(*key)).exists():  # another process wrote it while this one waited
+            solver.solve_layout(level, labels)
+            lock.close()
+            return Solved(os.getpid(), False, time.perf_counter() - started)
+        solution = solver.solve_here(level, labels)
+    except BaseException:
+        lock.close()
+        raise
+    behind = threading.Thread(target=_store_behind, args=(folder, solution, lock), name="caterpillars-store")
+    behind.start()  # not a daemon: a worker that is stopped finishes the file first
+    return Solved(os.getpid(), True, time.perf_counter() - started)
+
+
+def _store_behind(folder: Path, solution: Any, lock: contextlib.ExitStack) -> None:
+    from caterpillar_learn.advice import solver
+
+    with lock:
+        solver.store(folder, solution)
 
 
 def _job_in_worker(lang: str, job: Callable[..., Any], args: tuple[Any, ...]) -> Any:
@@ -147,6 +178,7 @@ class _Job:
     lang: str
     job: Callable[..., Any]
     args: tuple[Any, ...]
+    urgent: bool = True  # somebody waits for it now (a hint); False: it can follow the solves asked for
     future: Future[Any] = field(default_factory=Future)
 
 
@@ -167,7 +199,8 @@ class Solves:
         self._own_folder = folder is None
         self.folder = Path(tempfile.mkdtemp(prefix="caterpillar-learn-solves-")) if folder is None else Path(folder)
         self._layouts: dict[Key, _Layout] = {}
-        self._ready: deque[_Job] = deque()  # jobs whose layout is solved
+        self._ready: deque[_Job] = deque()  # jobs whose layout is solved, somebody waiting for them
+        self._later: deque[_Job] = deque()  # jobs whose layout is solved, after the solves asked for
         self._asked: deque[_Layout] = deque()  # layouts a job waits for
         self._ahead: deque[_Layout] = deque()  # layouts solved ahead of any question
         self._busy = 0
@@ -194,20 +227,25 @@ class Solves:
                 self._changed.notify()
             return layout.future
 
-    def run(self, level: Level | str, labels: Sequence[int], job: Callable[..., T], *args: Any) -> Future[T]:
+    def run(
+        self, level: Level | str, labels: Sequence[int], job: Callable[..., T], *args: Any, urgent: bool = True
+    ) -> Future[T]:
         """``job(*args)`` in a worker, in the current language, once the layout is solved.
 
         ``job`` must be a module-level function (it is sent by name) and its
         arguments and result small and picklable.  A failed solve does not
         stop the job: it then solves in its worker by itself, or fails there.
+        ``urgent=False`` (what a move cost, shown after the move): the job
+        waits behind the solves that somebody has asked for, so that a
+        class's hints are not held up by the follow-ups of the first ones.
         """
-        task = _Job(current_language(), job, args)
+        task = _Job(current_language(), job, args, urgent)
         with self._changed:
             if self._closed:
                 raise AdviceError(describe("solves", "closed", "an open pool of workers"))
             layout = self._layout(_key(level, labels))
             if layout.future.done():
-                self._ready.append(task)
+                self._queue(task)
             else:
                 layout.waiting.append(task)
                 if not layout.started and layout not in self._asked:
@@ -228,11 +266,17 @@ class Solves:
         self._start()
         return layout
 
+    def _queue(self, job: _Job) -> None:
+        (self._ready if job.urgent else self._later).append(job)
+
     def _still_stored(self, layout: _Layout) -> bool:
         if layout.future.cancelled() or layout.future.exception() is not None:
             return False
         level, labels = layout.key
-        return (self.folder / disk_cache.file_name(level, labels)).exists()
+        # A worker writes the file just after answering (and holds the layout's lock until it has).
+        return (self.folder / disk_cache.file_name(level, labels)).exists() or disk_cache.is_locked(
+            self.folder, level, labels
+        )
 
     def solving(self) -> list[tuple[Level, tuple[int, ...]]]:
         """The layouts not solved yet, in the order they were asked for first."""
@@ -254,17 +298,29 @@ class Solves:
         return self._pool
 
     def _next(self) -> _Job | _Layout | None:
-        """The next task (under the lock): ready jobs, then asked-for solves, then the others."""
-        while self._ready:
-            job = self._ready.popleft()
+        """The next task (under the lock): jobs waited for, asked-for solves, other jobs, then other solves."""
+        job = self._first_job(self._ready)
+        if job is not None:
+            return job
+        layout = self._first_solve(self._asked)
+        if layout is not None:
+            return layout
+        return self._first_job(self._later) or self._first_solve(self._ahead)
+
+    @staticmethod
+    def _first_job(queue: deque[_Job]) -> _Job | None:
+        while queue:
+            job = queue.popleft()
             if not job.future.cancelled():  # its asker has moved on
                 return job
-        for queue in (self._asked, self._ahead):
-            while queue:
-                layout = queue.popleft()
-                if not layout.started and self._layouts.get(layout.key) is layout:
-                    layout.started = True
-                    return layout
+        return None
+
+    def _first_solve(self, queue: deque[_Layout]) -> _Layout | None:
+        while queue:
+            layout = queue.popleft()
+            if not layout.started and self._layouts.get(layout.key) is layout:
+                layout.started = True
+                return layout
         return None
 
     def _dispatch(self) -> None:
@@ -317,7 +373,8 @@ class Solves:
             waiting, layout.waiting = layout.waiting, []
             if error is not None:
                 log.error("solving the %s layout %s failed: %s", layout.key[0].value, layout.key[1], error)
-            self._ready.extend(waiting)  # a failed solve: each job solves (or fails) in its worker
+            for job in waiting:  # after a failed solve too: each job then solves (or fails) in its worker
+                self._queue(job)
             self._changed.notify_all()
         _copy(layout.future, found, error)
 
@@ -339,8 +396,9 @@ class Solves:
             self._closed = True
             left = [layout.future for layout in self._layouts.values() if not layout.started]
             left += [job.future for layout in self._layouts.values() for job in layout.waiting]
-            left += [job.future for job in self._ready]
+            left += [job.future for job in (*self._ready, *self._later)]
             self._ready.clear()
+            self._later.clear()
             self._changed.notify_all()
         if self._dispatcher is not None:
             self._dispatcher.join()

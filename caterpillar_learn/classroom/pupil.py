@@ -178,7 +178,9 @@ class RoomSession(Session):
         over = text("lessons.explain.over", final=self.game.score().final) if self.game.phase == "over" else ""
         played = self.explanation.removesuffix(over).rstrip()
         self.explanation = " ".join(part for part in (played, text(COST_THINKING), over) if part)
-        self._expect("loss", later(loss_lines, before, roll, move), partial(self._show_loss, played, over))
+        self._expect(
+            "loss", later(loss_lines, before, roll, move, urgent=False), partial(self._show_loss, played, over)
+        )
 
     def _show_loss(self, played: str, over: str, lines: list[str] | None) -> None:
         self.explanation = " ".join(part for part in (played, *(lines or ()), over) if part)

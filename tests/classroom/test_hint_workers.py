@@ -1,6 +1,7 @@
 """A pupil's hint is worked out in a worker process, and the server's event loop goes on meanwhile.
 
 * two asks for one layout share one solve (one future, one real solve in the workers);
+* a hint goes before the next asked-for solve, and what a move cost goes after it;
 * a pupil who asks sees "Thinking…" at once, and the hint comes with the page's next redraw,
   the same hint the solver gives in this process; the loss of the move after it comes the same way;
 * while a worker solves an Intermediate layout, an asyncio loop's callbacks keep running on time,
@@ -98,10 +99,41 @@ def test_two_asks_for_one_layout_start_one_solve(pool: Solves) -> None:
     found = [asks[0].result(SAFETY), other.result(SAFETY)]
     assert [entry.solved for entry in found] == [True, True], "each layout really solved, by a worker"
     assert all(entry.pid != psutil.Process().pid for entry in found)
-    stored = sorted(p.name for p in pool.folder.glob(f"*{disk_cache.SUFFIX}"))
-    expected = sorted(disk_cache.file_name(Level.BEGINNER, labels(t)) for t in (LAYOUT, OTHER))
-    assert stored == expected
+    # Asked again at once, while the worker may still be writing the file behind its answer: no new solve.
     assert pool.solve("beginner", labels(LAYOUT)) is asks[0], "a solved layout is not solved again"
+    expected = sorted(disk_cache.file_name(Level.BEGINNER, labels(t)) for t in (LAYOUT, OTHER))
+    deadline = time.monotonic() + SAFETY
+    while (stored := sorted(p.name for p in pool.folder.glob(f"*{disk_cache.SUFFIX}"))) != expected:
+        assert time.monotonic() < deadline, f"the workers wrote {stored}, not {expected}"
+        time.sleep(0.05)
+    assert pool.solve("beginner", labels(LAYOUT)) is asks[0], "nor once its file is there"
+
+
+THIRD = "2 3 6 4 6 2 3 5 5 4 2 1"
+
+
+def test_a_hint_goes_before_the_next_solve_and_what_a_move_cost_after_it(pool: Solves) -> None:
+    done: list[str] = []
+    lock = threading.Lock()
+
+    def note(name: str) -> Any:
+        def call(_: Any) -> None:
+            with lock:
+                done.append(name)
+
+        return call
+
+    first = pool.solve("beginner", labels(LAYOUT), asked=True)  # the one worker is busy with it
+    # Queued while it runs, the follow-up first: the order of asking is not the order of answering.
+    cost = pool.run("beginner", labels(LAYOUT), time.monotonic, urgent=False)
+    hint = pool.run("beginner", labels(LAYOUT), time.monotonic)
+    other = pool.solve("beginner", labels(OTHER), asked=True)
+    ahead = pool.solve("beginner", labels(THIRD))  # known, nobody asked: last of all
+    for name, future in (("solve", first), ("cost", cost), ("hint", hint), ("other", other), ("ahead", ahead)):
+        future.add_done_callback(note(name))
+    for future in (first, cost, hint, other, ahead):
+        future.result(SAFETY)
+    assert done == ["solve", "hint", "other", "cost", "ahead"]
 
 
 def test_pupils_on_one_layout_share_the_workers_solve(pool: Solves) -> None:

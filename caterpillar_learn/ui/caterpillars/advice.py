@@ -133,16 +133,17 @@ def workers() -> Solves | None:
     return _workers
 
 
-def later(job: Callable[..., T], state: State, *args: Any) -> Future[T]:
+def later(job: Callable[..., T], state: State, *args: Any, urgent: bool = True) -> Future[T]:
     """``job(state, *args)`` (a view of this module) in a worker once ``state``'s layout is solved.
 
     Only with :func:`use_workers` set; the future's result comes on the pool's thread.
+    ``urgent=False``: nobody waits for it at once (see :meth:`Solves.run`).
     """
     solves = _workers
     if solves is None:
         raise RuntimeError("later() needs use_workers() first")
     labels = [int(v) for v in state.labels if v is not None]
-    return solves.run(state.level, labels, job, state, *args)
+    return solves.run(state.level, labels, job, state, *args, urgent=urgent)
 
 
 def thinking_view(key: str = "lessons.ui.thinking") -> dict[str, Any]:
