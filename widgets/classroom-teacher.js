@@ -138,7 +138,9 @@ function render({ model, el }) {
   let newName = "";
 
   function drawForm(desk, strings) {
-    const redraw = (key) => (value) => { form[key] = value; draw(); };
+    // A field that redraws the form is changed inside the open form: it stays open (the details' toggle event
+    // is queued as a task and may not have arrived yet when a quick hand picks the other game).
+    const redraw = (key) => (value) => { form[key] = value; formOpen = true; draw(); };
     const fields = [choice("room-game", strings.game, desk.games || [], form.game, redraw("game"))];
     if (form.game === "raupe") {
       fields.push(
