@@ -52,9 +52,18 @@ from pathlib import Path
 from typing import Any
 
 from caterpillar_learn.classroom.pages import build_pages
-from caterpillar_learn.classroom.tweaks import Freezer, quiet_diagnostics, tornado_application, use_the_c_allocator
+from caterpillar_learn.classroom.tweaks import (
+    Freezer,
+    fewer_bundles,
+    quiet_diagnostics,
+    tornado_application,
+    use_the_c_allocator,
+)
 from caterpillar_learn.i18n import text
 from caterpillar_learn.ui.hosting.network import (
+    ASK,
+    DAY,
+    Lifetime,
     allowed_hosts,
     content_policy,
     harden,
@@ -83,6 +92,15 @@ UNOPENED_CHECK = 5.0
 POLICY = content_policy(script=["blob:"], connect=["blob:"])
 #: The address of the server's own static folder (the connection-lost script).
 STATIC = "caterpillar-learn"
+#: How long a tablet keeps each static file (:class:`~caterpillar_learn.ui.hosting.network.Lifetime`).
+#: Bokeh and Panel ask for their bundles with ``?v=`` (a year); what they ask for without one (Panel's
+#: es-module-shims, Bokeh's icon) changes only with an upgrade, which restarts the server: a day.  The
+#: connection-lost script is written at each start: asked again (a 304 when unchanged).
+LIFETIMES = (
+    Lifetime(r"/static/.+", plain=DAY),
+    Lifetime(r"/favicon\.ico", plain=DAY),
+    Lifetime(rf"/{STATIC}/.+", plain=ASK),
+)
 
 
 def _refused_words() -> tuple[str, str]:
@@ -140,7 +158,8 @@ def serve(
         check_unused_sessions_milliseconds=int(min(UNOPENED_CHECK, unopened_lifetime) * 1000),
     )  # fmt: skip
     # The network policy shared with the lessons' server (Host check, headers, a log without the token).
-    harden(tornado_application(server), allowed_hosts(host, allow_hosts), POLICY, _refused_words)
+    harden(tornado_application(server), allowed_hosts(host, allow_hosts), POLICY, _refused_words, LIFETIMES)
+    fewer_bundles(tornado_application(server))
     print(f"Classroom server, rooms kept in {data}", flush=True)
     print(f"Teacher (keep this address to yourself): http://{public_host(host)}:{port}/teacher?token={lobby.token}")
     print(f"Pupils join at: {join_base(host, port)}", flush=True)

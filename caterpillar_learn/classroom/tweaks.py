@@ -25,6 +25,17 @@ arenas that one surviving object kept, though every object had gone (300
 loads: 27 MB kept with it, 1.5 MB without).  Hook: the documented
 ``PYTHONMALLOC`` variable, read when the interpreter starts.
 
+**Only the bundles a page uses.**  Bokeh's server sends every page all of
+BokehJS's bundles, because it cannot know in advance what a page will show.
+No classroom page draws a plot, so :func:`fewer_bundles` leaves out
+``bokeh-gl`` (:data:`UNUSED_BUNDLES`: WebGL plotting, 56 KiB compressed that a
+tablet would fetch and parse for nothing).  ``bokeh-widgets`` and
+``bokeh-tables`` stay: Panel's bundle imports their models as it loads, and
+without them no page draws at all ("Cannot find module
+'@bokehjs/models/widgets/tables'").  Hook: ``BokehTornado.resources``, the
+method Bokeh's page handler asks for a page's resources, replaced on the one
+application, and ``Resources.clone(components=...)``.
+
 tests/classroom/test_upstream_hooks.py and tests/classroom/test_exposure.py fail
 when a hook is gone, so an upgrade that renames one fails loudly.
 """
@@ -154,6 +165,21 @@ def quiet_diagnostics() -> None:
 def tornado_application(server: Any) -> Any:
     """The Tornado application of a Bokeh ``Server`` (it has no public accessor: ``_tornado``)."""
     return server._tornado
+
+
+#: BokehJS bundles no classroom page uses (see "Only the bundles a page uses" above).
+UNUSED_BUNDLES = ("bokeh-gl",)
+
+
+def fewer_bundles(app: Any, unused: tuple[str, ...] = UNUSED_BUNDLES) -> None:
+    """Make Bokeh's Tornado ``app`` list, in every page it sends, all BokehJS bundles but ``unused``."""
+    every = app.resources
+
+    def resources(absolute_url: Any = None) -> Any:
+        made = every(absolute_url)
+        return made.clone(components=[name for name in made.components if name not in unused])
+
+    app.resources = resources
 
 
 def use_the_c_allocator() -> None:

@@ -17,7 +17,7 @@ from pathlib import Path
 from jupyterlab_server.config import get_federated_extensions
 from voila.utils import get_voila_labextensions_path  # type: ignore[import-untyped]
 
-from caterpillar_learn.ui.hosting.serve import VOILA_LABEXTENSIONS, voila_argv
+from caterpillar_learn.ui.hosting.serve import SHARE, VOILA_LABEXTENSIONS, VOILA_TEMPLATE, voila_argv
 
 ROOT = Path(__file__).resolve().parents[2]
 NAME = "caterpillar_learn_voila"
@@ -45,13 +45,15 @@ def test_jupyterlab_does_not_see_it() -> None:
 
 
 def test_the_files_are_package_data() -> None:
-    # tomllib is Python 3.11+; the line in [tool.setuptools.package-data] is a plain list of strings.
-    line = re.search(r'^"caterpillar_learn\.ui\.hosting" = (\[.*\])$', (ROOT / "pyproject.toml").read_text(), re.M)
+    # tomllib is Python 3.11+; the entry in [tool.setuptools.package-data] is a plain list of strings.
+    text = (ROOT / "pyproject.toml").read_text()
+    line = re.search(r'^"caterpillar_learn\.ui\.hosting" = (\[.*?\])$', text, re.M | re.S)
     assert line, "pyproject.toml: no package-data for caterpillar_learn.ui.hosting"
     patterns = ast.literal_eval(line.group(1))
     package = ROOT / "caterpillar_learn" / "ui" / "hosting"
-    files = [p.relative_to(package).as_posix() for p in (VOILA_LABEXTENSIONS / NAME).rglob("*") if p.is_file()]
-    assert files
+    shipped = [*(VOILA_LABEXTENSIONS / NAME).rglob("*"), *(SHARE / "voila" / "templates" / VOILA_TEMPLATE).rglob("*")]
+    files = [p.relative_to(package).as_posix() for p in shipped if p.is_file() and "__pycache__" not in p.parts]
+    assert {"index.html.j2", "remoteEntry.js"} <= {name.rsplit("/", 1)[-1] for name in files}
     for name in files:
         assert any(fnmatch(name, pattern) for pattern in patterns), name
     assert json.loads((VOILA_LABEXTENSIONS / NAME / "package.json").read_text(encoding="utf-8"))["name"] == NAME

@@ -27,6 +27,7 @@ import re
 import secrets
 import socket
 from collections.abc import Collection, Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import tornado.log
@@ -38,9 +39,13 @@ from caterpillar_learn.errors import CaterpillarLearnError, describe
 from caterpillar_learn.i18n import current_language
 
 __all__ = [
+    "ASK",
+    "DAY",
     "HOST",
     "SECURITY_HEADERS",
+    "YEAR",
     "ForeignHost",
+    "Lifetime",
     "OneLine",
     "RedactSecrets",
     "RefusedHost",
@@ -367,29 +372,86 @@ def content_policy(script: Iterable[str] = (), connect: Iterable[str] = (), styl
     )
 
 
+# -- how long a browser keeps a file ------------------------------------------------------------
+
+#: A file whose address names its version (``?v=...``, or a hash in its name): kept a year, never asked again.
+YEAR = "public, max-age=31536000, immutable"
+#: A file whose address names no version but that changes only with an installed package: kept a day.
+DAY = "public, max-age=86400"
+#: A file that may change while the server runs: asked again each time (an unchanged one costs a 304).
+ASK = "no-cache"
+
+
+@dataclass(frozen=True)
+class Lifetime:
+    """How long a browser keeps the files whose path matches ``path`` (a regular expression, whole path).
+
+    ``versioned`` is the ``Cache-Control`` of an address that names its
+    file's version, by a ``v=`` argument (the servers' own way) or by a
+    hash in the file's name (``2.3dbf81c0.js``: a bundler's way); ``plain``
+    is the one of any other address.  The first lifetime whose ``path``
+    matches decides.
+
+    >>> lifetime = Lifetime(r"/static/.+", plain=DAY)
+    >>> lifetime.cache_control("/static/voila.js", {"v": [b"3"]}) == YEAR
+    True
+    >>> lifetime.cache_control("/static/voila.js", {}) == DAY
+    True
+    >>> lifetime.cache_control("/static/2.3dbf81c0.js", {}) == YEAR, lifetime.cache_control("/join", {}) is None
+    (True, True)
+    """
+
+    path: str
+    plain: str
+    versioned: str = YEAR
+
+    def cache_control(self, path: str, arguments: Mapping[str, object]) -> str | None:
+        if re.fullmatch(self.path, path) is None:
+            return None
+        return self.versioned if "v" in arguments or _HASHED.search(path) else self.plain
+
+
+#: A file name with a bundler's content hash before its extension: ``883.369fbd92285483263252.js``.
+_HASHED = re.compile(r"\.[0-9a-f]{8,}\.[a-z0-9]+$")
+
+
 class _Headers(tornado.web.OutputTransform):
     """Sets the security headers on every answer, over any a handler set itself (jupyter_server's
-    handlers write a Content-Security-Policy of their own that lets the server's own pages frame them)."""
+    handlers write a Content-Security-Policy of their own that lets the server's own pages frame them),
+    and the ``Cache-Control`` of a static file (:class:`Lifetime`) on its answer or its 304."""
 
     headers: Mapping[str, str] = {}
+    lifetimes: tuple[Lifetime, ...] = ()
+
+    def __init__(self, request: HTTPServerRequest) -> None:
+        super().__init__(request)
+        self.request = request
 
     def transform_first_chunk(
         self, status_code: int, headers: HTTPHeaders, chunk: bytes, finishing: bool
     ) -> tuple[int, HTTPHeaders, bytes]:
         for name, value in self.headers.items():
             headers[name] = value
+        if status_code in (200, 304):
+            for lifetime in self.lifetimes:
+                found = lifetime.cache_control(self.request.path, self.request.query_arguments)
+                if found is not None:
+                    headers["Cache-Control"] = found
+                    break
         return status_code, headers, chunk
 
 
 class _HeadersFor:
     """Tornado makes a transform per request from a class: this makes one with a server's headers."""
 
-    def __init__(self, headers: Mapping[str, str]) -> None:
+    def __init__(self, headers: Mapping[str, str], lifetimes: Iterable[Lifetime] = ()) -> None:
         self.headers = dict(headers)
+        self.lifetimes = tuple(lifetimes)
 
     def __call__(self, request: HTTPServerRequest) -> _Headers:
         made = _Headers(request)
         made.headers = self.headers
+        made.lifetimes = self.lifetimes
         return made
 
 
@@ -467,14 +529,26 @@ def quiet_log(handlers: Iterable[logging.Handler], one_line: Iterable[str] = ("b
 # -- all of it on a server ---------------------------------------------------------------------------
 
 
-def harden(app: tornado.web.Application, allowed: Collection[str], policy: str, refused_words: Any) -> None:
+def harden(
+    app: tornado.web.Application,
+    allowed: Collection[str],
+    policy: str,
+    refused_words: Any,
+    lifetimes: Iterable[Lifetime] = (),
+) -> None:
     """Put the network policy on a server's Tornado ``app``: the Host check in front of every route, the
-    security headers (``policy`` as its Content-Security-Policy) on every answer, and the access log
-    without secrets.  ``refused_words()`` gives the title and sentence of the page a foreign host gets."""
+    security headers (``policy`` as its Content-Security-Policy) on every answer, how long a browser keeps
+    each static file (``lifetimes``), compressed answers, and the access log without secrets.
+    ``refused_words()`` gives the title and sentence of the page a foreign host gets."""
     router = app.default_router
     rule = Rule(ForeignHost(allowed), RefusedHost, {"words": refused_words})
     router.rules.insert(0, router.process_rule(rule))
     headers = {**SECURITY_HEADERS, "Content-Security-Policy": policy}
-    transform: Any = _HeadersFor(headers)
+    transform: Any = _HeadersFor(headers, lifetimes)
     app.add_transform(transform)
+    # Tornado's gzip for every text answer a browser says it accepts gzip for (pages, scripts, style
+    # sheets, JSON): Tornado's own ``compress_response`` setting, which is read only when an application
+    # is made, so its transform is added here (once).
+    if tornado.web.GZipContentEncoding not in app.transforms:
+        app.add_transform(tornado.web.GZipContentEncoding)
     app.settings["log_function"] = log_request

@@ -93,6 +93,21 @@ NO_SOLVE_CACHE = "off"
 #: in ipywidgets' and anywidget's front ends that lose a lesson's board on a slow page ("Error displaying
 #: widget: model not found", or a board that never answers); its ``static/remoteEntry.js`` says how.
 VOILA_LABEXTENSIONS = Path(__file__).resolve().parent / "labextensions"
+#: The package's Jupyter data folder: ``voila/templates/caterpillar-learn`` (:data:`VOILA_TEMPLATE`).
+SHARE = Path(__file__).resolve().parent / "share"
+#: The lessons' Voila template: Voila's ``lab`` page, without the style sheets it links from a CDN.
+VOILA_TEMPLATE = "caterpillar-learn"
+#: The front-end extensions a lesson page loads (issue 19), each one because a lesson needs it:
+#: ipywidgets' manager and Voila's own widget manager draw every widget; anywidget runs the boards
+#: (``widgets/*.js``); ``caterpillar_learn_voila`` mends the races named above.  Everything else
+#: installed beside them (jupytext, the Notebook's and Panel's JupyterLab extensions, pygments'
+#: theme) is for JupyterLab, fails on Voila's page and would only add to what a tablet downloads.
+VOILA_EXTENSIONS = (
+    "@jupyter-widgets/jupyterlab-manager",
+    "@voila-dashboards/widgets-manager8",
+    "anywidget",
+    "caterpillar_learn_voila",
+)
 
 
 # -- where the lessons are -------------------------------------------------------
@@ -144,14 +159,15 @@ def pinned_kernel(python: str = sys.executable) -> Iterator[Path]:
     """A temporary Jupyter data folder whose ``python3`` kernel runs ``python``.
 
     It goes first on ``JUPYTER_PATH`` while the block runs, ahead of any
-    ``python3`` kernel a user installed for another interpreter.
+    ``python3`` kernel a user installed for another interpreter, followed by
+    the package's own data folder (:data:`SHARE`: the lessons' Voila template).
     """
     before = os.environ.get("JUPYTER_PATH")
     with tempfile.TemporaryDirectory(prefix="caterpillar-learn-jupyter-") as data:
         spec_dir = Path(data) / "kernels" / KERNEL_NAME
         spec_dir.mkdir(parents=True)
         (spec_dir / "kernel.json").write_text(json.dumps(kernel_spec(python), indent=1), encoding="utf-8")
-        os.environ["JUPYTER_PATH"] = os.pathsep.join([data, *([before] if before else [])])
+        os.environ["JUPYTER_PATH"] = os.pathsep.join([data, str(SHARE), *([before] if before else [])])
         try:
             yield Path(data)
         finally:
@@ -249,6 +265,8 @@ def voila_argv(lessons: Path, port: int, *, open_browser: bool, hosting: Hosting
         "--VoilaConfiguration.show_tracebacks=False",
         "--VoilaConfiguration.strip_sources=True",
         f"--VoilaConfiguration.extra_labextensions_path={VOILA_LABEXTENSIONS}",
+        f"--VoilaConfiguration.extension_allowlist={list(VOILA_EXTENSIONS)}",
+        f"--VoilaConfiguration.template={VOILA_TEMPLATE}",
         f"--MappingKernelManager.default_kernel_name={KERNEL_NAME}",
         "--VoilaConfiguration.multi_kernel_manager_class=caterpillar_learn.ui.hosting.voila_app.ClassroomKernelManager",
         f"--ClassroomKernelManager.max_kernels={max_kernels}",

@@ -45,7 +45,16 @@ from voila.tornado.handler import TornadoVoilaHandler  # type: ignore[import-unt
 
 from caterpillar_learn.errors import CaterpillarLearnError, describe
 from caterpillar_learn.i18n import text
-from caterpillar_learn.ui.hosting.network import content_policy, harden, host_name, notice_page, quiet_log
+from caterpillar_learn.ui.hosting.network import (
+    ASK,
+    DAY,
+    Lifetime,
+    content_policy,
+    harden,
+    host_name,
+    notice_page,
+    quiet_log,
+)
 
 __all__ = ["ClassFullError", "ClassroomKernelManager", "ClassroomVoila", "host_name", "notice_page"]
 
@@ -54,9 +63,18 @@ log = logging.getLogger("caterpillar_learn.ui.hosting")
 #: Seconds a refused learner is asked to wait before trying again (the ``Retry-After`` header).
 RETRY_AFTER = 60
 #: What a lesson page needs beyond its own server's files and inline scripts: the widgets' ES modules
-#: (anywidget imports them from ``blob:`` addresses), and the Font Awesome style sheets Voila's
-#: template links from jsDelivr (a page without the network draws without them, as it always did).
-POLICY = content_policy(script=["blob:"], style=["https://cdn.jsdelivr.net"])
+#: (anywidget imports them from ``blob:`` addresses).  Nothing comes from another site: the lessons'
+#: template (``share/voila/templates/caterpillar-learn``) drops the style sheets Voila links from a CDN.
+POLICY = content_policy(script=["blob:"])
+#: How long a tablet keeps each of Voila's files (:class:`~caterpillar_learn.ui.hosting.network.Lifetime`).
+#: The front-end extensions' chunks are named by their hash and asked for with ``?v=``: a year; an
+#: extension's ``remoteEntry`` (ours is not named by a hash) and ``package.json``, asked without one, are
+#: asked again.  Voila's own bundle (``/voila/static/``) and its templates' files change only when Voila
+#: is upgraded, which means a restarted server: a day.  Pages, kernels and the API keep their own headers.
+LIFETIMES = (
+    Lifetime(r"/voila/labextensions/.+", plain=ASK),
+    Lifetime(r"/voila/(static|templates/[^/]+/static)/.+", plain=DAY),
+)
 
 
 class ClassFullError(CaterpillarLearnError):
@@ -159,6 +177,10 @@ class LessonHandler(TornadoVoilaHandler):  # type: ignore[misc]
         if isinstance(manager, ClassroomKernelManager) and not await manager.make_room():
             self._class_full(manager)
             return
+        # The page's goodbye (Voila's shutdown beacon when it closes) sends the ``_xsrf`` cookie, which
+        # jupyter_server checks; Voila's page never asks for the token, so without this the cookie is
+        # never set, the goodbye is refused (403) and a closed page's kernel lives on until culled.
+        self.xsrf_token  # noqa: B018  (reading it sets the cookie)
         try:
             await super().get(path)
         except ClassFullError:
@@ -180,6 +202,10 @@ class LessonHandler(TornadoVoilaHandler):  # type: ignore[misc]
 # -- the application ------------------------------------------------------------------
 
 
+def _refused_words() -> tuple[str, str]:
+    return text("serve.host_title"), text("serve.host_refused")
+
+
 class ClassroomVoila(Voila):  # type: ignore[misc]
     """Voila with :class:`LessonHandler` for the lesson pages and the Host check in front of every route."""
 
@@ -197,6 +223,6 @@ class ClassroomVoila(Voila):  # type: ignore[misc]
         return [(spec[0], LessonHandler, *spec[2:]) if spec[1] is TornadoVoilaHandler else spec for spec in handlers]
 
     def listen(self) -> None:
-        harden(self.app, self.allowed_hosts, POLICY, lambda: (text("serve.host_title"), text("serve.host_refused")))
+        harden(self.app, self.allowed_hosts, POLICY, _refused_words, LIFETIMES)
         quiet_log([*logging.getLogger().handlers, *self.log.handlers], one_line=())
         super().listen()
