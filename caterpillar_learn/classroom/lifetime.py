@@ -154,9 +154,20 @@ class PageWidgets:
         return sum(ref() is not None for ref in self._by_doc.get(doc, []))
 
 
+#: The head every page adds to Panel's: a tablet or a phone lays the page out at its own width (without it,
+#: a phone draws a desktop's 980 px and shrinks it; Lighthouse's "viewport" check).  Panel renders a
+#: document's string template as ``{% extends base %}`` plus the string.
+PAGE_HEAD = (
+    "{% block inner_head %}"
+    "{{ super() }}"
+    '<meta name="viewport" content="width=device-width, initial-scale=1">'
+    "{% endblock %}"
+)
+
+
 def every_page(pages: dict[str, Callable[[], Any]], widgets: PageWidgets) -> dict[str, Callable[[], Any]]:
-    """``pages`` with what every page gets: its widgets closed at its end, and no Bokeh notice of its own
-    (the connection-lost script says it in the page's words)."""
+    """``pages`` with what every page gets: its widgets closed at its end, no Bokeh notice of its own
+    (the connection-lost script says it in the page's words), and :data:`PAGE_HEAD`."""
     import panel as pn
 
     def wrap(page: Callable[[], Any]) -> Callable[[], Any]:
@@ -165,6 +176,7 @@ def every_page(pages: dict[str, Callable[[], Any]], widgets: PageWidgets) -> dic
             if doc is not None:
                 widgets.follow(doc)
                 doc.config.notify_connection_status = False  # Bokeh's own notice is in English and says "Try"
+                doc.template = PAGE_HEAD
             return page()
 
         opened.__name__ = getattr(page, "__name__", "page")

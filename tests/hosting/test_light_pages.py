@@ -123,6 +123,7 @@ def test_voilas_static_files_are_compressed_and_kept(lessons: str) -> None:
 
 def test_the_classroom_compresses_its_pages_and_keeps_its_bundles(classroom: Server) -> None:
     door = compressed(classroom.url, made_each_time=True)
+    assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in door.text()  # a phone's width
     scripts = re.findall(r'<script type="text/javascript" src="([^"]+)"', door.text())
     assert any("bokeh.min.js" in script for script in scripts), door.text()[:2000]
     assert not any("bokeh-gl" in script for script in scripts), scripts  # no page draws a plot
