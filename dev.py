@@ -5,7 +5,7 @@
     python3 dev.py test         # run the whole test suite, as CI does
 
 Both create ``.venv`` next to this file on first use and (re)install the
-package with its test extras whenever ``pyproject.toml`` changes.  Any further
+package with every extra (``[dev]``) whenever ``pyproject.toml`` changes.  Any further
 arguments are passed on: ``python3 dev.py test -m "not slow"``,
 ``python3 dev.py lessons --port 8899``.
 """
@@ -41,7 +41,7 @@ def ensure_venv() -> None:
         venv.EnvBuilder(with_pip=True).create(VENV)
     pip = (BIN / "python", "-m", "pip", "--disable-pip-version-check", "-q")
     _run(*pip, "install", "--upgrade", "pip")
-    _run(*pip, "install", "-e", ".[test]")
+    _run(*pip, "install", "-e", ".[dev]")  # every extra: lessons, classroom, the tests
     STAMP.write_text(wanted)
 
 

@@ -13,17 +13,20 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from caterpillar_learn.errors import CaterpillarLearnError, one_line
+from caterpillar_learn.extras import advice
 
-#: Modules that contribute sub-commands, in the order ``--help`` lists them.
-COMMAND_MODULES = (
-    "caterpillar_learn.caterpillars.cli",
-    "caterpillar_learn.advice.cli",
-    "caterpillar_learn.ui.hosting.serve",
-    "caterpillar_learn.raupe.cli",
-    "caterpillar_learn.classroom.cli",
+#: Modules that contribute sub-commands, in the order ``--help`` lists them, each with the extra
+#: (``pip install 'caterpillar-learn[EXTRA]'``) its libraries come with and the commands it adds;
+#: ``None``: the core install has all it needs.
+COMMAND_MODULES: tuple[tuple[str, str | None, tuple[str, ...]], ...] = (
+    ("caterpillar_learn.caterpillars.cli", None, ("moves", "score", "play")),
+    ("caterpillar_learn.advice.cli", None, ("hint", "solve", "simulate")),
+    ("caterpillar_learn.ui.hosting.serve", "lessons", ("serve",)),
+    ("caterpillar_learn.raupe.cli", None, ("raupe",)),
+    ("caterpillar_learn.classroom.cli", "classroom", ("classroom",)),
 )
 
 EXIT_USAGE = 2
@@ -32,33 +35,56 @@ EXIT_USAGE = 2
 class OneLineParser(argparse.ArgumentParser):
     """An argument parser whose errors are a single short line, exit status 2."""
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        #: command -> the line it says instead of running: the extra to install (:func:`build_parser`)
+        self.missing_extras: dict[str, str] = {}
+
     def error(self, message: str) -> NoReturn:
         # argparse quotes the bad argument whole: a 60 kB argument must not make a 60 kB line.
         self.exit(EXIT_USAGE, f"{self.prog}: {one_line(message)}\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser() -> OneLineParser:
+    """The command's parser; its ``missing_extras`` are the commands whose extra is not installed."""
     parser = OneLineParser(
         prog="caterpillar-learn",
         description="Learn the dice game Caterpillars and the card game Räuber Raupe.",
     )
     subparsers = parser.add_subparsers(dest="command", required=True, parser_class=OneLineParser)
-    for name in COMMAND_MODULES:
+    for name, extra, commands in COMMAND_MODULES:
         try:
             module = importlib.import_module(name)
         except ModuleNotFoundError as missing:
-            # Only a module of ours not written yet is skipped; any other
-            # missing import is a real error inside the module.
-            if missing.name is None or not name.startswith(missing.name):
+            # A library of an extra that is not installed: the commands are listed and say which extra
+            # to install.  Any other missing import is a real error inside the module.
+            if extra is None or missing.name is None or missing.name.startswith("caterpillar_learn"):
                 raise
+            for command in commands:
+                subparsers.add_parser(command, help=f"(not installed: pip install 'caterpillar-learn[{extra}]')")
+                parser.missing_extras[command] = advice(extra, missing.name)
             continue
         module.register(subparsers)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command: ``caterpillar-learn hint ...``, ``caterpillar-learn serve ...``.
+
+    >>> import contextlib, io
+    >>> with contextlib.redirect_stderr(io.StringIO()) as said:
+    ...     main(["hint", "--state", "{"])
+    2
+    >>> said.getvalue().startswith("caterpillar-learn hint: ")
+    True
+    """
     parser = build_parser()
-    args = parser.parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    command = next((word for word in words if not word.startswith("-")), None)
+    if command in parser.missing_extras:
+        print(f"caterpillar-learn {command}: {parser.missing_extras[command]}", file=sys.stderr)
+        return EXIT_USAGE
+    args = parser.parse_args(words)
     try:
         result: int = args.handler(args)
     except CaterpillarLearnError as error:

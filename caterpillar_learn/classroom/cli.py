@@ -11,6 +11,7 @@ from pathlib import Path
 from caterpillar_learn.classroom.codes import ClassroomError
 from caterpillar_learn.classroom.server import HOST, JOINS_PER_MINUTE, UNOPENED_LIFETIME, serve
 from caterpillar_learn.errors import describe
+from caterpillar_learn.extras import require
 from caterpillar_learn.i18n import available_languages, set_language
 from caterpillar_learn.ui.hosting.network import pick_port, quiet_log
 
@@ -27,6 +28,7 @@ def default_data() -> Path:
 
 
 def _handle(args: argparse.Namespace) -> int:
+    require("classroom")  # one line naming the extra, not a traceback from deep inside
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
     quiet_log(logging.getLogger().handlers)  # no token in any line; a page's malformed message in one line
     if args.lang:  # every page's first language (the widgets start in it) and the server's own words

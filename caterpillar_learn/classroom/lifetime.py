@@ -176,7 +176,7 @@ def every_page(pages: dict[str, Callable[[], Any]], widgets: PageWidgets) -> dic
             if doc is not None:
                 widgets.follow(doc)
                 doc.config.notify_connection_status = False  # Bokeh's own notice is in English and says "Try"
-                doc.template = PAGE_HEAD
+                doc.template = PAGE_HEAD  # type: ignore[assignment]  # Bokeh takes a string too (its setter checks)
             return page()
 
         opened.__name__ = getattr(page, "__name__", "page")

@@ -174,5 +174,9 @@ def test_a_lesson_logs_no_error_and_its_second_visit_fetches_almost_nothing(brow
         assert second < first / 10, (first, second)  # the page and the kernel's answers; every bundle from the cache
         page.get_by_test_id("roll-button").click()
         expect(page.get_by_test_id("die-0")).to_be_visible()
+        page.goto(lessons)  # the lesson list, where a child starts
+        expect(page.get_by_text("01-beginner.ipynb", exact=True)).to_be_visible(timeout=RENDER_TIMEOUT)
+        page.wait_for_load_state("networkidle")
+        assert problems == []
     finally:
         context.close()

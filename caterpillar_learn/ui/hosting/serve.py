@@ -50,6 +50,7 @@ is written to a temporary directory that goes first on ``JUPYTER_PATH``.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import shutil
@@ -63,6 +64,7 @@ from pathlib import Path
 import caterpillar_learn
 from caterpillar_learn.advice import disk_cache
 from caterpillar_learn.errors import brief, describe
+from caterpillar_learn.extras import require
 from caterpillar_learn.i18n import LANGUAGE_ENV, available_languages
 from caterpillar_learn.ui.hosting.network import (
     HOST,
@@ -80,6 +82,8 @@ DEFAULT_PORT = 8866
 KERNEL_NAME = "python3"
 #: The ``lessons/`` folder of a checkout (editable install, Binder, CI).
 CHECKOUT_LESSONS = Path(caterpillar_learn.__file__).resolve().parent.parent / "lessons"
+#: The package that carries the same notebooks in a wheel (``lessons/`` shipped as ``caterpillar_learn.notebooks``).
+PACKAGED_LESSONS = "caterpillar_learn.notebooks"
 #: A class of 30, the teacher's projector, and pages that are closing or about to be culled.
 DEFAULT_MAX_KERNELS = 40
 #: Ten minutes: a tablet that slept through the teacher's explanation finds its game again.
@@ -114,7 +118,8 @@ VOILA_EXTENSIONS = (
 
 
 def find_lessons(explicit: str | Path | None = None) -> Path:
-    """The folder of lesson notebooks: ``explicit``, else the checkout's ``lessons/``.
+    """The folder of lesson notebooks: ``explicit`` (a teacher's own copy), else the checkout's
+    ``lessons/``, else the lessons installed with the package (wherever the command is run).
 
     >>> find_lessons("/nonexistent")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
@@ -126,10 +131,21 @@ def find_lessons(explicit: str | Path | None = None) -> Path:
         if not folder.is_dir() or not any(folder.glob("*.ipynb")):
             raise ServeError(describe("--lessons", str(explicit), "a folder holding lesson notebooks (*.ipynb)"))
         return folder
-    for candidate in (CHECKOUT_LESSONS, Path.cwd() / "lessons"):
-        if candidate.is_dir() and any(candidate.glob("*.ipynb")):
+    for candidate in (CHECKOUT_LESSONS, packaged_lessons()):
+        if candidate is not None and candidate.is_dir() and any(candidate.glob("*.ipynb")):
             return candidate
-    raise ServeError(describe("lessons", str(CHECKOUT_LESSONS), "a checkout's lessons/ folder (or give --lessons DIR)"))
+    raise ServeError(describe("lessons", str(CHECKOUT_LESSONS), "the installed lessons (or give --lessons DIR)"))
+
+
+def packaged_lessons() -> Path | None:
+    """The folder of the lessons installed with the package, if there is one."""
+    try:
+        spec = importlib.util.find_spec(PACKAGED_LESSONS)
+    except ModuleNotFoundError:
+        return None
+    # A folder without __init__.py: a namespace package, whose one folder is its search location.
+    locations = list(spec.submodule_search_locations or []) if spec is not None else []
+    return Path(locations[0]) if locations else None
 
 
 def lesson_notebooks(folder: Path) -> list[Path]:
@@ -265,8 +281,9 @@ def voila_argv(lessons: Path, port: int, *, open_browser: bool, hosting: Hosting
         "--VoilaConfiguration.show_tracebacks=False",
         "--VoilaConfiguration.strip_sources=True",
         f"--VoilaConfiguration.extra_labextensions_path={VOILA_LABEXTENSIONS}",
-        f"--VoilaConfiguration.extension_allowlist={list(VOILA_EXTENSIONS)}",
+        *(f"--VoilaConfiguration.extension_allowlist={name}" for name in VOILA_EXTENSIONS),
         f"--VoilaConfiguration.template={VOILA_TEMPLATE}",
+        "--VoilaConfiguration.classic_tree=True",  # the lesson list drawn on the server (the template's tree.html)
         f"--MappingKernelManager.default_kernel_name={KERNEL_NAME}",
         "--VoilaConfiguration.multi_kernel_manager_class=caterpillar_learn.ui.hosting.voila_app.ClassroomKernelManager",
         f"--ClassroomKernelManager.max_kernels={max_kernels}",
@@ -319,6 +336,7 @@ def _whole(low: int) -> Callable[[str], int]:
 
 
 def _handle(args: argparse.Namespace) -> int:
+    require("lessons")  # one line naming the extra, not a traceback from deep inside
     lessons = find_lessons(args.lessons)
     if args.lang:  # the kernels this server starts inherit it: their widgets' first language
         os.environ[LANGUAGE_ENV] = args.lang
@@ -380,7 +398,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument("--no-browser", action="store_true", help="do not open a web browser (servers, CI)")
     parser.add_argument(
-        "--lessons", metavar="DIR", default=None, help="folder of lesson notebooks (default: the checkout's lessons/)"
+        "--lessons",
+        metavar="DIR",
+        default=None,
+        help="folder of lesson notebooks, such as a teacher's own copies (default: the lessons installed with it)",
     )
     limits = (
         (

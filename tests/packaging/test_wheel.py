@@ -1,0 +1,141 @@
+"""The wheel, installed as a user would install it (issue 18): each extra brings what its commands need.
+
+The wheel is built from the checkout (``pip wheel``, build isolation: the
+setuptools ``pyproject.toml`` asks for), then installed into fresh
+virtualenvs that see nothing of the test's own: the core install alone, and
+with ``[lessons]``.  Downloads come from PyPI through pip's cache, so a
+machine that ran ``dev.py`` once fetches little.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.browser.conftest import Server
+
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).resolve().parents[2]
+INSTALL_TIMEOUT = 1200
+#: The core install: the package and what the engine and the hint generator need.
+CORE_MOST = 12
+STATE = {
+    "level": "beginner",
+    "labels": {"Alex": [1, 3, 6, 4], "Bobby": [6, 2, 3, 5], "Charlie": [5, 4, 2, 1]},
+    "scores": {"Alex": [2, None, None, None], "Bobby": [None] * 4, "Charlie": [None] * 4},
+}
+
+
+def _run(cmd: list[str], *, cwd: Path = ROOT, env: dict[str, str] | None = None, timeout: float = INSTALL_TIMEOUT):
+    done = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
+    assert done.returncode == 0, f"{' '.join(cmd)} failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    return done
+
+
+def _clean_env(venv: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH", "JUPYTER_PATH")}
+    env["PATH"] = os.pathsep.join([str(venv / "bin"), env.get("PATH", "")])
+    env["VIRTUAL_ENV"] = str(venv)
+    return env
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("wheel")
+    _run([sys.executable, "-m", "pip", "--disable-pip-version-check", "-q", "wheel", "--no-deps", "-w", str(out), "."])
+    (built,) = out.glob("caterpillar_learn-*.whl")
+    return built
+
+
+def _venv(where: Path) -> tuple[Path, dict[str, str], set[str]]:
+    """A fresh virtualenv, its environment, and the distributions it starts with."""
+    _run([sys.executable, "-m", "venv", str(where)], timeout=300)
+    env = _clean_env(where)
+    return where, env, _distributions(where, env)
+
+
+def _distributions(venv: Path, env: dict[str, str]) -> set[str]:
+    listed = _run([str(venv / "bin" / "python"), "-m", "pip", "list", "--format=json"], env=env, timeout=120)
+    return {row["name"].lower() for row in json.loads(listed.stdout)}
+
+
+def _install(venv: Path, env: dict[str, str], requirement: str) -> None:
+    pip = [str(venv / "bin" / "python"), "-m", "pip", "--disable-pip-version-check", "-q"]
+    _run([*pip, "install", requirement], env=env)
+
+
+def test_the_core_install_answers_a_hint_and_names_the_extra_it_lacks(wheel: Path, tmp_path: Path) -> None:
+    venv, env, before = _venv(tmp_path / "core")
+    _install(venv, env, str(wheel))
+    brought = _distributions(venv, env) - before
+    assert "caterpillar-learn" in brought and len(brought) <= CORE_MOST, sorted(brought)
+    assert not brought & {"voila", "jupyterlab", "panel", "bokeh", "tornado", "jupytext"}, sorted(brought)
+    state = tmp_path / "state.json"
+    state.write_text(json.dumps(STATE), encoding="utf-8")
+    cli = str(venv / "bin" / "caterpillar-learn")
+    answer = json.loads(_run([cli, "hint", "--state", str(state), "--roll", "2 6"], cwd=tmp_path, env=env).stdout)
+    assert answer["exact"] is True and answer["move"] == answer["options"][0]["move"]
+    for command, extra in (("serve", "lessons"), ("classroom", "classroom")):
+        refused = subprocess.run([cli, command], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+        said = refused.stderr.strip()
+        assert refused.returncode == 2 and len(said.splitlines()) == 1, said  # one line, no traceback
+        assert said.startswith(f"caterpillar-learn {command}: ") and f"caterpillar-learn[{extra}]" in said, said
+
+
+@pytest.fixture(scope="module")
+def lessons_install(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
+    venv, env, _ = _venv(tmp_path_factory.mktemp("lessons") / "venv")
+    _install(venv, env, f"caterpillar-learn[lessons] @ {wheel.as_uri()}")
+    return venv, env
+
+
+@pytest.fixture
+def served_from_nowhere(lessons_install: tuple[Path, dict[str, str]], tmp_path: Path) -> Iterator[str]:
+    """``caterpillar-learn serve`` from the lessons install, run in an empty folder; its address."""
+    venv, env = lessons_install
+    log = tmp_path / "serve.log"
+    with log.open("wb") as out:
+        process = subprocess.Popen(
+            [str(venv / "bin" / "caterpillar-learn"), "serve", "--no-browser", "--port", "0"],
+            cwd=tmp_path,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    server = Server(process, "", log)
+    try:
+        deadline = time.monotonic() + 120
+        while not (found := re.search(r"^Lessons \(.*\) at (\S+)$", log.read_text(errors="replace"), re.M)):
+            assert process.poll() is None and time.monotonic() < deadline, server.log_tail()
+            time.sleep(0.3)
+        yield found.group(1)
+    finally:
+        server.stop()
+
+
+def test_the_lessons_install_serves_every_lesson_from_an_empty_folder(served_from_nowhere: str) -> None:
+    lessons = sorted(path.name for path in (ROOT / "lessons").glob("*.ipynb"))
+    # What the lesson list draws itself from: Voila's contents of the folder it serves.
+    contents = f"{served_from_nowhere.rstrip('/')}/voila/api/contents?content=1"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            with urllib.request.urlopen(contents, timeout=30) as answer:
+                listed = json.loads(answer.read().decode("utf-8"))["content"]
+            break
+        except OSError:
+            assert time.monotonic() < deadline
+            time.sleep(0.5)
+    assert sorted(entry["name"] for entry in listed if entry["name"].endswith(".ipynb")) == lessons
+    assert len(lessons) >= 12 and not [entry for entry in listed if entry["name"].endswith(".py")]
