@@ -2,7 +2,7 @@
 """Set up and run caterpillar-learn on a machine that has only python3.
 
     python3 dev.py lessons      # start the lessons (the main job)
-    python3 dev.py test         # run the whole test suite, as CI does
+    python3 dev.py test         # run the linters and the whole test suite, as CI does
 
 Both create ``.venv`` next to this file on first use and (re)install the
 package with every extra (``[dev]``) whenever ``pyproject.toml`` changes.  Any further
@@ -25,6 +25,8 @@ VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 STAMP = VENV / ".dev-stamp"
 CHROMIUM = Path("/usr/bin/chromium")
+#: ``dev.py test`` runs these before pytest (configuration in pyproject.toml).
+LINT_STEPS = (("ruff", "check", "."), ("ruff", "format", "--check", "."), ("mypy",))
 
 
 def _run(*cmd: str | Path) -> None:
@@ -77,7 +79,13 @@ def _main(argv: list[str]) -> int:
         cli = BIN / "caterpillar-learn"
         return subprocess.call([str(cli), "serve", *rest], cwd=ROOT)
     ensure_chromium()
-    return subprocess.call([str(BIN / "python"), "-m", "pytest", *rest], cwd=ROOT)
+    # The linters are steps of their own, before the tests (each names what it found); all of them run,
+    # and the command fails if any step failed.
+    failed = [" ".join(step) for step in LINT_STEPS if subprocess.call([str(BIN / "python"), "-m", *step], cwd=ROOT)]
+    tests = subprocess.call([str(BIN / "python"), "-m", "pytest", *rest], cwd=ROOT)
+    for step in failed:
+        print(f"dev.py: {step} found problems (see above)", file=sys.stderr)
+    return tests or (1 if failed else 0)
 
 
 if __name__ == "__main__":

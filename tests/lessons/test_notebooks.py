@@ -129,3 +129,20 @@ def test_the_strategy_lab_opens_with_its_run_shown() -> None:
     assert sum(WIDGET_MIME in o.get("data", {}) for o in outputs) == 1, "one lab widget"
     assert printed(notebook).startswith("ready <svg")
     assert len(re.findall(r"mean \d+\.\d over 200 games", printed(notebook))) == 4  # every strategy
+
+
+def test_every_notebook_runs_once_and_none_is_left_out() -> None:
+    """pytest's nbval run skips the notebooks this file runs itself (pyproject's ``--ignore-glob``)."""
+    from fnmatch import fnmatch
+
+    addopts = re.search(r"^addopts = \"(.*)\"$", (ROOT / "pyproject.toml").read_text(), re.M)
+    assert addopts
+    skipped = [glob.split("=", 1)[1] for glob in addopts.group(1).split() if glob.startswith("--ignore-glob=lessons/")]
+    run_here = {name for name, lesson in LESSONS.items() if "board" in lesson.widgets} | {"05-strategy-lab"}
+    left_to_nbval = set()
+    for path in LESSON_DIR.glob("*.ipynb"):
+        if any(fnmatch(f"lessons/{path.name}", glob) for glob in skipped):
+            assert path.stem in run_here, f"{path.name}: skipped by nbval and not run here"
+        else:
+            left_to_nbval.add(path.stem)
+    assert run_here.isdisjoint(left_to_nbval) and "10-raupe-shape" in left_to_nbval

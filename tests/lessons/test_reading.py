@@ -126,12 +126,21 @@ def test_the_reading_load_is_lower_than_before(beginner: tuple[str, dict[str, li
 # -- the child's hint says only true things ---------------------------------------------------
 
 
+#: The layouts the positions are played on: a handful, so that each is solved exactly once (a solve
+#: takes about half a second) while the positions differ by the rolls and the random moves played.
+LAYOUTS = (
+    [1, 3, 6, 4, 6, 2, 3, 5, 5, 4, 2, 1],
+    [1, 3, 6, 4, 2, 2, 5, 5, 6, 6, 1, 1],
+    [2, 5, 1, 6, 3, 3, 4, 1, 6, 5, 2, 4],
+)
+
+
 def random_positions(count: int, seed: int) -> list[tuple[Game, Move]]:
     """Positions of Beginner games played at random, each with the helper's best move for its roll."""
     rng = random.Random(seed)
     found = []
     while len(found) < count:
-        game = Game("beginner", seed=rng.randrange(10**6))
+        game = Game("beginner", rng.choice(LAYOUTS), seed=rng.randrange(10**6))
         while game.phase == "setup":
             game.play(game.legal_moves()[0])
         for _ in range(rng.randrange(12)):
