@@ -61,6 +61,14 @@ def ensure_chromium() -> None:
         )
 
 
+def _workers(args: list[str]) -> list[str]:
+    """pytest-xdist's options: one worker per core (at most 4), each test file on one worker, so the
+    servers a file's tests share start once; none when the arguments choose (``-n``, ``-p no:xdist``)."""
+    if any(a.startswith(("-n", "--numprocesses", "--dist")) or a == "no:xdist" for a in args):
+        return []
+    return ["-n", str(min(os.cpu_count() or 1, 4)), "--dist", "loadfile"]
+
+
 def main(argv: list[str]) -> int:
     try:
         return _main(argv)
@@ -82,7 +90,7 @@ def _main(argv: list[str]) -> int:
     # The linters are steps of their own, before the tests (each names what it found); all of them run,
     # and the command fails if any step failed.
     failed = [" ".join(step) for step in LINT_STEPS if subprocess.call([str(BIN / "python"), "-m", *step], cwd=ROOT)]
-    tests = subprocess.call([str(BIN / "python"), "-m", "pytest", *rest], cwd=ROOT)
+    tests = subprocess.call([str(BIN / "python"), "-m", "pytest", *_workers(rest), *rest], cwd=ROOT)
     for step in failed:
         print(f"dev.py: {step} found problems (see above)", file=sys.stderr)
     return tests or (1 if failed else 0)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import io
+import os
 import tarfile
 import urllib.request
 from collections.abc import Mapping, Sequence
@@ -61,7 +62,7 @@ def axe_source(cache: Path = CACHE, timeout: float = 60.0) -> str:
             raise AxeUnavailableError(f"axe-core {VERSION}: {MEMBER} missing from {TARBALL}")
         source = member.read().decode("utf-8")
     cache.parent.mkdir(parents=True, exist_ok=True)
-    partial = cache.with_suffix(".part")
+    partial = cache.with_suffix(f".{os.getpid()}.part")  # parallel workers may fetch it at once
     partial.write_text(source, encoding="utf-8")
     partial.replace(cache)  # never a half-written cache file
     return source
