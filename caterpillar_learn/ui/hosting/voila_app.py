@@ -10,6 +10,10 @@
   (a tab closed, a child who went on to the next lesson) is stopped for the
   new page, the longest-closed first.  Until the class is full nothing is
   stopped early, so a tablet that slept and wakes up finds its lesson.
+* **A page that closes says goodbye.**  Voila's page asks the server to stop
+  its kernel when it is closed or reloaded (a beacon carrying the ``_xsrf``
+  cookie, which :class:`LessonHandler` sets), so a closed tab's 95 MB come
+  back at once; a tablet that only sleeps sends nothing and keeps its lesson.
 * **Culling** is jupyter_server's own (``MappingKernelManager.cull_*``,
   set by :func:`~caterpillar_learn.ui.hosting.serve.voila_argv`): a kernel
   whose page is gone, or never connected, stops after that idle time.
