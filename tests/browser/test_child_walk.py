@@ -6,7 +6,8 @@ lesson reaches its last step (the progress bar's ``aria-valuenow`` equals ``aria
 level lesson with its final score in view.  At every wait exactly one thing is marked, inside the
 screen, every tappable thing is at least 44 px (:mod:`tests.browser.walk`), and what was spoken since
 the last wait came by itself, no speaker pressed, without a symbol (:mod:`tests.browser.speech`).  A careless child
-taps 40 random things first and still gets to the end; the Beginner lesson walks in German too.
+taps 40 random things first and still gets to the end, and the Beginner lesson walks in German too
+(``test_careless_child.py``: a file of their own, so that pytest-xdist gives them their own worker).
 A screenshot of every wait of lesson 01 goes to ``artifacts/screenshots/walk-01-beginner-<n>.png``.
 """
 
@@ -85,21 +86,6 @@ def walk_lesson(
 def test_a_child_walks_the_lesson_by_touch(browser: Browser, lessons_server: Server, name: str) -> None:
     walk = walk_lesson(browser, lessons_server, name, seed=1, shots=f"walk-{name}" if name == "01-beginner" else None)
     assert walk.waits >= len(get_lesson(name).steps)
-
-
-@pytest.mark.parametrize("name", ["01-beginner", "03-advanced"])
-def test_a_careless_child_gets_to_the_end_too(browser: Browser, lessons_server: Server, name: str) -> None:
-    walk = walk_lesson(browser, lessons_server, name, seed=5, careless=40)
-    assert sum(tap.startswith("careless") for tap in walk.taps) >= 30
-
-
-def test_the_german_beginner_walk(browser: Browser, german_lessons_server: Server) -> None:
-    def in_german(page: Page) -> None:
-        expect(page.get_by_test_id("roll-button")).to_contain_text("Würfeln")
-        expect(page.get_by_test_id("lesson-step")).to_have_text(re.compile(r"\w"))
-        expect(page.locator(".cl-root").first).to_have_attribute("lang", "de")
-
-    walk_lesson(browser, german_lessons_server, "01-beginner", seed=2, after=in_german)
 
 
 def test_the_beginner_walk_on_a_big_screen(browser: Browser, lessons_server: Server) -> None:
