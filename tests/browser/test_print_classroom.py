@@ -37,6 +37,7 @@ from caterpillar_learn.classroom.views import format_labels
 from caterpillar_learn.i18n import text
 from tests.classroom.probe import PageClient
 
+from .axe import describe_violations, run_axe
 from .conftest import ROOT, Server, printed_address, start_classroom
 from .driver import CLICK_TIMEOUT, RENDER_TIMEOUT
 
@@ -150,7 +151,7 @@ def label_rows(page_text: str) -> list[list[str]]:
 
 
 def test_score_sheets_print_one_page_per_pupil_with_their_own_labels(
-    context: BrowserContext, classroom: Server, tmp_path: Path
+    context: BrowserContext, classroom: Server, tmp_path: Path, axe_script: str
 ) -> None:
     teacher = open_console(context, classroom)
     code = create_room(teacher, level="expert", layout="setup", **{"dice-source": "typed"})
@@ -186,6 +187,8 @@ def test_score_sheets_print_one_page_per_pupil_with_their_own_labels(
         expect(sheets.get_by_test_id("paper-a4")).to_have_attribute("aria-current", "true")
         SHOTS.mkdir(parents=True, exist_ok=True)
         sheets.screenshot(path=str(SHOTS / "sheets-screen.png"), full_page=True)
+        refused = describe_violations(run_axe(sheets, axe_script))
+        assert not refused, "\n".join(refused)
 
         for paper, size in (("A4", "(A4)"), ("Letter", "(letter)")):
             if paper == "Letter":  # the teacher's choice: the page's @page size, the print dialog's paper
