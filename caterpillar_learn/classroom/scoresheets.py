@@ -40,6 +40,9 @@ it is never cached (``no-store``: it names the pupils).
 (2, True)
 >>> page.index('data-nickname="Ada"') < page.index('data-nickname="Cleo"')
 True
+>>> blank = sheets_page(CaterpillarsRoom("KX47PQ", RoomSettings.build("beginner")), "a4")
+>>> blank.count('data-testid="score-sheet"'), 'class="sheet-write"' in blank  # a line to write a name on
+(1, True)
 """
 
 from __future__ import annotations
@@ -97,6 +100,8 @@ body { margin: 0; color: #1a1a1a; font: 16px/1.4 system-ui, -apple-system, "Sego
   border-bottom: 2px solid #1a1a1a; padding-bottom: 6px; }
 .sheet-name { margin: 0; font-size: 26px; }
 .sheet-name strong { font-size: 30px; }
+.sheet-name .sheet-write { display: inline-block; width: 70mm; height: 1.2em; vertical-align: bottom;
+  border-bottom: 2px solid #1a1a1a; }
 .sheet-level { margin: 0; font-size: 17px; }
 .sheet svg { display: block; width: 100%%; height: auto; margin-top: 10px; }
 .sheet-note { margin: 6px 0; font-weight: 700; }
@@ -168,13 +173,13 @@ def _escape(words: object) -> str:
 def _sheet(sheet: PaperSheet, code: str, uid: str) -> str:
     state = sheet.state
     level = text("lessons.sheet.title", level=text("caterpillars.level." + state.level.value))
-    name = _escape(sheet.nickname) if sheet.nickname else "&nbsp;" * 24
+    name = _escape(sheet.nickname)
     parts = [
         f'<section class="sheet" data-testid="score-sheet" data-nickname="{_escape(sheet.nickname)}" '
         f'aria-label="{_escape(sheet.nickname or text("classroom.sheets.name"))}">',
         '<header class="sheet-head">',
         f'<p class="sheet-name">{_escape(text("classroom.sheets.name"))}: '
-        f'<strong data-testid="sheet-nickname">{name}</strong></p>',
+        f'<strong class="{"" if name else "sheet-write"}" data-testid="sheet-nickname">{name}</strong></p>',
         f'<p class="sheet-level">{_escape(level)} · {_escape(text("classroom.sheets.room", code=code))}</p>',
         "</header>",
         paper_svg(state, uid=uid),
