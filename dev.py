@@ -25,6 +25,9 @@ VENV = ROOT / ".venv"
 BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 STAMP = VENV / ".dev-stamp"
 CHROMIUM = Path("/usr/bin/chromium")
+#: Debian packages the tests use, by a file each installs: the browser, and poppler-utils (``pdftotext``,
+#: ``pdfinfo``) for the printed score sheets (tests/browser/test_print_classroom.py).
+TEST_PACKAGES = {CHROMIUM: "chromium", Path("/usr/bin/pdftotext"): "poppler-utils"}
 #: ``dev.py test`` runs these before pytest (configuration in pyproject.toml).
 LINT_STEPS = (("ruff", "check", "."), ("ruff", "format", "--check", "."), ("mypy",))
 
@@ -47,17 +50,21 @@ def ensure_venv() -> None:
     STAMP.write_text(wanted)
 
 
-def ensure_chromium() -> None:
-    """Browser tests drive Debian's Chromium; install it when we may."""
-    if CHROMIUM.exists():
+def ensure_test_packages() -> None:
+    """The browser tests drive Debian's Chromium, and the print tests read PDFs back with poppler-utils'
+    ``pdftotext``: install whichever is missing when we may."""
+    missing = [package for path, package in TEST_PACKAGES.items() if not path.exists()]
+    if not missing:
         return
     if shutil.which("apt-get") and hasattr(os, "geteuid") and os.geteuid() == 0:
         _run("apt-get", "update", "-q")
-        _run("apt-get", "install", "-y", "-q", "chromium")
+        _run("apt-get", "install", "-y", "-q", *missing)
     else:
+        named = " ".join(missing)
         sys.exit(
-            "dev.py: the browser tests need /usr/bin/chromium; "
-            "install Debian's 'chromium' package (apt-get install chromium) and run again"
+            f"dev.py: the tests need Debian's {named} "
+            f"({', '.join(str(path) for path, package in TEST_PACKAGES.items() if package in missing)}); "
+            f"install it (apt-get install {named}) and run again"
         )
 
 
@@ -86,7 +93,7 @@ def _main(argv: list[str]) -> int:
     if command == "lessons":
         cli = BIN / "caterpillar-learn"
         return subprocess.call([str(cli), "serve", *rest], cwd=ROOT)
-    ensure_chromium()
+    ensure_test_packages()
     # The linters are steps of their own, before the tests (each names what it found); all of them run,
     # and the command fails if any step failed.
     failed = [" ".join(step) for step in LINT_STEPS if subprocess.call([str(BIN / "python"), "-m", *step], cwd=ROOT)]

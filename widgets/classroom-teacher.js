@@ -68,6 +68,7 @@ import { h, picture, s, sender, watch } from "./shared.js";
  * @property {RequestLine[]} [requests]
  * @property {LeaderRow[]} [leaderboard]
  * @property {TableLine[]} [tables]
+ * @property {string} [sheets_url]  the room's printable score sheets, relative to this page
  */
 /**
  * @typedef {Object} DeskView
@@ -112,6 +113,16 @@ function qrCode(markup, name) {
   holder.setAttribute("aria-label", name || "");
   holder.setAttribute("data-testid", "join-qr");
   return holder;
+}
+
+// "Print score sheets": the room's paper sheets in a new tab.  The link carries this page's token once; the
+// server swaps it for a cookie and an address without it (caterpillar_learn/classroom/scoresheets.py).
+function sheetsLink(room, strings) {
+  if (!room.sheets_url) return null;
+  const token = new URLSearchParams(window.location.search).get("token");
+  const href = room.sheets_url + (token ? "&token=" + encodeURIComponent(token) : "");
+  return h("a", { class: "cr-button cr-link", href, target: "_blank", rel: "noopener", "data-testid": "print-sheets",
+    text: strings.print_sheets });
 }
 
 // Damaged data (lobby.Damage): where the room's replay stopped, and the later events kept in the file unapplied.
@@ -207,6 +218,7 @@ function render({ model, el }) {
     if (room.dice_source === "server") {
       controls.push(tick("auto-roll", strings.auto, Boolean(room.auto), (value) => send("auto", { on: value })));
     }
+    controls.push(sheetsLink(room, strings));
     return h("div", { class: "cr-controls" }, controls,
       room.dice_source === "typed" ? h("p", { class: "cr-note", id: "cr-dice-help", text: room.dice_help }) : null);
   }

@@ -293,7 +293,7 @@ class TeacherWidget(LearnWidget[TeacherConsole]):
         "title", "rooms", "new_room", "game", "level", "layout", "labels", "dice", "hints", "variation", "seats",
         "bots", "create", "code", "join_at", "qr", "roll", "roll_typed", "dice_input", "auto", "pupils", "leaderboard",
         "place", "nickname", "final", "all_boxes", "flies", "review", "start_tables", "no_room", "tables",
-        "waiting_pupils", "remove", "rename", "rename_save", "let_in", "refuse", "requests",
+        "waiting_pupils", "remove", "rename", "rename_save", "let_in", "refuse", "requests", "print_sheets",
     )  # fmt: skip
 
     desk = traitlets.Dict().tag(sync=True, view=True)

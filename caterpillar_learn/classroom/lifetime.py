@@ -155,12 +155,14 @@ class PageWidgets:
 
 
 #: The head every page adds to Panel's: a tablet or a phone lays the page out at its own width (without it,
-#: a phone draws a desktop's 980 px and shrinks it; Lighthouse's "viewport" check).  Panel renders a
-#: document's string template as ``{% extends base %}`` plus the string.
+#: a phone draws a desktop's 980 px and shrinks it; Lighthouse's "viewport" check), and a printed page
+#: leaves out the connection-lost notice (the widgets' own stylesheets say what else they print).  Panel
+#: renders a document's string template as ``{% extends base %}`` plus the string.
 PAGE_HEAD = (
     "{% block inner_head %}"
     "{{ super() }}"
     '<meta name="viewport" content="width=device-width, initial-scale=1">'
+    '<style>@media print { [data-testid="connection-lost"] { display: none !important; } }</style>'
     "{% endblock %}"
 )
 

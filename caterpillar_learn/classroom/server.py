@@ -1,7 +1,7 @@
 """``caterpillar-learn classroom``: the Panel server a class plays on.
 
 One process serves three pages (one Bokeh session each), built by
-:mod:`~caterpillar_learn.classroom.pages`:
+:mod:`~caterpillar_learn.classroom.pages`, and the teacher's printable score sheets:
 
 * ``/teacher?token=…``: the teacher's console (:class:`~.consoles.TeacherWidget`),
   only with the token printed at start (kept in the data folder, so the
@@ -12,7 +12,9 @@ One process serves three pages (one Bokeh session each), built by
   Joining hands the page a secret, which the browser keeps (its storage and
   the address fragment, never the query): a reload or the same tablet shows
   it and gets the sheet back at once; another tablet with the same nickname
-  waits for the teacher (:mod:`~caterpillar_learn.classroom.identity`).
+  waits for the teacher (:mod:`~caterpillar_learn.classroom.identity`);
+* ``/sheets?room=CODE``: the room's score sheets on paper, one page per
+  pupil, for the teacher alone (:mod:`~caterpillar_learn.classroom.scoresheets`).
 
 **Push** (:mod:`~caterpillar_learn.classroom.push`): a change in a room
 redraws every page that follows it, one page at a turn of the event loop,
@@ -131,6 +133,7 @@ def serve(
     from caterpillar_learn.classroom.codes import JoinLimit
     from caterpillar_learn.classroom.lifetime import NOTICE_FILE, PageWidgets, every_page, write_notice
     from caterpillar_learn.classroom.lobby import Lobby
+    from caterpillar_learn.classroom.scoresheets import PATH, ScoreSheets
     from caterpillar_learn.ui.caterpillars.advice import start_workers, stop_workers
 
     quiet_diagnostics()  # difflib on every change otherwise
@@ -154,6 +157,7 @@ def serve(
                "teacher": text("classroom.page.title_teacher")},
         verbose=False,
         static_dirs={STATIC: str(notices)},
+        extra_patterns=[(PATH, ScoreSheets, {"lobby": lobby})],  # the class's score sheets, for the teacher
         unused_session_lifetime_milliseconds=int(unopened_lifetime * 1000),
         check_unused_sessions_milliseconds=int(min(UNOPENED_CHECK, unopened_lifetime) * 1000),
     )  # fmt: skip

@@ -108,6 +108,8 @@ class RoomView(TypedDict, total=False):
     requests: list[RequestLine]
     leaderboard: list[LeaderRow]
     tables: list[TableLine]
+    #: The room's printable score sheets (``scoresheets.PATH``), relative to the console; the page adds its token.
+    sheets_url: str
 
 
 class DeskView(TypedDict):
@@ -233,6 +235,7 @@ def room_view(room: CaterpillarsRoom | RaupeRoom | None, join_base: str) -> Room
                 "classroom.dice.help_setup" if room.turn < room.setup_turns else "classroom.dice.help_play"
             ),
             "can_roll": room.can_roll(),
+            "sheets_url": f"sheets?room={room.code}",
             "hints": room.hints,
             "auto": room.auto,
             "placed": {

@@ -142,5 +142,13 @@ def test_a_lesson_runs_and_plays_a_round(page: Page, lab: Lab, front_end: str) -
         expect(page.get_by_test_id("sheet")).to_be_visible(timeout=RENDER_TIMEOUT)
 
         play_one_round(page)
+        # Printed (the browser's print, or JupyterLab's File → Print): the widget's own print rules apply here
+        # too, the sheet without a button, menu or field of the widget.
+        tapped = page.locator(".cl-root").locator("button:visible, select:visible, input:visible")
+        assert tapped.count() > 0
+        page.emulate_media(media="print")
+        expect(page.get_by_test_id("sheet")).to_be_visible()
+        expect(tapped).to_have_count(0)
+        page.emulate_media(media="screen")
     finally:
         screenshot(page, f"{front_end}-{LESSON}")
