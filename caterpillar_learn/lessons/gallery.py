@@ -32,10 +32,11 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from functools import lru_cache
 from html import escape
+from pathlib import Path
 from typing import Any
 
 from caterpillar_learn.errors import describe
-from caterpillar_learn.i18n import current_language, language, text
+from caterpillar_learn.i18n import available_languages, current_language, language, text
 from caterpillar_learn.lessons.thumbnails import sheet_picture, table_picture
 
 __all__ = [
@@ -49,6 +50,8 @@ __all__ = [
     "cards",
     "is_lesson",
     "picture",
+    "picture_file",
+    "write_pictures",
 ]
 
 #: The games, as the cards name them in ``data-game``.
@@ -194,6 +197,34 @@ def picture(name: str, lang: str) -> str:
         if isinstance(shot, SheetShot):
             return sheet_picture(name, label, rounds=shot.rounds, setup_rolls=shot.setup_rolls, uid=uid)
         return table_picture(name, shot.seed, label, feature=shot.feature, uid=uid)
+
+
+def picture_file(name: str, lang: str) -> str:
+    """The file name of lesson ``name``'s picture in ``lang`` (:func:`write_pictures`).
+
+    >>> picture_file("01-beginner", "de")
+    'lesson-01-beginner-de.svg'
+    """
+    return f"lesson-{_entry(name).name}-{lang}.svg"
+
+
+def write_pictures(folder: Path) -> list[Path]:
+    """Every lesson's picture in every language as an SVG file in ``folder`` (a server's static folder: a
+    page then shows it as an image its browser keeps, instead of receiving its markup).
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     written = write_pictures(Path(folder))
+    ...     len(written), written[0].read_text(encoding="utf-8").startswith("<svg")
+    (24, True)
+    """
+    written = []
+    for lang in available_languages():
+        for name in GALLERY:
+            path = folder / picture_file(name, lang)
+            path.write_text(picture(name, lang), encoding="utf-8")
+            written.append(path)
+    return written
 
 
 def _entry(name: str) -> Entry:

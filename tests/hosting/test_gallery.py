@@ -6,6 +6,8 @@ the right catalogue, no file name); its language menu switches the page; one
 tap (and a double tap) on a card opens one tab with that lesson, in the
 gallery's language; Tab reaches every card; axe-core finds nothing serious;
 the page is compressed, needs nothing from elsewhere and logs no error.
+The classroom's door (``caterpillar-learn classroom --lang de``) shows the
+same cards below its form, to look at, in its language.
 """
 
 from __future__ import annotations
@@ -19,7 +21,9 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from caterpillar_learn.i18n import catalogue
 from caterpillar_learn.lessons.gallery import GALLERY
+from caterpillar_learn.ui.hosting.network import ASK
 from tests.browser.axe import REFUSED, axe_source, describe_violations, run_axe
+from tests.browser.conftest import Server, start_classroom
 from tests.browser.driver import RENDER_TIMEOUT, lesson_card
 
 from .conftest import start_serve
@@ -178,3 +182,39 @@ def test_the_gallery_is_compressed_and_small(gallery: str) -> None:
         answer = compressed(f"{gallery}?lang={lang}")
         assert len(answer.wire) < 40_000, len(answer.wire)  # twelve pictures, gzipped
         assert "<script src" not in answer.text()
+
+
+@pytest.fixture(scope="module")
+def german_classroom(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    server = start_classroom(tmp_path_factory.mktemp("gallery-classroom"), "--lang", "de")
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def test_the_classroom_door_shows_what_the_class_can_play(touch: BrowserContext, german_classroom: Server) -> None:
+    words = catalogue("de")
+    fetched: list[str] = []
+    touch.on("request", lambda request: fetched.append(request.url) if request.url.endswith(".svg") else None)
+    page, problems = _open(touch, german_classroom.url)
+    cards = page.get_by_test_id("door-lessons").get_by_test_id("lesson-card")
+    expect(cards).to_have_count(12, timeout=RENDER_TIMEOUT)
+    expect(page.get_by_test_id("door-lessons").locator("h2")).to_have_text(words["gallery.door_heading"])
+    for index, (name, entry) in enumerate(GALLERY.items()):
+        card = cards.nth(index)
+        expect(card).to_have_attribute("data-lesson", name)
+        expect(card.locator(".lesson-title")).to_have_text(words[entry.title_key])
+        expect(card.locator(".lesson-learns")).to_have_text(words[f"gallery.learns.{name}"])
+        image = card.locator(".lesson-picture img")  # the picture as a file the tablet keeps
+        expect(image).to_have_attribute("alt", words[f"gallery.picture.{entry.shot.words}"])
+        expect(image).to_have_attribute("src", f"/caterpillar-learn/lesson-{name}-de.svg")
+        drawn = image.evaluate("(img) => img.complete && [img.naturalWidth, img.getBoundingClientRect().height]")
+        assert drawn and drawn[0] > 0 and drawn[1] > 40, (name, drawn)
+        assert card.evaluate("(node) => node.closest('a') === null && node.querySelector('a') === null"), name
+    expect(page.get_by_test_id("join-code")).to_be_visible()  # the form stays first: the cards come below it
+    assert problems == [] and len(fetched) == 12, fetched
+    picture = compressed(fetched[0].replace("127.0.0.1", "localhost"))  # gzipped, and asked again only if changed
+    assert picture.headers["content-type"].startswith("image/svg+xml") and picture.headers["cache-control"] == ASK
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "test-door-tablet-de.png"), full_page=True)

@@ -180,3 +180,20 @@ def test_a_lesson_kernel_starts_in_the_language_of_its_address() -> None:
         env.pop("CATERPILLAR_LEARN_LANG", None)
         said = subprocess.run([sys.executable, "-c", asks], env=env, capture_output=True, text=True, check=True)
         assert said.stdout.strip() == expected, query
+
+
+def test_the_classroom_door_shows_the_cards_in_its_language() -> None:
+    """The pupils' door carries the gallery's cards (to look at) and redraws them when its language changes."""
+    from caterpillar_learn.classroom.consoles import JoinDesk, JoinWidget
+    from caterpillar_learn.classroom.lobby import Lobby
+    from caterpillar_learn.classroom.store import EventStore
+
+    door = JoinWidget(JoinDesk(Lobby(EventStore(":memory:")), "10.0.0.7", lambda room, pupil: None), lang="de")
+    assert [card["name"] for card in door.lessons] == NOTEBOOKS
+    assert door.lessons[1]["title"] == catalogue("de")["lessons.title.beginner"]
+    assert door.strings["lessons_title"] == catalogue("de")["gallery.door_heading"]
+    door.handle({"type": "language", "value": "en"})
+    assert door.lessons[1]["title"] == catalogue("en")["lessons.title.beginner"]
+    assert door.lessons[1]["picture"] == card_of("01-beginner", "en").picture
+    served = JoinWidget(JoinDesk(Lobby(EventStore(":memory:")), "10.0.0.8", lambda r, p: None, pictures="/static/"))
+    assert served.lessons[0]["picture_url"] == "/static/lesson-00-setup-en.svg" and served.lessons[0]["picture"] == ""
