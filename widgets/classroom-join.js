@@ -6,8 +6,9 @@
 // storage and in the address fragment (#room=CODE&secret=…, which is never
 // sent to a server, so never in a log), and shows it again (`resume`) when it
 // is opened again: a reload, or the same tablet, gets its sheet back at once.
+// Below the form: what the class can play, the lesson gallery's cards (`lessons`).
 
-import { h, sender, watch } from "./shared.js";
+import { h, lessonCard, sender, watch } from "./shared.js";
 
 /**
  * @typedef {Object} JoinView
@@ -42,6 +43,15 @@ function showInAddress(code, secret) {
   url.search = code ? `?room=${encodeURIComponent(code)}` : "";
   url.hash = secret ? `room=${encodeURIComponent(code)}&secret=${encodeURIComponent(secret)}` : "";
   window.history.replaceState(window.history.state, "", url.toString());
+}
+
+// The gallery's cards, to look at: the teacher opens a lesson for the class and gives its code.
+function lessons(cards, strings) {
+  if (!cards.length) return null;
+  return h("section", { class: "cr-lessons", "aria-labelledby": "cr-lessons-title", "data-testid": "door-lessons" },
+    h("h2", { id: "cr-lessons-title", text: strings.lessons_title }),
+    h("p", { class: "cr-note", text: strings.lessons_note }),
+    h("ul", { class: "cr-lesson-list" }, cards.map((card) => h("li", {}, lessonCard(card)))));
 }
 
 function render({ model, el }) {
@@ -102,7 +112,8 @@ function render({ model, el }) {
           "aria-describedby": "cr-nickname-help", oninput: (event) => { typed.nickname = event.target.value; }, onkeydown: enter })),
       h("p", { class: "cr-note", id: "cr-nickname-help", text: strings.nickname_help }),
       h("button", { class: "cr-button cr-primary", type: "submit", "data-testid": "join-button", text: strings.join }),
-      message ? h("p", { class: "cr-message", role: "alert", "data-testid": "join-message", text: message }) : null));
+      message ? h("p", { class: "cr-message", role: "alert", "data-testid": "join-message", text: message }) : null),
+    lessons(model.get("lessons") || [], strings));
     const again = focusId ? root.querySelector(`[data-testid="${focusId}"]`) : null;
     if (again) again.focus({ preventScroll: true });
   }

@@ -36,6 +36,22 @@ export function picture(markup, cls, hidden = true) {
   return holder;
 }
 
+// A lesson's card from the gallery (caterpillar_learn/lessons/gallery.py, Card.to_json): the title, the age, the
+// one line and the picture (SVG sanitized by Python, one image with its label; or `picture_url`, the same SVG
+// as a file the server keeps in its static folder), shown first by the CSS `order`.
+// A card to look at, not a link: where a card opens a lesson, the page that knows the address draws it.
+export function lessonCard(card) {
+  const id = `lesson-${card.name}`;
+  return h("div", { class: `lesson-card lesson-${card.game}`, role: "group", "aria-labelledby": `${id}-title`,
+      "data-testid": "lesson-card", "data-lesson": card.name, "data-game": card.game, lang: card.language },
+    h("span", { class: "lesson-title", id: `${id}-title`, text: card.title }), " ",
+    h("span", { class: "lesson-about" }, h("span", { class: "lesson-age", text: card.age_text }), " ",
+      h("span", { class: "lesson-learns", text: card.learns })), " ",
+    card.picture_url
+      ? h("span", { class: "lesson-picture" }, h("img", { src: card.picture_url, alt: card.picture_label }))
+      : picture(card.picture, "lesson-picture", false));
+}
+
 // Fill a catalogue template's {placeholders}; unknown ones stay as they are.
 export function fill(template, values) {
   return String(template || "").replace(/\{(\w+)\}/g, (all, key) => (key in values ? String(values[key]) : all));

@@ -17,6 +17,9 @@ rooms of both games ``remove {pupil}``, ``rename {pupil, nickname}``, and
 who is on another tablet already.  The door's events are ``join {code,
 nickname}`` (the form) and ``resume {code, secret}`` (a page that kept its
 secret: a reload, the same tablet), see :mod:`~caterpillar_learn.classroom.identity`.
+Below its form the door shows what the class can play: the lesson gallery's
+cards (:func:`caterpillar_learn.lessons.gallery.cards`), to look at, not to
+open (the teacher opens a room and gives its code).
 
 >>> from caterpillar_learn.classroom.lobby import Lobby
 >>> from caterpillar_learn.classroom.store import EventStore
@@ -56,6 +59,7 @@ from caterpillar_learn.classroom.rooms import CaterpillarsRoom, RoomSettings
 from caterpillar_learn.classroom.tables import RaupeRoom, TableSettings
 from caterpillar_learn.classroom.views import desk_view, room_view
 from caterpillar_learn.i18n import text
+from caterpillar_learn.lessons.gallery import cards, picture_file
 from caterpillar_learn.ui.assets import es_module, widget_styles
 from caterpillar_learn.ui.base import BadEventError, LearnWidget
 
@@ -182,10 +186,14 @@ class JoinDesk:
         code: str = "",
         nickname: str = "",
         schedule: Callable[[Callable[[], None]], None] | None = None,
+        pictures: str | None = None,
     ) -> None:
         self.lobby = lobby
         self.client = client
         self.on_join = on_join
+        #: Where the server serves the gallery's pictures (:func:`~caterpillar_learn.lessons.gallery.write_pictures`);
+        #: ``None``: each card carries its picture's markup.
+        self.pictures = pictures
         self.code = code[:12]
         self.nickname = nickname[:20]
         self.message = ""
@@ -276,7 +284,17 @@ class JoinDesk:
         elif self.state == "removed":
             note = text("classroom.msg.removed")
         door = {"code": self.code, "nickname": self.nickname, "state": self.state, "note": note, "secret": self.secret}
-        return {"door": door}
+        return {"door": door, "lessons": self._lessons()}
+
+    def _lessons(self) -> list[dict[str, Any]]:
+        """What the class can play: the gallery's cards, to look at (the teacher opens a room and gives its code).
+        With :attr:`pictures`, a card names its picture's file, which each tablet fetches once and keeps."""
+        shown = [card.to_json() for card in cards()]
+        if self.pictures is not None:
+            for card in shown:
+                card["picture_url"] = self.pictures + picture_file(card["name"], card["language"])
+                card["picture"] = ""
+        return shown
 
 
 def _ui(*names: str) -> dict[str, str]:
@@ -316,9 +334,15 @@ class JoinWidget(LearnWidget[JoinDesk]):
     _esm = traitlets.Unicode(es_module("classroom-join.js")).tag(sync=True)
     _css = traitlets.Unicode(widget_styles("classroom.css")).tag(sync=True)
 
-    STRING_KEYS: ClassVar[dict[str, str]] = _ui("join_title", "join_code", "nickname", "nickname_help", "join")
+    STRING_KEYS: ClassVar[dict[str, str]] = {
+        **_ui("join_title", "join_code", "nickname", "nickname_help", "join"),
+        "lessons_title": "gallery.door_heading",
+        "lessons_note": "gallery.door_note",
+    }
 
     door = traitlets.Dict().tag(sync=True, view=True)
+    #: The lesson gallery's cards (:meth:`caterpillar_learn.lessons.gallery.Card.to_json`), drawn below the form.
+    lessons = traitlets.List(traitlets.Dict()).tag(sync=True, view=True)
 
     def __init__(self, desk: JoinDesk, *, lang: str | None = None, **kwargs: Any) -> None:
         super().__init__(desk, lang=lang, **kwargs)

@@ -73,8 +73,11 @@ def _on_close(cleanup: Callable[[], None]) -> None:
     pn.state.on_session_destroyed(lambda _context: cleanup())
 
 
-def build_pages(lobby: Lobby, join_url: str, freezer: Freezer | None = None) -> dict[str, Callable[[], Any]]:
-    """The server's pages by address: ``teacher``, ``join`` and ``/`` (the door again)."""
+def build_pages(
+    lobby: Lobby, join_url: str, freezer: Freezer | None = None, pictures: str | None = None
+) -> dict[str, Callable[[], Any]]:
+    """The server's pages by address: ``teacher``, ``join`` and ``/`` (the door again); ``pictures`` is
+    where the server serves the lesson gallery's pictures (the door shows the lessons' cards)."""
     import panel as pn
 
     from caterpillar_learn.classroom.components import classroom_component
@@ -210,7 +213,9 @@ def build_pages(lobby: Lobby, join_url: str, freezer: Freezer | None = None) -> 
 
         # The address carries the room code at most: a nickname in it only fills in the form, and the
         # sheet comes back only to a page that shows its secret (kept in the browser, sent by the door).
-        desk = JoinDesk(lobby, _client(), show, code=_arg("room"), nickname=_arg("nickname"), schedule=on_page)
+        desk = JoinDesk(
+            lobby, _client(), show, code=_arg("room"), nickname=_arg("nickname"), schedule=on_page, pictures=pictures
+        )
         door = JoinWidget(desk)
         door_component: Any = _component(JoinWidget, door)
 

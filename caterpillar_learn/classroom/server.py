@@ -134,6 +134,7 @@ def serve(
     from caterpillar_learn.classroom.lifetime import NOTICE_FILE, PageWidgets, every_page, write_notice
     from caterpillar_learn.classroom.lobby import Lobby
     from caterpillar_learn.classroom.scoresheets import PATH, ScoreSheets
+    from caterpillar_learn.lessons.gallery import write_pictures
     from caterpillar_learn.ui.caterpillars.advice import start_workers, stop_workers
 
     quiet_diagnostics()  # difflib on every change otherwise
@@ -145,9 +146,10 @@ def serve(
     widgets.install()
     notices = Path(tempfile.mkdtemp(prefix="caterpillar-learn-classroom-"))
     write_notice(notices)  # every page loads it: "Connection lost — trying again…", then a reload
+    write_pictures(notices)  # the lessons' pictures on the door: files a tablet keeps, not markup in every page
     pn.config.js_files = {**pn.config.js_files, "connection_lost": f"/{STATIC}/{NOTICE_FILE}"}
     server = start_server(
-        every_page(build_pages(lobby, join_base(host, port), freezer), widgets),
+        every_page(build_pages(lobby, join_base(host, port), freezer, pictures=f"/{STATIC}/"), widgets),
         port=port,
         address=host,
         websocket_origin=[*origins(host, port), *(f"{name}:{port}" for name in allow_hosts)],

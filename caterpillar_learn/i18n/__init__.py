@@ -55,6 +55,7 @@ from fractions import Fraction
 from functools import cache
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs
 
 from babel import Locale, UnknownLocaleError
 from babel.numbers import get_decimal_symbol, get_group_symbol
@@ -94,6 +95,9 @@ EAR_SYMBOLS = {
 #: The environment variable that sets the default language of a process
 #: (``caterpillar-learn serve --lang de`` sets it for the kernels it starts).
 LANGUAGE_ENV = "CATERPILLAR_LEARN_LANG"
+#: Where Voila hands a lesson's kernel the query of the page's address (CGI's name for it): a lesson opened
+#: as ``voila/render/01-beginner.ipynb?lang=de`` (a card of the gallery in German) starts in German.
+QUERY_ENV = "QUERY_STRING"
 #: Each language's name in that language, for the language switch.
 NATIVE_NAMES = {"en": "English", "de": "Deutsch"}
 #: The language of this context (a thread, an asyncio task, a ``with language(...)`` block).
@@ -124,9 +128,22 @@ def language_choices() -> list[dict[str, str]]:
 
 
 def _from_environment() -> str:
-    """The default language from :data:`LANGUAGE_ENV`; English if it is unset or has no catalogue."""
-    chosen = os.environ.get(LANGUAGE_ENV, "").strip()
-    return chosen if chosen in available_languages() else _FALLBACK
+    """The default language: the ``lang`` of a Voila page's address (:data:`QUERY_ENV`), else
+    :data:`LANGUAGE_ENV`; English if neither names a language with a catalogue.
+
+    >>> os.environ[QUERY_ENV] = "token=abc&lang=de"
+    >>> _from_environment()
+    'de'
+    >>> os.environ[QUERY_ENV] = "lang=xx"
+    >>> _from_environment()
+    'en'
+    >>> del os.environ[QUERY_ENV]
+    """
+    asked = parse_qs(os.environ.get(QUERY_ENV, "")).get("lang", [])[:1]
+    for chosen in (*asked, os.environ.get(LANGUAGE_ENV, "")):
+        if chosen.strip() in available_languages():
+            return chosen.strip()
+    return _FALLBACK
 
 
 _default = _from_environment()

@@ -134,16 +134,15 @@ class Player:
         return self.game.score().final
 
 
+def lesson_card(list_page: Page, name: str) -> Locator:
+    """The card of lesson ``name`` in the gallery (``caterpillar-learn serve``'s first page)."""
+    return list_page.locator(f'[data-testid="lesson-card"][data-lesson="{name}"]')
+
+
 def open_lesson(list_page: Page, name: str) -> Page:
-    """Open a lesson as a learner does: find its name in the list, open it (a new tab)."""
-    entry = list_page.get_by_text(f"{name}.ipynb", exact=True)
-    try:
-        expect(entry).to_be_visible(timeout=LIST_TIMEOUT)
-    except AssertionError:
-        # Seen once in ~40 openings on a loaded machine: Voila's JavaScript file
-        # browser stayed empty.  A learner would reload; so does the test, once.
-        list_page.reload()
-        expect(entry).to_be_visible(timeout=RENDER_TIMEOUT)
+    """Open a lesson as a learner does: find its card in the gallery, tap it (it opens in a tab of its own)."""
+    entry = lesson_card(list_page, name)
+    expect(entry).to_be_visible(timeout=LIST_TIMEOUT)
     with list_page.context.expect_page() as opened:
         entry.click()  # one tap opens a lesson card, in a new tab
     lesson = opened.value

@@ -24,7 +24,16 @@ from caterpillar_learn.lessons.caterpillars import guided_game
 from caterpillar_learn.lessons.scenarios import best_move
 
 from .conftest import ROOT, Server, screenshot
-from .driver import CLICK_TIMEOUT, RENDER_TIMEOUT, Player, box_id, choose, follow_the_show_me, open_lesson
+from .driver import (
+    CLICK_TIMEOUT,
+    RENDER_TIMEOUT,
+    Player,
+    box_id,
+    choose,
+    follow_the_show_me,
+    lesson_card,
+    open_lesson,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -53,7 +62,7 @@ def expect_no_error(page: Page) -> None:
 
 def test_lesson_list_names_every_lesson(lesson_list: Page) -> None:
     for name in NOTEBOOKS:
-        expect(lesson_list.get_by_text(f"{name}.ipynb", exact=True)).to_be_visible(timeout=RENDER_TIMEOUT)
+        expect(lesson_card(lesson_list, name)).to_be_visible(timeout=RENDER_TIMEOUT)
     assert "import " not in lesson_list.content()
 
 

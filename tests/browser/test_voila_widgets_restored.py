@@ -22,7 +22,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from .conftest import Server
-from .driver import RENDER_TIMEOUT
+from .driver import RENDER_TIMEOUT, lesson_card
 
 pytestmark = pytest.mark.browser
 
@@ -64,4 +64,4 @@ def test_the_board_answers_when_anywidget_runs_out_of_time(page: Page, lessons_s
 def test_the_lesson_list_still_opens(page: Page, lessons_server: Server) -> None:
     """The extension loads on every Voila page; the list (no kernel, no widgets) is left alone."""
     page.goto(lessons_server.url)
-    expect(page.get_by_text(f"{LESSON}.ipynb", exact=True)).to_be_visible(timeout=RENDER_TIMEOUT)
+    expect(lesson_card(page, LESSON)).to_be_visible(timeout=RENDER_TIMEOUT)

@@ -24,7 +24,7 @@ from playwright.sync_api import Browser, expect
 from caterpillar_learn.ui.hosting.network import ASK, DAY, YEAR
 from caterpillar_learn.ui.hosting.serve import VOILA_EXTENSIONS
 from tests.browser.conftest import Server, start_classroom
-from tests.browser.driver import RENDER_TIMEOUT
+from tests.browser.driver import RENDER_TIMEOUT, lesson_card
 
 from .conftest import start_serve
 
@@ -175,7 +175,7 @@ def test_a_lesson_logs_no_error_and_its_second_visit_fetches_almost_nothing(brow
         page.get_by_test_id("roll-button").click()
         expect(page.get_by_test_id("die-0")).to_be_visible()
         page.goto(lessons)  # the lesson list, where a child starts
-        expect(page.get_by_text("01-beginner.ipynb", exact=True)).to_be_visible(timeout=RENDER_TIMEOUT)
+        expect(lesson_card(page, "01-beginner")).to_be_visible(timeout=RENDER_TIMEOUT)
         page.wait_for_load_state("networkidle")
         assert problems == []
     finally:

@@ -1,8 +1,10 @@
 """``caterpillar-learn serve``: the lesson notebooks as Voila web pages, for one computer or a class.
 
 Voila runs in this process on the ``lessons/`` folder: the page at
-``http://localhost:PORT/`` lists every lesson and a lesson shows its widgets
-and text but never its code.  Learners see no tracebacks either
+``http://localhost:PORT/`` is the lesson gallery (a card per lesson, with a
+picture of its board; ``?lang=de`` shows it in German, and its cards open
+the lessons in that language) and a lesson shows its widgets and text but
+never its code.  Learners see no tracebacks either
 (``show_tracebacks`` is forced off, and so are jupyter_server's), and no
 configuration file is read: Voila would otherwise execute a ``voila.py``
 found in the working directory.
@@ -34,9 +36,9 @@ For a class (see docs/TEACHERS.md):
   (:mod:`caterpillar_learn.advice.disk_cache`): a fresh temporary folder,
   removed when the server stops, unless ``--solve-cache DIR`` names one to
   keep (or ``off``).
-* ``--lang de`` makes German the lessons' first language (through
-  :data:`caterpillar_learn.i18n.LANGUAGE_ENV`, which each kernel reads); each
-  learner's page can still switch with its language menu.
+* ``--lang de`` makes German the gallery's and the lessons' first language
+  (through :data:`caterpillar_learn.i18n.LANGUAGE_ENV`, which each kernel
+  reads); the gallery's language menu and each lesson's can still switch.
 
 The lessons' kernels run the Python that runs this command, so a lesson sees
 exactly the packages the server sees, without ``python -m ipykernel
@@ -65,7 +67,7 @@ import caterpillar_learn
 from caterpillar_learn.advice import disk_cache
 from caterpillar_learn.errors import brief, describe
 from caterpillar_learn.extras import require
-from caterpillar_learn.i18n import LANGUAGE_ENV, available_languages
+from caterpillar_learn.i18n import LANGUAGE_ENV, available_languages, set_language
 from caterpillar_learn.ui.hosting.network import (
     HOST,
     ServeError,
@@ -338,8 +340,9 @@ def _whole(low: int) -> Callable[[str], int]:
 def _handle(args: argparse.Namespace) -> int:
     require("lessons")  # one line naming the extra, not a traceback from deep inside
     lessons = find_lessons(args.lessons)
-    if args.lang:  # the kernels this server starts inherit it: their widgets' first language
+    if args.lang:  # the kernels this server starts inherit it (their widgets' first language); the gallery speaks it
         os.environ[LANGUAGE_ENV] = args.lang
+        set_language(args.lang)
     host = args.host.strip()
     remote = not is_loopback(host)
     port = pick_port(args.port, host)

@@ -23,6 +23,11 @@
   rebinding) reaches nothing.  jupyter_server's own check cannot be used for
   this: it lets through loopback addresses only, never the address a
   classroom's tablets use.
+* **The lesson gallery.**  The first page (Voila's classic tree, drawn by
+  the template's ``tree.html``) shows each lesson as a card: a picture of its
+  board, its title, the age and what a child learns, in the language of the
+  page's address (:class:`GalleryHandler`,
+  :mod:`~caterpillar_learn.ui.hosting.gallery_page`).
 * **The network policy** shared with the classroom server
   (:func:`~caterpillar_learn.ui.hosting.network.harden`): that Host check,
   ``Referrer-Policy: no-referrer``, ``X-Content-Type-Options: nosniff`` and a
@@ -46,9 +51,12 @@ from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelMana
 from traitlets import Integer
 from voila.app import Voila  # type: ignore[import-untyped]
 from voila.tornado.handler import TornadoVoilaHandler  # type: ignore[import-untyped]
+from voila.tornado.treehandler import TornadoVoilaTreeHandler  # type: ignore[import-untyped]
 
 from caterpillar_learn.errors import CaterpillarLearnError, describe
-from caterpillar_learn.i18n import text
+from caterpillar_learn.i18n import available_languages, text
+from caterpillar_learn.lessons.gallery import cards
+from caterpillar_learn.ui.hosting.gallery_page import tree_namespace
 from caterpillar_learn.ui.hosting.network import (
     ASK,
     DAY,
@@ -60,7 +68,7 @@ from caterpillar_learn.ui.hosting.network import (
     quiet_log,
 )
 
-__all__ = ["ClassFullError", "ClassroomKernelManager", "ClassroomVoila", "host_name", "notice_page"]
+__all__ = ["ClassFullError", "ClassroomKernelManager", "ClassroomVoila", "GalleryHandler", "host_name", "notice_page"]
 
 log = logging.getLogger("caterpillar_learn.ui.hosting")
 
@@ -203,6 +211,19 @@ class LessonHandler(TornadoVoilaHandler):  # type: ignore[misc]
         self.finish(notice_page(text("serve.full_title"), text("serve.full", limit=manager.max_kernels)))
 
 
+class GalleryHandler(TornadoVoilaTreeHandler):  # type: ignore[misc]
+    """Voila's tree page, whose ``tree.html`` gets the lesson gallery as ``gallery``
+    (:func:`~caterpillar_learn.ui.hosting.gallery_page.tree_namespace`)."""
+
+    def render_template(self, name: str, **namespace: Any) -> str:
+        if name == "tree.html":
+            listing = namespace["contents"]["content"]
+            path, query = namespace.get("notebook_path") or "", namespace.get("query") or ""
+            namespace["gallery"] = tree_namespace(listing, self.base_url, path, query)
+        page: str = super().render_template(name, **namespace)
+        return page
+
+
 # -- the application ------------------------------------------------------------------
 
 
@@ -211,7 +232,8 @@ def _refused_words() -> tuple[str, str]:
 
 
 class ClassroomVoila(Voila):  # type: ignore[misc]
-    """Voila with :class:`LessonHandler` for the lesson pages and the Host check in front of every route."""
+    """Voila with :class:`LessonHandler` for the lesson pages, :class:`GalleryHandler` for the lesson list and
+    the Host check in front of every route."""
 
     def __init__(self, *, allowed_hosts: Collection[str], **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -224,9 +246,12 @@ class ClassroomVoila(Voila):  # type: ignore[misc]
 
     def init_handlers(self) -> list[Any]:
         handlers: list[Any] = super().init_handlers()
-        return [(spec[0], LessonHandler, *spec[2:]) if spec[1] is TornadoVoilaHandler else spec for spec in handlers]
+        ours = {TornadoVoilaHandler: LessonHandler, TornadoVoilaTreeHandler: GalleryHandler}
+        return [(spec[0], ours.get(spec[1], spec[1]), *spec[2:]) for spec in handlers]
 
     def listen(self) -> None:
+        for code in available_languages():  # the gallery's pictures, drawn once before the first page asks
+            cards(code)
         harden(self.app, self.allowed_hosts, POLICY, _refused_words, LIFETIMES)
         quiet_log([*logging.getLogger().handlers, *self.log.handlers], one_line=())
         super().listen()
