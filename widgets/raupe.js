@@ -3,7 +3,7 @@
 // is one event.  No rules here: Python judges every card and draws it
 // (caterpillar_learn/raupe/svg.py).
 
-import { drawQuestion, saveLink } from "./question.js";
+import { drawQuestion, keepNickname, saveLink } from "./question.js";
 import { h, icon, isShortcut, languageSwitch, picture, sender, speaker, watch } from "./shared.js";
 
 // The trait payloads, one @typedef each; their Python twins are the TypedDicts
@@ -342,7 +342,7 @@ function render({ model, el }) {
     }
     question.hidden = Boolean(t.started);
     drawHand(model.get("hand") || [], t);
-    if (changed("save", model.get("record"))) save.replaceChildren(saveLink(model.get("record"), str("save_answers")) || "");
+    if (changed("save", model.get("record"))) save.replaceChildren(saveLink(model.get("record"), model.get("strings") || {}, send) || "");
     if (changed("end", [t.winner, t.you_won])) {
       end.replaceChildren(...(t.winner ? [h("p", { class: `rr-winner${t.you_won ? " rr-you-won" : ""}`,
         "data-testid": "raupe-winner", role: "alert" }, t.you_won ? icon("butterfly", "learn-icon rr-won-icon") : null, t.winner)] : []));
@@ -390,8 +390,10 @@ function render({ model, el }) {
     }
   });
   const stop = watch(model, draw);
+  const unname = keepNickname(model);
   draw();
   return () => {
+    unname();
     clearInterval(timer);
     window.removeEventListener("resize", resized);
     if (observer) observer.disconnect();

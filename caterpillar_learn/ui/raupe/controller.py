@@ -96,6 +96,7 @@ HANDLERS: dict[str, str] = {
     "speed": "on_speed",
     "level": "on_level",
     "pause": "on_pause",
+    "nickname": "on_nickname",
 }
 EVENTS: tuple[str, ...] = tuple(HANDLERS)
 #: What waits while a lesson's question is open (a tap on a card answers it instead).
@@ -307,6 +308,9 @@ class RaupeTable:
 
     def on_start(self, event: Mapping[str, Any]) -> None:
         self.start()
+
+    def on_nickname(self, event: Mapping[str, Any]) -> None:
+        self.quiz.name_learner(event.get("value"))
 
     def on_tick(self, event: Mapping[str, Any]) -> None:
         self.advance(number(event.get("dt"), "tick dt", 0.0, 3600.0))
