@@ -73,6 +73,8 @@ LANGUAGE_EVENT = "language"
 RESUME_EVENT, START_OVER_EVENT = "resume", "start_over"
 #: The words of the note a resumed (or refused) lesson shows: ``strings`` keys, catalogue ``ui.resume.<key>``.
 RESUME_WORDS = ("resumed", "refused", "start_over")
+#: Events the page sends by itself, not the learner's actions (a clock's tick, what kind of screen it is).
+UNSEEN_EVENTS = ("tick", "device")
 
 
 class BadEventError(CaterpillarLearnError):
@@ -295,7 +297,8 @@ class LearnWidget(anywidget.AnyWidget, Generic[C]):
             else:
                 self.start_over()
             return
-        played = len(getattr(self.session, "accepted", ()))
+        if kind not in UNSEEN_EVENTS:
+            self.resume_status = ""  # "Welcome back" stays until the learner's next action
         with language(self.lang):
             try:
                 event_type(event, self.session.events)
@@ -311,8 +314,6 @@ class LearnWidget(anywidget.AnyWidget, Generic[C]):
             except Exception:  # never lose the game in progress to a surprise
                 log.exception("%s: event %.200r failed", type(self).__name__, event)
                 self.session.message = text("ui.internal")
-        if len(getattr(self.session, "accepted", ())) != played:
-            self.resume_status = ""  # "You are back" stays until the learner's next action
         self.refresh()
 
     def resumable(self) -> bool:
@@ -334,8 +335,8 @@ class LearnWidget(anywidget.AnyWidget, Generic[C]):
         if session.accepted:
             log.info("%s: a resume after the learner's first action was ignored", type(self).__name__)
             return
-        candidate = session.fresh()
-        with language(self.lang):
+        with language(self.lang):  # a fresh lesson asks its first question in the page's language
+            candidate = session.fresh()
             try:
                 candidate.replay(save)
             except SaveError as error:
@@ -359,7 +360,8 @@ class LearnWidget(anywidget.AnyWidget, Generic[C]):
 
         session = self.session
         assert isinstance(session, Resumable)
-        fresh = session.fresh()
+        with language(self.lang):
+            fresh = session.fresh()
         session.close()
         self.session = fresh
         self.resume_status = ""

@@ -7,7 +7,8 @@ reloaded: a new kernel starts, the page hands it the save it kept in
 sheet, saying so; "Start again" goes back to step 1.  A save edited in
 ``localStorage`` is refused: the lesson starts fresh and says so in one line.
 "Save my answers" asks the nickname once and names the file with it and the
-date.  Screenshots of the reloaded page (tablet and 1920 × 1080) go to
+date.  A Räuber Raupe lesson reloaded mid-game comes back at its step: the
+question answered, the same game dealt again, paused.  Screenshots of the reloaded page (tablet and 1920 × 1080) go to
 ``artifacts/shots/resume/``.
 """
 
@@ -26,11 +27,14 @@ from caterpillar_learn.ui.resume import storage_key
 
 from .conftest import ROOT, Server
 from .driver import CLICK_TIMEOUT, RENDER_TIMEOUT, open_lesson
+from .test_raupe import answer_which_cards_fit
+from .test_raupe import record as raupe_record
 from .walk import DESKTOP, TABLET, ChildWalk, child_context, open_touch_lesson
 
 pytestmark = pytest.mark.browser
 
 LESSON = "01-beginner"
+RAUPE = "10-raupe-shape"
 KEY = storage_key("caterpillars-lesson", LESSON, 1)
 SHOTS = ROOT / "artifacts" / "shots" / "resume"
 TAPS = 14  # marked things tapped before the reload: past the first questions, into the guided game
@@ -74,9 +78,9 @@ def open_and_play(context: Any, server: Server, taps: int) -> Page:
     return page
 
 
-def reload(page: Page) -> None:
+def reload(page: Page, drawn: str = "sheet") -> None:
     page.reload()
-    expect(page.get_by_test_id("sheet")).to_be_visible(timeout=RENDER_TIMEOUT)
+    expect(page.get_by_test_id(drawn).first).to_be_visible(timeout=RENDER_TIMEOUT)
 
 
 def test_a_reload_mid_game_comes_back_at_the_same_step_with_the_same_sheet(
@@ -149,3 +153,30 @@ def test_a_tampered_save_is_refused_and_the_lesson_starts_fresh_saying_so(
         page.evaluate("(key) => window.localStorage.setItem(key, '{not json')", KEY)
         reload(page)
         expect(page.get_by_test_id("resume-note")).to_have_attribute("data-status", "refused", timeout=RENDER_TIMEOUT)
+
+
+def test_a_raupe_lesson_reloaded_mid_game_comes_back_dealt_again_and_paused(
+    browser: Browser, lessons_server: Server
+) -> None:
+    """Räuber Raupe comes back at its step: the question answered, the same game dealt again, paused."""
+    with child_context(browser, TABLET) as context:
+        page = open_touch_lesson(context, lessons_server.url, RAUPE, open_lesson)
+        expect(page.get_by_test_id("raupe-card").first).to_be_visible(timeout=RENDER_TIMEOUT)
+        answer_which_cards_fit(page)
+        dealt = raupe_record(page)
+        page.get_by_test_id("raupe-start").click()
+        page.wait_for_function(  # the bots have played a while
+            "() => JSON.parse(document.querySelector('[data-testid=raupe-record]').textContent).events.length > 1",
+            timeout=RENDER_TIMEOUT,
+        )
+        reload(page, "raupe-card")
+        note = page.get_by_test_id("resume-note")
+        expect(note).to_have_attribute("data-status", "resumed", timeout=RENDER_TIMEOUT)
+        expect(page.get_by_test_id("raupe-pause")).to_have_attribute("aria-pressed", "true", timeout=CLICK_TIMEOUT)
+        assert raupe_record(page) == dealt  # the same cards, dealt again
+        expect(page.get_by_test_id("question")).to_be_hidden()  # answered before the reload
+        expect(page.get_by_test_id("save-answers")).to_be_visible()  # and its record kept
+        shoot(page, "raupe-resumed-1024x768-touch")
+        page.get_by_test_id("raupe-pause").tap()  # play on
+        expect(page.get_by_test_id("raupe-pause")).to_have_attribute("aria-pressed", "false", timeout=CLICK_TIMEOUT)
+        expect(note).to_have_count(0)

@@ -20,10 +20,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from caterpillar_learn.i18n import language, text
-from caterpillar_learn.ui.caterpillars import CaterpillarsLesson
+from caterpillar_learn.lessons import SETUPS
+from caterpillar_learn.ui.caterpillars import CaterpillarsBoard, CaterpillarsLesson
 from caterpillar_learn.ui.caterpillars.controller import LessonSession
 from caterpillar_learn.ui.lab import LabWidget
 from caterpillar_learn.ui.raupe import RaupeWidget
+from caterpillar_learn.ui.raupe.controller import RaupeTable
 from caterpillar_learn.ui.resume import MAX_SAVED_EVENTS, SaveError, storage_key
 
 from .test_lesson_follows import GAME_LESSONS, careless, do
@@ -284,7 +286,7 @@ def test_start_again_goes_back_to_the_first_step_and_clears_the_save() -> None:
 
 
 def test_only_lessons_keep_a_save() -> None:
-    assert RaupeWidget("10-raupe-shape", seed=1).save == {}
+    assert CaterpillarsBoard("beginner", seed=1).save == {}
     assert LabWidget("beginner", games=20, seed=1).save == {}
 
 
@@ -318,3 +320,90 @@ def test_the_raupe_record_carries_the_nickname_too() -> None:
     table.act("check")
     table.act("nickname", value="Jörg")
     assert table.record["nickname"] == "Jörg" and table.record["file"].startswith("Jörg-10-raupe-shape-")
+
+
+# -- Räuber Raupe: back at the step, with the same cards ------------------------------------------------
+
+RAUPE_LESSONS = sorted(SETUPS)
+
+
+def raupe_played(name: str, games: int = 1, speed: float | None = None) -> RaupeWidget:
+    """A Räuber Raupe lesson: its question answered (wrong, then right), ``games`` games started, played a while."""
+    table = RaupeWidget(name, seed=3)
+    quiz = table.session.quiz
+    if quiz.question is not None:
+        table.act("play", index=0)  # a card tapped answers the question
+        table.act("check")
+        if not quiz.is_right:
+            for option in sorted(set(quiz.selected) ^ set(quiz.question.correct)):
+                table.act("answer", option=option)
+            table.act("check")
+    if speed is not None:
+        table.act("speed", value=speed)
+    for _ in range(games):
+        table.act("start")
+        for _ in range(12):
+            table.act("tick", dt=0.5)
+        table.act("flip", index=0)
+        table.act("play", index=0)
+    return table
+
+
+def raupe_resumed(table: RaupeWidget) -> RaupeWidget:
+    kept = json.loads(json.dumps(table.save["data"]))
+    page = RaupeWidget(table.session.name, seed=3)
+    page.act("resume", save=kept)
+    return page
+
+
+def answers(widget: RaupeWidget) -> list[dict[str, Any]]:
+    return [{k: v for k, v in answer.items() if k != "time"} for answer in widget.session.quiz.answers]
+
+
+@pytest.mark.parametrize("name", RAUPE_LESSONS)
+def test_a_raupe_lesson_comes_back_at_its_step_with_the_same_cards_paused(name: str) -> None:
+    table = raupe_played(name, games=2, speed=0.5)
+    live = table.session
+    assert live.game.to_json()["events"], "the game was played a while"
+    page = raupe_resumed(table)
+    back = page.session
+    assert page.save["status"] == "resumed" and page.save["data"] == {**table.save["data"]}
+    assert back.games == live.games == 1 and back.speed == 0.5 and answers(page) == answers(table)
+    assert back.game.to_json() == live.dealt  # the same game, dealt again
+    assert back.started and back.paused and not back.game.to_json()["events"]
+    page.act("tick", dt=0.5)
+    assert page.save["status"] == "resumed"  # a tick is the page's clock, not the learner
+    page.act("pause")  # the learner plays on, and the note goes
+    assert not back.paused and page.save["status"] == ""
+
+
+def test_a_raupe_save_before_the_game_keeps_the_question_answered() -> None:
+    table = raupe_played("10-raupe-shape", games=0)
+    page = raupe_resumed(table)
+    assert answers(page) == answers(table) and page.session.quiz.is_right and not page.session.started
+    assert page.session.to_do() == table.session.to_do() == "start"
+
+
+RAUPE_TAMPERING: list[tuple[str, Mutation, str]] = [
+    ("a card played in the game", lambda s: s["events"].append({"type": "play", "index": 0}), "save events["),
+    ("another deal", lambda s: s["engine"].update(seed=s["engine"]["seed"] + 1), "save engine.seed"),
+    ("a tick", lambda s: s["events"].append({"type": "tick", "dt": 1.0}), "save events["),
+    ("another lesson", lambda s: s.update(lesson="11-raupe-colour"), "save lesson: got '11-raupe-colour'"),
+    ("a Caterpillars save", lambda s: s.update(kind="caterpillars-lesson"), "save kind"),
+    ("an unreadable deal", lambda s: s["engine"].update(players=9), "save engine: "),
+]
+
+
+@pytest.mark.parametrize(
+    ("mutate", "field"), [(m, f) for _, m, f in RAUPE_TAMPERING], ids=[t[0] for t in RAUPE_TAMPERING]
+)
+def test_a_tampered_raupe_save_is_refused_and_the_table_starts_fresh(mutate: Mutation, field: str) -> None:
+    table = raupe_played("10-raupe-shape")
+    save = json.loads(json.dumps(table.save["data"]))
+    mutate(save)
+    with pytest.raises(SaveError) as refused:
+        RaupeTable.restore(save, lesson="10-raupe-shape")
+    assert str(refused.value).startswith(field), str(refused.value)
+    page = RaupeWidget("10-raupe-shape", seed=3)
+    page.act("resume", save=save)
+    assert page.save["status"] == "refused" and page.save["data"]["events"] == [] and not page.session.started
