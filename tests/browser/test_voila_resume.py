@@ -25,6 +25,7 @@ from playwright.sync_api import Browser, Page, expect
 from caterpillar_learn.i18n import text
 from caterpillar_learn.ui.resume import storage_key
 
+from .axe import describe_violations, run_axe
 from .conftest import ROOT, Server
 from .driver import CLICK_TIMEOUT, RENDER_TIMEOUT, open_lesson
 from .test_raupe import answer_which_cards_fit
@@ -83,8 +84,15 @@ def reload(page: Page, drawn: str = "sheet") -> None:
     expect(page.get_by_test_id(drawn).first).to_be_visible(timeout=RENDER_TIMEOUT)
 
 
+def no_serious_violation(page: Page, script: str) -> None:
+    """axe-core finds nothing serious on the page as it is (then the tablet's viewport again)."""
+    refused = describe_violations(run_axe(page, script))
+    page.set_viewport_size(TABLET)
+    assert not refused, "\n".join(refused)
+
+
 def test_a_reload_mid_game_comes_back_at_the_same_step_with_the_same_sheet(
-    browser: Browser, lessons_server: Server
+    browser: Browser, lessons_server: Server, axe_script: str
 ) -> None:
     with child_context(browser, TABLET) as context:
         page = open_and_play(context, lessons_server, TAPS)
@@ -100,7 +108,7 @@ def test_a_reload_mid_game_comes_back_at_the_same_step_with_the_same_sheet(
         shoot(page, "resumed-1024x768-touch")
         page.set_viewport_size(DESKTOP)
         shoot(page, "resumed-1920x1080")
-        page.set_viewport_size(TABLET)
+        no_serious_violation(page, axe_script)  # the note and its button too
         # The lesson plays on from there; the note goes with the next tap.
         walk = ChildWalk(page, random.Random(4))
         walk.settle()
@@ -108,6 +116,9 @@ def test_a_reload_mid_game_comes_back_at_the_same_step_with_the_same_sheet(
         expect(note).to_have_count(0, timeout=CLICK_TIMEOUT)
         # "Save my answers" asks the nickname once; the file carries it, the lesson and the date.
         page.get_by_test_id("save-answers").tap()
+        expect(page.get_by_test_id("nickname")).to_be_focused()
+        shoot(page, "nickname-1024x768-touch")
+        no_serious_violation(page, axe_script)  # the nickname's form: a labelled field
         page.get_by_test_id("nickname").fill("Ada Lovelace")
         with page.expect_download(timeout=CLICK_TIMEOUT) as download:
             page.get_by_test_id("nickname-save").tap()
