@@ -292,10 +292,16 @@ class LearnWidget(anywidget.AnyWidget, Generic[C]):
             return
         if kind in (RESUME_EVENT, START_OVER_EVENT) and self.resumable():
             assert isinstance(event, Mapping)
-            if kind == RESUME_EVENT:
-                self.resume(event.get("save"))
-            else:
-                self.start_over()
+            try:
+                if kind == RESUME_EVENT:
+                    self.resume(event.get("save"))
+                else:
+                    self.start_over()
+            except Exception:  # the lesson on the page stays as it was
+                log.exception("%s: %s failed", type(self).__name__, kind)
+                with language(self.lang):
+                    self.session.message = text("ui.internal")
+                self.refresh()
             return
         if kind not in UNSEEN_EVENTS:
             self.resume_status = ""  # "Welcome back" stays until the learner's next action

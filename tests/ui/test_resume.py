@@ -407,3 +407,15 @@ def test_a_tampered_raupe_save_is_refused_and_the_table_starts_fresh(mutate: Mut
     page = RaupeWidget("10-raupe-shape", seed=3)
     page.act("resume", save=save)
     assert page.save["status"] == "refused" and page.save["data"]["events"] == [] and not page.session.started
+
+
+def test_a_surprise_while_resuming_keeps_the_lesson_on_the_page(monkeypatch: pytest.MonkeyPatch) -> None:
+    page = CaterpillarsLesson("01-beginner")
+    before = picture(page)
+
+    def broken(self: LessonSession) -> LessonSession:
+        raise RuntimeError("a surprise")
+
+    monkeypatch.setattr(LessonSession, "fresh", broken)
+    page.act("resume", save=mid_game())
+    assert page.message == text("ui.internal") and picture(page) == before
