@@ -128,7 +128,7 @@ import { h, picture, sender, watch, isShortcut } from "./shared.js";
  * @property {WhatIfView} whatif
  * @property {import("./question.js").QuestionView} question
  * @property {import("./question.js").RecordView} record
- * @property {import("./resume.js").SaveView} save  a lesson's save, kept by the page ({} for a board)
+ * @property {import("./resume.js").SaveView} saved  a lesson's save, kept by the page ({} for a board)
  * @property {Object<string, string>} strings
  * @property {string} lang
  * @property {Array<{code: string, name: string}>} languages  the language switch's choices
@@ -316,7 +316,7 @@ function render({ model, el }) {
     const top = stepper ? stepper.querySelector(".cl-heading") : null;
     const parts = stepper
       ? [h("div", { class: "cl-split" }, top,
-          h("div", { class: "cl-teach" }, drawResumeNote(view.save, view.strings, send), stepper, question),
+          h("div", { class: "cl-teach" }, drawResumeNote(view.saved, view.strings, send), stepper, question),
           h("div", { class: "cl-play" }, tray, board, ...after))]
       : [question, h("div", { class: "cl-main" }, board, h("div", { class: "cl-side" }, tray, ...after))];
     root.replaceChildren(...parts.filter(Boolean));

@@ -344,7 +344,7 @@ function render({ model, el }) {
     }
     question.hidden = Boolean(t.started);
     drawHand(model.get("hand") || [], t);
-    const kept = model.get("save") || {};
+    const kept = model.get("saved") || {};
     if (changed("resume", [kept.status, words])) resumed.replaceChildren(drawResumeNote(kept, words, send) || "");
     if (changed("save", model.get("record"))) save.replaceChildren(saveLink(model.get("record"), model.get("strings") || {}, send) || "");
     if (changed("end", [t.winner, t.you_won])) {

@@ -1,4 +1,4 @@
-// A lesson's save in the page: keep the `save` trait in localStorage, hand it back to Python when the
+// A lesson's save in the page: keep the `saved` trait in localStorage, hand it back to Python when the
 // page opens (the event "resume"), and show the note that says what came of it.  Python decides
 // everything: whether the save is good, where it leads, what the note says.  No rules here.
 
@@ -35,7 +35,7 @@ function storage() {
 // Returns the clean-up.
 export function keepSave(model, send) {
   /** @type {SaveView} */
-  const first = model.get("save") || {};
+  const first = model.get("saved") || {};
   const store = storage();
   if (!first.key || !store) return () => {};
   let kept = null;
@@ -55,7 +55,7 @@ export function keepSave(model, send) {
   }
   const write = () => {
     /** @type {SaveView} */
-    const save = model.get("save") || {};
+    const save = model.get("saved") || {};
     if (!save.key) return;
     try {
       store.setItem(save.key, JSON.stringify(save.data));
@@ -63,8 +63,8 @@ export function keepSave(model, send) {
       // storage full or refused: the lesson goes on, unsaved
     }
   };
-  model.on("change:save", write);
-  return () => model.off("change:save", write);
+  model.on("change:saved", write);
+  return () => model.off("change:saved", write);
 }
 
 // The note after a reload: "Welcome back" with "Start again", or why the lesson starts fresh.

@@ -24,7 +24,7 @@ is the same for every game:
   ``strings`` and every view in that language; ``languages`` lists the
   choices, each named in its own language;
 * resuming (:mod:`caterpillar_learn.ui.resume`), for a controller that can
-  be saved: the view ``save`` is the lesson's save (``{}`` otherwise), which
+  be saved: the view ``saved`` is the lesson's save (``{}`` otherwise), which
   the page keeps in its ``localStorage``; the page's event
   ``{"type": "resume", "save": ...}`` (the first of a page, sent as the page
   opens) replays it on a fresh controller, or refuses it and says so in one
@@ -203,7 +203,8 @@ class LearnWidget(anywidget.AnyWidget, Generic[C]):
     #: The traits the front end draws: every trait tagged ``view=True``.
     view_names = traitlets.List(traitlets.Unicode()).tag(sync=True)
     #: The lesson's save for the page's ``localStorage`` (``SaveView`` of :mod:`.resume`), ``{}`` if it has none.
-    save = traitlets.Dict().tag(sync=True, view=True)
+    #: (Not ``save``: Panel's components have a ``save`` method of their own.)
+    saved = traitlets.Dict().tag(sync=True, view=True)
 
     def __init__(self, controller: C, *, lang: str | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -252,10 +253,10 @@ class LearnWidget(anywidget.AnyWidget, Generic[C]):
             for name, value in self.session.views().items():
                 setattr(self, name, value)
             self.message = self.session.message
-            self.save = self.save_view()
+            self.saved = self.saved_view()
 
-    def save_view(self) -> dict[str, Any]:
-        """The ``save`` trait: the controller's save, its ``localStorage`` key and the resume's status."""
+    def saved_view(self) -> dict[str, Any]:
+        """The ``saved`` trait: the controller's save, its ``localStorage`` key and the resume's status."""
         from caterpillar_learn.ui.resume import Resumable, storage_key  # resume builds on this module
 
         if not isinstance(self.session, Resumable):

@@ -95,7 +95,7 @@ class SaveRecord(TypedDict, total=False):
 
 
 class SaveView(TypedDict):
-    """The ``save`` trait: what the page keeps in ``localStorage`` under ``key``.
+    """The ``saved`` trait: what the page keeps in ``localStorage`` under ``key``.
 
     ``status`` is ``"resumed"`` or ``"refused"`` right after a resume (until
     the learner's next action), else ``""``.

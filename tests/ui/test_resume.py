@@ -41,7 +41,7 @@ def picture(board: CaterpillarsLesson) -> dict[str, Any]:
     last tap was refused (a refused tap is not kept): these are set aside.
     """
     session = board.session
-    views = {name: getattr(board, name) for name in board.view_names if name not in ("save", "strings", "message")}
+    views = {name: getattr(board, name) for name in board.view_names if name not in ("saved", "strings", "message")}
     shown = json.loads(json.dumps(views).replace(session.uid, "UID"))
     for answer in shown["record"].get("answers", []):
         answer.pop("time")
@@ -58,7 +58,7 @@ def picture(board: CaterpillarsLesson) -> dict[str, Any]:
 
 def resumed(board: CaterpillarsLesson) -> CaterpillarsLesson:
     """A new page of the same lesson that hands back what the old page kept (through JSON, as localStorage)."""
-    kept = json.loads(json.dumps(board.save["data"]))
+    kept = json.loads(json.dumps(board.saved["data"]))
     page = CaterpillarsLesson(board.session.lesson.name, board.session.start_seed)
     page.act("resume", save=kept)
     return page
@@ -84,7 +84,7 @@ def test_a_played_lesson_comes_back_after_every_action() -> None:
             break
         do(board, target, rng)
         back = resumed(board)
-        assert back.save["status"] == "resumed"
+        assert back.saved["status"] == "resumed"
         assert picture(back) == picture(board), f"after {target} at step {board.step}"
         compared += 1
     assert board.session.games_made == 2 and compared > 40
@@ -145,13 +145,12 @@ def test_any_taps_come_back_the_same(taps: list[dict[str, Any]]) -> None:
 
 def test_the_page_keeps_the_save_under_the_lessons_name_and_seed() -> None:
     board = CaterpillarsLesson("00-setup", seed=9)
-    assert board.save["key"] == storage_key("caterpillars-lesson", "00-setup", 9)
-    assert (
-        board.save["key"] != CaterpillarsLesson("00-setup").save["key"] != CaterpillarsLesson("01-beginner").save["key"]
-    )
+    assert board.saved["key"] == storage_key("caterpillars-lesson", "00-setup", 9)
+    others = CaterpillarsLesson("00-setup").saved["key"], CaterpillarsLesson("01-beginner").saved["key"]
+    assert board.saved["key"] not in others and others[0] != others[1]
     board.act("roll")
-    assert board.save["data"]["events"] == [{"type": "roll"}]  # without its seq
-    assert board.save["data"]["engine"] == board.session.game.to_json()
+    assert board.saved["data"]["events"] == [{"type": "roll"}]  # without its seq
+    assert board.saved["data"]["engine"] == board.session.game.to_json()
 
 
 # -- tampering -------------------------------------------------------------------------------------------
@@ -161,7 +160,7 @@ def mid_game() -> dict[str, Any]:
     """A save of 01-beginner in the middle of its guided game (through JSON)."""
     board = play("01-beginner", 25)
     assert board.session.game.phase == "play" and board.step > 2
-    return json.loads(json.dumps(board.save["data"]))
+    return json.loads(json.dumps(board.saved["data"]))
 
 
 def edited_score(save: dict[str, Any]) -> None:
@@ -238,17 +237,17 @@ def test_a_page_with_a_tampered_save_starts_fresh_and_says_so(
     page = CaterpillarsLesson("01-beginner")
     fresh = picture(CaterpillarsLesson("01-beginner"))
     page.act("resume", save=save)
-    assert page.save["status"] == "refused" and page.save["data"]["events"] == []
+    assert page.saved["status"] == "refused" and page.saved["data"]["events"] == []
     assert page.strings["refused"] == text("ui.resume.refused") and page.message == ""
     assert picture(page) == fresh  # the lesson starts from its first step
     page.act("step", delta=1)  # and plays on; the note goes with the learner's first action
-    assert page.step == 1 and page.save["status"] == ""
+    assert page.step == 1 and page.saved["status"] == ""
 
 
 def test_the_refusal_is_said_in_the_pages_language() -> None:
     page = CaterpillarsLesson("01-beginner", lang="de")
     page.act("resume", save="kaputt")
-    assert page.save["status"] == "refused"
+    assert page.saved["status"] == "refused"
     with language("de"):
         german = text("ui.resume.refused")
     assert page.strings["refused"] == german != text("ui.resume.refused")
@@ -271,27 +270,27 @@ def test_a_resume_after_the_learners_first_action_is_ignored() -> None:
     page = CaterpillarsLesson("01-beginner")
     page.act("step", delta=1)
     page.act("resume", save=kept)
-    assert page.step == 1 and page.save["status"] == "" and page.message == ""
+    assert page.step == 1 and page.saved["status"] == "" and page.message == ""
 
 
 def test_an_empty_save_resumes_without_a_note() -> None:
     page = CaterpillarsLesson("00-setup")
-    page.act("resume", save=json.loads(json.dumps(CaterpillarsLesson("00-setup").save["data"])))
-    assert page.save["status"] == "" and page.message == ""
+    page.act("resume", save=json.loads(json.dumps(CaterpillarsLesson("00-setup").saved["data"])))
+    assert page.saved["status"] == "" and page.message == ""
 
 
 def test_start_again_goes_back_to_the_first_step_and_clears_the_save() -> None:
     page = CaterpillarsLesson("01-beginner")
     page.act("resume", save=mid_game())
-    assert page.save["status"] == "resumed" and page.step > 2
+    assert page.saved["status"] == "resumed" and page.step > 2
     page.act("start_over")
-    assert page.step == 0 and page.save["data"]["events"] == [] and page.save["status"] == ""
+    assert page.step == 0 and page.saved["data"]["events"] == [] and page.saved["status"] == ""
     assert picture(page) == picture(CaterpillarsLesson("01-beginner"))
 
 
 def test_only_lessons_keep_a_save() -> None:
-    assert CaterpillarsBoard("beginner", seed=1).save == {}
-    assert LabWidget("beginner", games=20, seed=1).save == {}
+    assert CaterpillarsBoard("beginner", seed=1).saved == {}
+    assert LabWidget("beginner", games=20, seed=1).saved == {}
 
 
 # -- the answers' file ------------------------------------------------------------------------------------
@@ -304,7 +303,7 @@ def test_the_answers_file_is_named_by_nickname_lesson_and_date() -> None:
     assert board.record["nickname"] == "Ada Lovelace"
     file = board.record["file"]
     assert file.startswith("Ada-Lovelace-01-beginner-20") and file.endswith("-answers.json")
-    assert "nickname" not in json.dumps(board.save["data"]["events"])  # the page's, not the lesson's
+    assert "nickname" not in json.dumps(board.saved["data"]["events"])  # the page's, not the lesson's
     assert resumed(board).record["nickname"] == ""  # a new page gives it again (it remembers it)
 
 
@@ -354,7 +353,7 @@ def raupe_played(name: str, games: int = 1, speed: float | None = None) -> Raupe
 
 
 def raupe_resumed(table: RaupeWidget) -> RaupeWidget:
-    kept = json.loads(json.dumps(table.save["data"]))
+    kept = json.loads(json.dumps(table.saved["data"]))
     page = RaupeWidget(table.session.name, seed=3)
     page.act("resume", save=kept)
     return page
@@ -371,14 +370,14 @@ def test_a_raupe_lesson_comes_back_at_its_step_with_the_same_cards_paused(name: 
     assert live.game.to_json()["events"], "the game was played a while"
     page = raupe_resumed(table)
     back = page.session
-    assert page.save["status"] == "resumed" and page.save["data"] == {**table.save["data"]}
+    assert page.saved["status"] == "resumed" and page.saved["data"] == {**table.saved["data"]}
     assert back.games == live.games == 1 and back.speed == 0.5 and answers(page) == answers(table)
     assert back.game.to_json() == live.dealt  # the same game, dealt again
     assert back.started and back.paused and not back.game.to_json()["events"]
     page.act("tick", dt=0.5)
-    assert page.save["status"] == "resumed"  # a tick is the page's clock, not the learner
+    assert page.saved["status"] == "resumed"  # a tick is the page's clock, not the learner
     page.act("pause")  # the learner plays on, and the note goes
-    assert not back.paused and page.save["status"] == ""
+    assert not back.paused and page.saved["status"] == ""
 
 
 def test_a_raupe_save_before_the_game_keeps_the_question_answered() -> None:
@@ -403,14 +402,14 @@ RAUPE_TAMPERING: list[tuple[str, Mutation, str]] = [
 )
 def test_a_tampered_raupe_save_is_refused_and_the_table_starts_fresh(mutate: Mutation, field: str) -> None:
     table = raupe_played("10-raupe-shape")
-    save = json.loads(json.dumps(table.save["data"]))
+    save = json.loads(json.dumps(table.saved["data"]))
     mutate(save)
     with pytest.raises(SaveError) as refused:
         RaupeTable.restore(save, lesson="10-raupe-shape")
     assert str(refused.value).startswith(field), str(refused.value)
     page = RaupeWidget("10-raupe-shape", seed=3)
     page.act("resume", save=save)
-    assert page.save["status"] == "refused" and page.save["data"]["events"] == [] and not page.session.started
+    assert page.saved["status"] == "refused" and page.saved["data"]["events"] == [] and not page.session.started
 
 
 def test_a_surprise_while_resuming_keeps_the_lesson_on_the_page(monkeypatch: pytest.MonkeyPatch) -> None:
