@@ -4,7 +4,8 @@
 // with data attributes that this module wires to clicks and keys.  No rules here.
 
 import { drawFinal, drawHint, drawMenu, drawStepper, drawTalk, drawWhatIf } from "./caterpillars-panels.js";
-import { drawQuestion, saveLink } from "./question.js";
+import { drawQuestion, keepNickname, saveLink } from "./question.js";
+import { drawResumeNote, keepSave } from "./resume.js";
 import { drawTray } from "./caterpillars-tray.js";
 import { h, picture, sender, watch, isShortcut } from "./shared.js";
 
@@ -127,6 +128,7 @@ import { h, picture, sender, watch, isShortcut } from "./shared.js";
  * @property {WhatIfView} whatif
  * @property {import("./question.js").QuestionView} question
  * @property {import("./question.js").RecordView} record
+ * @property {import("./resume.js").SaveView} saved  a lesson's save, kept by the page ({} for a board)
  * @property {Object<string, string>} strings
  * @property {string} lang
  * @property {Array<{code: string, name: string}>} languages  the language switch's choices
@@ -306,7 +308,7 @@ function render({ model, el }) {
     const board = h("div", { class: "cl-board" }, picture(view.sheet.svg, "cl-sheet-host", false), drawMenu(view, send));
     const tray = drawTray(view, animate, send);
     const after = [drawTalk(view), view.dice.kind === "play" ? drawHint(view, send) : null, drawWhatIf(view, send),
-      drawFinal(view, send), saveLink(view.record, view.strings.save_answers)].filter(Boolean);
+      drawFinal(view, send), saveLink(view.record, view.strings, send)].filter(Boolean);
     const question = drawQuestion(view.question, send, view.lang, view.strings);
     // A lesson puts its steps and question beside the game (dice, caterpillars, what the game says) on a
     // wide enough widget (a tablet held sideways), so that all of it is on one screen; narrower, they stack.
@@ -314,7 +316,7 @@ function render({ model, el }) {
     const top = stepper ? stepper.querySelector(".cl-heading") : null;
     const parts = stepper
       ? [h("div", { class: "cl-split" }, top,
-          h("div", { class: "cl-teach" }, stepper, question),
+          h("div", { class: "cl-teach" }, drawResumeNote(view.saved, view.strings, send), stepper, question),
           h("div", { class: "cl-play" }, tray, board, ...after))]
       : [question, h("div", { class: "cl-main" }, board, h("div", { class: "cl-side" }, tray, ...after))];
     root.replaceChildren(...parts.filter(Boolean));
@@ -392,8 +394,14 @@ function render({ model, el }) {
     }
   });
   const stop = watch(model, draw);
+  const unkeep = keepSave(model, send);
+  const unname = keepNickname(model);
   draw();
-  return stop;
+  return () => {
+    stop();
+    unkeep();
+    unname();
+  };
 }
 
 export default { render };

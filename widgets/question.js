@@ -1,6 +1,8 @@
 // Predict, then check: the question panel both games' lessons show, and the
 // link that saves a learner's answers.  Options drawn on the board itself
-// (boxes, cards) are answered there; the others are buttons here.
+// (boxes, cards) are answered there; the others are buttons here.  The
+// answers are saved under the learner's nickname: asked once (the event
+// "nickname"; Python checks it and names the file), then remembered by the page.
 
 import { h, speaker } from "./shared.js";
 
@@ -42,6 +44,8 @@ import { h, speaker } from "./shared.js";
 /**
  * @typedef {Object} RecordView
  * @property {string} lesson
+ * @property {string} nickname  "" until the page has given it
+ * @property {string} file  the saved file's name, <nickname>-<lesson>-<YYYY-MM-DD>-answers.json ("" without a nickname)
  * @property {AnswerView[]} answers
  */
 
@@ -72,10 +76,75 @@ export function drawQuestion(question, send, lang = "en", words = {}) {
     feedback);
 }
 
+const NICKNAME_KEY = "caterpillar-learn.nickname";
+// The nickname form, open or not, and what is typed so far: kept across redraws (one lesson per page).
+const form = { open: false, value: "", download: false };
+
+function remembered() {
+  try {
+    return window.localStorage.getItem(NICKNAME_KEY);
+  } catch (error) {
+    return null;
+  }
+}
+
+// Once per rendered lesson: remember the nickname Python accepted (the next lesson asks no more).
+// Returns the clean-up.
+export function keepNickname(model) {
+  const write = () => {
+    const record = model.get("record") || {};
+    if (!record.nickname || record.nickname === remembered()) return;
+    try {
+      window.localStorage.setItem(NICKNAME_KEY, record.nickname);
+    } catch (error) {
+      // refused: the page asks again next time
+    }
+  };
+  model.on("change:record", write);
+  return () => model.off("change:record", write);
+}
+
+// "Save my answers": a download named by Python once the learner has a nickname; before that, the button
+// opens a small form that asks for it (once: the page remembers it), and the download follows.
 /** @param {RecordView} record */
-export function saveLink(record, words) {
+export function saveLink(record, words, send) {
   if (!record || !record.answers || !record.answers.length) return null;
-  const href = "data:application/json;charset=utf-8," + encodeURIComponent(JSON.stringify(record, null, 1));
-  return h("a", { class: "learn-save", href, download: `${record.lesson}-answers.json`, "data-testid": "save-answers",
-    text: words });
+  if (record.file) {
+    const href = "data:application/json;charset=utf-8," + encodeURIComponent(JSON.stringify(record, null, 1));
+    const link = h("a", { class: "learn-save", href, download: record.file, "data-testid": "save-answers",
+      text: words.save_answers });
+    if (form.download) {
+      form.download = false;
+      form.open = false;
+      queueMicrotask(() => link.click()); // the learner asked for it: the file comes as soon as it has a name
+    }
+    return link;
+  }
+  if (!form.open) {
+    return h("button", { class: "cl-button learn-save", type: "button", "data-testid": "save-answers",
+      text: words.save_answers, onclick: (event) => {
+        const known = remembered();
+        if (known) { // asked before: the file follows at once
+          form.download = true;
+          send("nickname", { value: known });
+          return;
+        }
+        form.open = true;
+        const holder = event.currentTarget.parentNode;
+        const next = saveLink(record, words, send);
+        event.currentTarget.replaceWith(next);
+        const input = holder && holder.querySelector('[data-testid="nickname"]');
+        if (input) input.focus();
+      } });
+  }
+  const input = h("input", { id: "learn-nickname", type: "text", maxlength: "20", autocomplete: "off",
+    "data-testid": "nickname", value: form.value, oninput: (event) => { form.value = event.target.value; } });
+  return h("form", { class: "learn-nickname", "data-testid": "nickname-form", onsubmit: (event) => {
+    event.preventDefault();
+    form.download = true;
+    send("nickname", { value: form.value });
+  } },
+    h("label", { for: "learn-nickname", text: words.nickname }),
+    input,
+    h("button", { class: "cl-button cl-primary", type: "submit", "data-testid": "nickname-save", text: words.nickname_save }));
 }

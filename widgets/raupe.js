@@ -3,7 +3,8 @@
 // is one event.  No rules here: Python judges every card and draws it
 // (caterpillar_learn/raupe/svg.py).
 
-import { drawQuestion, saveLink } from "./question.js";
+import { drawQuestion, keepNickname, saveLink } from "./question.js";
+import { drawResumeNote, keepSave } from "./resume.js";
 import { h, icon, isShortcut, languageSwitch, picture, sender, speaker, watch } from "./shared.js";
 
 // The trait payloads, one @typedef each; their Python twins are the TypedDicts
@@ -156,6 +157,7 @@ function render({ model, el }) {
   const hint = h("p", { class: "rr-hint" });
   const question = h("div", { class: "rr-question" });
   const save = h("div", { class: "rr-save" });
+  const resumed = h("div", { class: "rr-resume" });
   const handTitle = h("h3", { class: "rr-heading rr-hand-title" });
   const cardsBox = h("div", { class: "rr-cards" });
   const hand = h("div", { class: "rr-hand", "data-testid": "raupe-hand", role: "group" }, handTitle, cardsBox);
@@ -164,7 +166,7 @@ function render({ model, el }) {
   const record = h("pre", { "data-testid": "raupe-record" });
   const recordBox = h("details", { class: "rr-record" }, h("summary", {}), record);
   // Left: the pile (and the card below it) over the calls; right: what happens, then the whole hand.
-  root.append(head, question, bar,
+  root.append(head, resumed, question, bar,
     h("div", { class: "rr-table" },
       h("div", { class: "rr-left" }, h("div", { class: "rr-pile-box" }, below, pile), calls),
       h("div", { class: "rr-right" },
@@ -342,7 +344,9 @@ function render({ model, el }) {
     }
     question.hidden = Boolean(t.started);
     drawHand(model.get("hand") || [], t);
-    if (changed("save", model.get("record"))) save.replaceChildren(saveLink(model.get("record"), str("save_answers")) || "");
+    const kept = model.get("saved") || {};
+    if (changed("resume", [kept.status, words])) resumed.replaceChildren(drawResumeNote(kept, words, send) || "");
+    if (changed("save", model.get("record"))) save.replaceChildren(saveLink(model.get("record"), model.get("strings") || {}, send) || "");
     if (changed("end", [t.winner, t.you_won])) {
       end.replaceChildren(...(t.winner ? [h("p", { class: `rr-winner${t.you_won ? " rr-you-won" : ""}`,
         "data-testid": "raupe-winner", role: "alert" }, t.you_won ? icon("butterfly", "learn-icon rr-won-icon") : null, t.winner)] : []));
@@ -390,8 +394,12 @@ function render({ model, el }) {
     }
   });
   const stop = watch(model, draw);
+  const unname = keepNickname(model);
+  const unkeep = keepSave(model, send);
   draw();
   return () => {
+    unname();
+    unkeep();
     clearInterval(timer);
     window.removeEventListener("resize", resized);
     if (observer) observer.disconnect();

@@ -22,7 +22,13 @@ is the same for every game:
 * the language switch: the event ``{"type": "language", "value": code}``
   (any widget; the controller never sees it) changes ``lang``, rebuilds
   ``strings`` and every view in that language; ``languages`` lists the
-  choices, each named in its own language.
+  choices, each named in its own language;
+* resuming (:mod:`caterpillar_learn.ui.resume`), for a controller that can
+  be saved: the view ``saved`` is the lesson's save (``{}`` otherwise), which
+  the page keeps in its ``localStorage``; the page's event
+  ``{"type": "resume", "save": ...}`` (the first of a page, sent as the page
+  opens) replays it on a fresh controller, or refuses it and says so in one
+  line; ``{"type": "start_over"}`` starts the lesson again.
 
 >>> from caterpillar_learn.ui.caterpillars import CaterpillarsBoard
 >>> board = CaterpillarsBoard("beginner", seed=3)
@@ -63,6 +69,12 @@ __all__ = [
 MAX_EVENT_FIELDS = 16
 #: The event every widget handles itself: the learner's choice of language.
 LANGUAGE_EVENT = "language"
+#: The events a widget with a resumable controller handles itself (:mod:`caterpillar_learn.ui.resume`).
+RESUME_EVENT, START_OVER_EVENT = "resume", "start_over"
+#: The words of the note a resumed (or refused) lesson shows: ``strings`` keys, catalogue ``ui.resume.<key>``.
+RESUME_WORDS = ("resumed", "refused", "start_over")
+#: Events the page sends by itself, not the learner's actions (a clock's tick, what kind of screen it is).
+UNSEEN_EVENTS = ("tick", "device")
 
 
 class BadEventError(CaterpillarLearnError):
@@ -190,10 +202,15 @@ class LearnWidget(anywidget.AnyWidget, Generic[C]):
     languages = traitlets.List(traitlets.Dict()).tag(sync=True, view=True)
     #: The traits the front end draws: every trait tagged ``view=True``.
     view_names = traitlets.List(traitlets.Unicode()).tag(sync=True)
+    #: The lesson's save for the page's ``localStorage`` (``SaveView`` of :mod:`.resume`), ``{}`` if it has none.
+    #: (Not ``save``: Panel's components have a ``save`` method of their own.)
+    saved = traitlets.Dict().tag(sync=True, view=True)
 
     def __init__(self, controller: C, *, lang: str | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.session: C = controller  # named for what it holds: this learner's game and screen
+        #: ``"resumed"`` or ``"refused"`` after the page's resume, until the learner's next action.
+        self.resume_status = ""
         chosen = lang or current_language()
         if chosen not in available_languages():
             raise BadEventError(describe("lang", chosen, "one of " + ", ".join(available_languages())))
@@ -226,6 +243,8 @@ class LearnWidget(anywidget.AnyWidget, Generic[C]):
         lesson = getattr(self.session, "lesson", None)  # a Caterpillars lesson's Lesson, or a Räuber Raupe table's name
         named = getattr(lesson, "name", None) or getattr(self.session, "name", None)
         words = {name: template(key) for name, key in self.STRING_KEYS.items()}
+        if self.resumable():  # the note after a reload (see resume)
+            words.update({name: text(f"ui.resume.{name}") for name in RESUME_WORDS})
         return {**words, **voice_strings(speaks_by_default(named if isinstance(named, str) else None))}
 
     def refresh(self) -> None:
@@ -234,6 +253,17 @@ class LearnWidget(anywidget.AnyWidget, Generic[C]):
             for name, value in self.session.views().items():
                 setattr(self, name, value)
             self.message = self.session.message
+            self.saved = self.saved_view()
+
+    def saved_view(self) -> dict[str, Any]:
+        """The ``saved`` trait: the controller's save, its ``localStorage`` key and the resume's status."""
+        from caterpillar_learn.ui.resume import Resumable, storage_key  # resume builds on this module
+
+        if not isinstance(self.session, Resumable):
+            return {}
+        data = {**self.session.save(), "lang": self.lang}
+        key = storage_key(data["kind"], data["lesson"], data["seed"])
+        return {"key": key, "data": data, "status": self.resume_status}
 
     # -- what the front end writes ---------------------------------------------
     def set_state(self, sync_data: dict[str, Any]) -> None:
@@ -256,9 +286,26 @@ class LearnWidget(anywidget.AnyWidget, Generic[C]):
 
     def handle(self, event: object) -> None:
         """Dispatch one event to the controller, never letting an error escape to the page."""
-        if isinstance(event, Mapping) and len(event) <= MAX_EVENT_FIELDS and event.get("type") == LANGUAGE_EVENT:
+        kind = event.get("type") if isinstance(event, Mapping) and len(event) <= MAX_EVENT_FIELDS else None
+        if kind == LANGUAGE_EVENT:
+            assert isinstance(event, Mapping)
             self.switch_language(event.get("value"))
             return
+        if kind in (RESUME_EVENT, START_OVER_EVENT) and self.resumable():
+            assert isinstance(event, Mapping)
+            try:
+                if kind == RESUME_EVENT:
+                    self.resume(event.get("save"))
+                else:
+                    self.start_over()
+            except Exception:  # the lesson on the page stays as it was
+                log.exception("%s: %s failed", type(self).__name__, kind)
+                with language(self.lang):
+                    self.session.message = text("ui.internal")
+                self.refresh()
+            return
+        if kind not in UNSEEN_EVENTS:
+            self.resume_status = ""  # "Welcome back" stays until the learner's next action
         with language(self.lang):
             try:
                 event_type(event, self.session.events)
@@ -274,6 +321,57 @@ class LearnWidget(anywidget.AnyWidget, Generic[C]):
             except Exception:  # never lose the game in progress to a surprise
                 log.exception("%s: event %.200r failed", type(self).__name__, event)
                 self.session.message = text("ui.internal")
+        self.refresh()
+
+    def resumable(self) -> bool:
+        """Whether the controller can be saved and resumed (:class:`~caterpillar_learn.ui.resume.Resumable`)."""
+        from caterpillar_learn.ui.resume import Resumable
+
+        return isinstance(self.session, Resumable)
+
+    def resume(self, save: object) -> None:
+        """Replay the page's ``save`` on a fresh controller; a bad save is refused and the lesson starts fresh.
+
+        Only the page's first action may resume: once the learner has played
+        here, a late resume (a second view of the same widget) is ignored.
+        """
+        from caterpillar_learn.ui.resume import Resumable, SaveError
+
+        session = self.session
+        assert isinstance(session, Resumable)
+        if session.accepted:
+            log.info("%s: a resume after the learner's first action was ignored", type(self).__name__)
+            return
+        with language(self.lang):  # a fresh lesson asks its first question in the page's language
+            candidate = session.fresh()
+            try:
+                candidate.replay(save)
+            except SaveError as error:
+                candidate.close()
+                log.warning("%s: a saved lesson was refused: %s", type(self).__name__, error)
+                self.resume_status = "refused"  # the page's note says so (strings["refused"])
+                self.refresh()
+                return
+        session.close()
+        self.session = candidate  # the same class as before
+        self.resume_status = "resumed" if candidate.accepted else ""
+        lang = save.get("lang") if isinstance(save, Mapping) else None
+        if isinstance(lang, str) and lang in available_languages() and lang != self.lang:
+            self.switch_language(lang)  # refreshes
+        else:
+            self.refresh()
+
+    def start_over(self) -> None:
+        """The learner's "Start again": the lesson from its first step, and the page's save with it."""
+        from caterpillar_learn.ui.resume import Resumable
+
+        session = self.session
+        assert isinstance(session, Resumable)
+        with language(self.lang):
+            fresh = session.fresh()
+        session.close()
+        self.session = fresh
+        self.resume_status = ""
         self.refresh()
 
     def switch_language(self, value: object) -> None:

@@ -30,11 +30,22 @@ tries the quiz shows the answer and waits for the learner to do it.
 (True, 'no', 1)
 >>> quiz.choose("no"); quiz.next_to_do(), quiz.check().correct, quiz.answers[0]["correct"]
 ('check', True, False)
+
+The record is saved under the learner's nickname, asked once by the page
+(which remembers it), and the day's date:
+
+>>> quiz.name_learner("  Ada  Lovelace ")
+>>> record = quiz.record("01-beginner", today=datetime.date(2026, 12, 3))
+>>> record["nickname"], record["file"]
+('Ada Lovelace', 'Ada-Lovelace-01-beginner-2026-12-03-answers.json')
 """
 
 from __future__ import annotations
 
+import datetime
+import re
 import time
+import unicodedata
 from typing import TypedDict
 
 from caterpillar_learn.errors import describe
@@ -42,7 +53,10 @@ from caterpillar_learn.i18n import text
 from caterpillar_learn.lessons.questions import Feedback, Question, check
 from caterpillar_learn.ui.base import BadEventError
 
-__all__ = ["AnswerView", "FeedbackView", "OptionView", "QuestionView", "Quiz", "RecordView"]
+__all__ = ["AnswerView", "FeedbackView", "OptionView", "QuestionView", "Quiz", "RecordView", "answers_file", "nickname"]
+
+#: The longest nickname on a file of answers, and the marks it may hold besides letters, digits and spaces.
+NICKNAME_LENGTH, NICKNAME_MARKS = 20, "-_.'"
 
 
 class OptionView(TypedDict):
@@ -87,7 +101,41 @@ class AnswerView(TypedDict):
 
 class RecordView(TypedDict):
     lesson: str
+    #: The learner's nickname ("" until the page has asked for it).
+    nickname: str
+    #: The name of the saved file: ``<nickname>-<lesson>-<YYYY-MM-DD>-answers.json`` ("" without a nickname).
+    file: str
     answers: list[AnswerView]
+
+
+def nickname(value: object) -> str:
+    """A learner's nickname as typed: 1 to 20 letters, digits, single spaces and ``- _ . '``, or one line.
+
+    >>> nickname(" Jörg ")
+    'Jörg'
+    >>> nickname("../../etc")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    caterpillar_learn.ui.base.BadEventError: nickname: got '../../etc', expected 1 to 20 letters, digits, spaces...
+    """
+    expected = f"1 to {NICKNAME_LENGTH} letters, digits, spaces or {' '.join(NICKNAME_MARKS)}"
+    if not isinstance(value, str) or len(value) > 4 * NICKNAME_LENGTH:
+        raise BadEventError(describe("nickname", value, expected))
+    name = " ".join(unicodedata.normalize("NFC", value).split())
+    fits = all(char.isalnum() or char == " " or char in NICKNAME_MARKS for char in name)
+    if not 1 <= len(name) <= NICKNAME_LENGTH or not fits or not any(char.isalnum() for char in name):
+        raise BadEventError(describe("nickname", value, expected))
+    return name
+
+
+def answers_file(name: str, lesson: str, day: datetime.date) -> str:
+    """The file a learner's answers are saved in: nickname, lesson and date, with only letters, digits and ``-``.
+
+    >>> answers_file("O'Neil.J", "10-raupe-shape", datetime.date(2026, 1, 9))
+    'O-Neil-J-10-raupe-shape-2026-01-09-answers.json'
+    """
+    parts = [part for part in re.split(r"[^\w]+|_", f"{name}-{lesson}") if part]
+    return "-".join(parts) + f"-{day.isoformat()}-answers.json"
 
 
 class Quiz:
@@ -108,6 +156,12 @@ class Quiz:
         #: The last check's feedback in full words (what was right, missed and why, with the helper's
         #: values): for grown-ups, where the learner sees one short line.
         self.detail = ""
+        #: The learner's nickname, for the saved answers (the page asks once and remembers it).
+        self.nickname = ""
+
+    def name_learner(self, value: object) -> None:
+        """Put the learner's nickname on the record (checked: :func:`nickname`)."""
+        self.nickname = nickname(value)
 
     def ask(self, question: Question, key: str) -> None:
         """Ask ``question`` (its step's ``key`` goes into the record)."""
@@ -258,6 +312,8 @@ class Quiz:
             view["show"] = self.shown_answer() if self.showing else []
         return view
 
-    def record(self, lesson: str) -> RecordView:
-        """The learner's answers so far, to save as JSON."""
-        return {"lesson": lesson, "answers": list(self.answers)}
+    def record(self, lesson: str, today: datetime.date | None = None) -> RecordView:
+        """The learner's answers so far, to save as JSON (named by :func:`answers_file` once there is a nickname)."""
+        day = today or datetime.date.today()
+        file = answers_file(self.nickname, lesson, day) if self.nickname else ""
+        return {"lesson": lesson, "nickname": self.nickname, "file": file, "answers": list(self.answers)}

@@ -12,7 +12,7 @@ import anywidget
 import pytest
 
 from caterpillar_learn.lessons.questions import Option, Question
-from caterpillar_learn.ui import quiz
+from caterpillar_learn.ui import quiz, resume
 from caterpillar_learn.ui.assets import widget_file
 from caterpillar_learn.ui.caterpillars import CaterpillarsBoard, CaterpillarsLesson
 from caterpillar_learn.ui.caterpillars import views as caterpillars_views
@@ -60,8 +60,9 @@ def typed_dicts(module: object) -> dict[str, set[str]]:
         ("raupe.js", raupe_views),
         ("lab.js", lab_views),
         ("question.js", quiz),
+        ("resume.js", resume),
     ],
-    ids=["caterpillars", "raupe", "lab", "question"],
+    ids=["caterpillars", "raupe", "lab", "question", "resume"],
 )
 def test_every_typed_dict_has_its_typedef_with_the_same_fields(file: str, module: object) -> None:
     js, py = typedefs(file), typed_dicts(module)

@@ -29,6 +29,7 @@ caterpillar_learn.caterpillars.errors.InvalidStateError: caterpillar: got 'Dora'
 
 from __future__ import annotations
 
+import copy
 import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -37,9 +38,9 @@ from typing import Any, ClassVar
 from caterpillar_learn.caterpillars import DEFAULT_LABELS, Game, Move, SetupChoice, legal_moves, why_not
 from caterpillar_learn.caterpillars.game import Turn
 from caterpillar_learn.caterpillars.sheet import describe_slot, slot_of
-from caterpillar_learn.errors import describe
+from caterpillar_learn.errors import CaterpillarLearnError, describe
 from caterpillar_learn.i18n import current_language, text
-from caterpillar_learn.lessons import CHECKS, Lesson, Progress, Step, get_lesson
+from caterpillar_learn.lessons import CHECKS, LESSONS, Lesson, Progress, Step, get_lesson
 from caterpillar_learn.lessons.caterpillars import guided_game
 from caterpillar_learn.lessons.questions import (
     CHILD_MARGIN,
@@ -53,7 +54,7 @@ from caterpillar_learn.lessons.questions import (
 )
 from caterpillar_learn.lessons.scenarios import is_led
 from caterpillar_learn.lessons.teacher import game_dice
-from caterpillar_learn.ui.base import BadEventError, whole
+from caterpillar_learn.ui.base import BadEventError, event_type, whole
 from caterpillar_learn.ui.caterpillars.advice import Warmup, helper_move, hint_view, loss_lines, outcome, prepare
 from caterpillar_learn.ui.caterpillars.advice import review_view as advice_review
 from caterpillar_learn.ui.caterpillars.views import (
@@ -65,6 +66,7 @@ from caterpillar_learn.ui.caterpillars.views import (
     sheet_view,
 )
 from caterpillar_learn.ui.quiz import Quiz
+from caterpillar_learn.ui.resume import SAVE_FORMAT, SaveError, SaveRecord, check_save
 
 __all__ = ["EVENTS", "HANDLERS", "LESSON_HANDLERS", "LessonSession", "Session"]
 
@@ -77,7 +79,10 @@ EVENTS: tuple[str, ...] = tuple(HANDLERS)
 #: A lesson's events: the board's, and its steps, questions and the grown-ups' switch (:class:`LessonSession`).
 LESSON_HANDLERS: dict[str, str] = {
     **HANDLERS, "step": "on_step", "answer": "on_answer", "check": "on_check", "numbers": "on_numbers",
+    "nickname": "on_nickname",
 }  # fmt: skip
+#: Events that describe the page, not the lesson: a save does not keep them (the next page sends its own).
+PAGE_EVENTS = frozenset({"device", "nickname"})
 #: The grown-ups' notes on how the board works (``lessons.help.<key>``); ``led`` only where rounds are led.
 HELP = ("roll", "click", "menu", "hint", "questions", "whatif", "led", "seed")
 _uids = itertools.count(1)
@@ -448,9 +453,15 @@ class LessonSession(Session):
     """
 
     handlers: ClassVar[Mapping[str, str]] = LESSON_HANDLERS
+    #: The ``kind`` of this controller's saves (:mod:`caterpillar_learn.ui.resume`).
+    save_kind: ClassVar[str] = "caterpillars-lesson"
 
     def __init__(self, name: str = "01-beginner", seed: int | None = None) -> None:
         self.lesson: Lesson = get_lesson(name)
+        #: The lesson's starting seed (*new game* moves :attr:`seed` on; a save names this one).
+        self.start_seed = self.lesson.seed if seed is None else seed
+        #: Every event this lesson accepted, in order, without ``seq``: what :meth:`save` replays.
+        self.accepted: list[dict[str, Any]] = []
         self.step = 0
         self.quiz = Quiz(show_after=2)
         self.games_made = 0
@@ -643,8 +654,110 @@ class LessonSession(Session):
         else:
             super().handle(event)
         self._ask()
-        if kind not in ("step", "numbers", "device"):
+        if kind not in ("step", "numbers", "device", "nickname"):
             self._follow()
+        if kind not in PAGE_EVENTS:
+            self.accepted.append(copy.deepcopy({name: value for name, value in event.items() if name != "seq"}))
+
+    # -- save and resume (caterpillar_learn.ui.resume) ------------------------------------
+    def save(self) -> SaveRecord:
+        """This lesson as JSON: its accepted events and the engine's save of the game on the board.
+
+        >>> lesson = LessonSession("00-setup")
+        >>> lesson.handle({"type": "step", "delta": 1, "seq": 7})
+        >>> saved = lesson.save()
+        >>> saved["kind"], saved["seed"], saved["events"], saved["engine"]["level"]
+        ('caterpillars-lesson', 1, [{'type': 'step', 'delta': 1}], 'beginner')
+        """
+        self._draw_turn()
+        return {
+            "format": SAVE_FORMAT,
+            "kind": self.save_kind,
+            "lesson": self.lesson.name,
+            "seed": self.start_seed,
+            "events": copy.deepcopy(self.accepted),
+            "engine": self.game.to_json(),
+        }
+
+    def replay(self, save: object) -> None:
+        """Replay ``save`` on this fresh lesson through its own guard, or raise :class:`SaveError`.
+
+        Each event must be one the lesson accepts at that moment, and the
+        engine's save (read back with ``Game.from_json``) must be the game the
+        events reach.  After a :class:`SaveError` this lesson is spoilt: build
+        another (:meth:`fresh`).
+
+        >>> lesson = LessonSession("01-beginner")
+        >>> saved = {**lesson.save(), "events": [{"type": "option", "index": 0}]}
+        >>> LessonSession("01-beginner").replay(saved)
+        Traceback (most recent call last):
+        ...
+        caterpillar_learn.ui.resume.SaveError: save events[0]: Roll the dice first.
+        """
+        if self.accepted:
+            raise SaveError(describe("lesson", f"{len(self.accepted)} events played", "a fresh lesson to replay on"))
+        events = check_save(save, self.save_kind, self.lesson.name, self.start_seed)
+        assert isinstance(save, Mapping)
+        engine = save["engine"]
+        try:
+            Game.from_json(engine)
+        except CaterpillarLearnError as error:
+            raise SaveError(f"save engine: {error}") from None
+        for index, event in enumerate(events):
+            try:
+                if event_type(event, self.events) in PAGE_EVENTS:
+                    raise BadEventError(describe("event type", event["type"], "an event of the lesson"))
+                self.handle(event)
+            except CaterpillarLearnError as error:
+                raise SaveError(f"save events[{index}]: {error}") from None
+            except Exception as error:  # whatever the event was, the save is refused, never the page
+                raise SaveError(f"save events[{index}]: could not be replayed ({type(error).__name__})") from None
+            if self.message:  # an event the lesson refused in words (not raised): not one it accepted
+                raise SaveError(f"save events[{index}]: {self.message}")
+        self._draw_turn()
+        replayed = self.game.to_json()
+        if replayed != engine:
+            field = next((key for key in replayed if replayed[key] != engine.get(key)), "format")
+            raise SaveError(describe(f"save engine.{field}", engine.get(field), "the game its events reach"))
+
+    def _draw_turn(self) -> None:
+        """Draw this turn's dice if not yet drawn (the board shows them), so that two saves of one moment agree."""
+        if self.game.phase != "over":
+            self.game.roll()
+
+    def fresh(self) -> LessonSession:
+        """The same lesson and seed from its start, on the same page (touch or mouse)."""
+        lesson = type(self)(self.lesson.name, self.start_seed)
+        lesson.touch, lesson.quiz.nickname = self.touch, self.quiz.nickname
+        return lesson
+
+    def close(self) -> None:
+        """Drop the background solve if it has not started (a running one ends unread)."""
+        if self.warmup is not None:
+            self.warmup.cancel()
+
+    @classmethod
+    def restore(cls, save: object, *, lesson: str | None = None, seed: int | None = None) -> LessonSession:
+        """The lesson ``save`` names, replayed (or :class:`SaveError`, one line naming the field and value).
+
+        ``lesson`` and ``seed``, when given, are the lesson and starting seed the save must be of.
+        """
+        name = save.get("lesson") if isinstance(save, Mapping) else None
+        if lesson is not None:
+            name = lesson
+        if seed is None:
+            seed = save.get("seed") if isinstance(save, Mapping) else None
+        if not isinstance(name, str) or name not in LESSONS:
+            raise SaveError(describe("save lesson", name, "one of " + ", ".join(LESSONS)))
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**32:
+            raise SaveError(describe("save seed", seed, "a whole number from 0 to 4294967295"))
+        restored = cls(name, seed)
+        try:
+            restored.replay(save)
+        except SaveError:
+            restored.close()
+            raise
+        return restored
 
     def _answer_with_box(self, event: Mapping[str, Any]) -> None:
         question = self.quiz.question
@@ -663,6 +776,9 @@ class LessonSession(Session):
 
     def on_check(self, event: Mapping[str, Any]) -> None:
         self.quiz.check()
+
+    def on_nickname(self, event: Mapping[str, Any]) -> None:
+        self.quiz.name_learner(event.get("value"))
 
     def on_numbers(self, event: Mapping[str, Any]) -> None:
         value = event.get("value")

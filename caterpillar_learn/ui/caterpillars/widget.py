@@ -47,7 +47,8 @@ class CaterpillarsBoard(LearnWidget[Session]):
         **_ui(
             "roll", "hint", "next", "back", "new_game", "close", "round", "dice", "die", "action", "setup_dice",
             "pick_die", "menu_hint", "no_dice", "final_title", "hint_title", "more", "review", "try_other",
-            "save_answers", "read_aloud", "no_voice", "language", "grown_ups", "grown_ups_notes",
+            "save_answers", "nickname", "nickname_save", "read_aloud", "no_voice", "language", "grown_ups",
+            "grown_ups_notes",
         ),
         **{f"face_{face}": f"lessons.ui.face_{face}" for face in ACTION_FACES},
     }  # fmt: skip

@@ -44,6 +44,21 @@ Traceback (most recent call last):
 caterpillar_learn.ui.base.BadEventError: card number: got 'x', expected a whole number from 0 to 11
 >>> Game.from_json(table.record()).state == table.game.state
 True
+
+Resume (:mod:`caterpillar_learn.ui.resume`).  A reload comes back at the
+lesson's step with the same cards, not in the middle of a game: a real-time
+game stopped half-way is dealt again.  The save keeps the events that make
+the step (the question's answers and checks, *Start*/*New game*, the bots'
+speed and level), not the ticks, cards and calls of a game; its ``engine``
+is the current game as dealt (``Game.to_json``).  The replayed table has the
+same game dealt, and if it was running it waits, paused, for the learner.
+
+>>> saved = table.save()
+>>> [event["type"] for event in saved["events"]][-2:]
+['check', 'start']
+>>> back = RaupeTable.restore(saved, setup=get_table("10-raupe-shape"))
+>>> back.game.state.hands == table.game.state.hands, back.paused, back.quiz.answers == table.quiz.answers
+(True, True, True)
 """
 
 from __future__ import annotations
@@ -53,9 +68,9 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from caterpillar_learn.errors import describe
+from caterpillar_learn.errors import CaterpillarLearnError, describe
 from caterpillar_learn.i18n import text
-from caterpillar_learn.lessons import TableSetup
+from caterpillar_learn.lessons import SETUPS, TableSetup
 from caterpillar_learn.lessons.questions import Feedback, ask_cards
 from caterpillar_learn.raupe import (
     BotLevel,
@@ -80,6 +95,7 @@ from caterpillar_learn.ui.base import BadEventError, number, whole
 from caterpillar_learn.ui.quiz import Quiz
 from caterpillar_learn.ui.raupe import seat
 from caterpillar_learn.ui.raupe.views import hand_view, lesson_view, table_view
+from caterpillar_learn.ui.resume import SAVE_FORMAT, SaveError, SaveRecord, check_save
 
 __all__ = ["EVENTS", "HANDLERS", "RaupeTable"]
 
@@ -96,8 +112,11 @@ HANDLERS: dict[str, str] = {
     "speed": "on_speed",
     "level": "on_level",
     "pause": "on_pause",
+    "nickname": "on_nickname",
 }
 EVENTS: tuple[str, ...] = tuple(HANDLERS)
+#: The events a save keeps: those that make the lesson's step (a card tapped keeps only while it answers).
+KEPT = ("answer", "check", "start", "speed", "level")
 #: What waits while a lesson's question is open (a tap on a card answers it instead).
 WAIT_FOR_THE_ANSWER = ("flip", "shout", "mistake", "pause", "start")
 #: What needs a game that runs: not over, not paused.
@@ -128,8 +147,12 @@ class RaupeTable:
     """
 
     events: tuple[str, ...] = EVENTS
+    #: The ``kind`` of this controller's saves (:mod:`caterpillar_learn.ui.resume`).
+    save_kind = "raupe-lesson"
 
     def __init__(self, setup: TableSetup, seed: int, name: str = "") -> None:
+        #: The events a save keeps (:data:`KEPT`), in order, without ``seq``.
+        self.accepted: list[dict[str, Any]] = []
         self.setup = setup
         self.name = name
         self.seed = seed
@@ -151,6 +174,8 @@ class RaupeTable:
         """A fresh game: the lesson's seed first, then one more for every new game."""
         seed = self.seed + self.games
         self.game = Game(self.setup.players, seed, parse_mode(self.setup.mode), self.setup.deck())
+        #: The game as dealt (``Game.to_json``): a save's ``engine``, which a resume deals again.
+        self.dealt = self.game.to_json()
         self.bot_rng = random.Random(seed * 1_000_003 + 17)  # bots draw apart from the deal and cuts
         self.now = 0.0
         #: Real seconds the clock has run (before the speed factor) and when the pile last changed.
@@ -285,7 +310,72 @@ class RaupeTable:
                 raise BadEventError(text("raupe_lessons.msg.over"))
             if self.paused:
                 raise BadEventError(text("raupe_lessons.msg.is_paused"))
+        answering = self.asking
         getattr(self, method)(event)
+        if kind in KEPT or (kind == "play" and answering):
+            self.accepted.append({name: value for name, value in event.items() if name != "seq"})
+
+    # -- save and resume (caterpillar_learn.ui.resume) ------------------------------------
+    def save(self) -> SaveRecord:
+        """The step's events and the current game as dealt (see the module's description)."""
+        return {
+            "format": SAVE_FORMAT,
+            "kind": self.save_kind,
+            "lesson": self.name,
+            "seed": self.seed,
+            "events": [dict(event) for event in self.accepted],
+            "engine": dict(self.dealt),
+        }
+
+    def replay(self, save: object) -> None:
+        """Replay ``save`` on this fresh table through its own guard, or raise :class:`SaveError`."""
+        if self.accepted:
+            raise SaveError(describe("table", f"{len(self.accepted)} events played", "a fresh table to replay on"))
+        events = check_save(save, self.save_kind, self.name, self.seed)
+        assert isinstance(save, Mapping)
+        try:
+            Game.from_json(save["engine"])
+        except CaterpillarLearnError as error:
+            raise SaveError(f"save engine: {error}") from None
+        for index, event in enumerate(events):
+            kind = event.get("type")
+            if kind not in KEPT and kind != "play":
+                raise SaveError(describe(f"save events[{index}] type", kind, "one of " + ", ".join(KEPT) + ", play"))
+            try:
+                self.handle(event)
+            except CaterpillarLearnError as error:
+                raise SaveError(f"save events[{index}]: {error}") from None
+            except Exception as error:  # whatever the event was, the save is refused, never the page
+                raise SaveError(f"save events[{index}]: could not be replayed ({type(error).__name__})") from None
+            if len(self.accepted) != index + 1:  # a card tapped in a game: not one a save keeps
+                raise SaveError(describe(f"save events[{index}]", event, "an event of the lesson's step"))
+        if self.dealt != save["engine"]:
+            field = next((key for key in self.dealt if self.dealt[key] != save["engine"].get(key)), "format")
+            raise SaveError(describe(f"save engine.{field}", save["engine"].get(field), "the game its events deal"))
+        if self.running and not self.paused:  # dealt again: it waits for the learner
+            self.toggle_pause()
+
+    def fresh(self) -> RaupeTable:
+        """The same lesson and seed at its start (the learner's nickname kept), asking in the current language."""
+        table = type(self)(self.setup, self.seed, self.name)
+        table.quiz.nickname = self.quiz.nickname
+        return table
+
+    def close(self) -> None:
+        """Nothing runs beside a table (its clock is the page's ticks)."""
+
+    @classmethod
+    def restore(cls, save: object, *, setup: TableSetup | None = None, lesson: str | None = None) -> RaupeTable:
+        """The table ``save`` names (its lesson's table, or ``setup``), replayed; or :class:`SaveError`."""
+        name = lesson if lesson is not None else save.get("lesson") if isinstance(save, Mapping) else None
+        seed = save.get("seed") if isinstance(save, Mapping) else None
+        if not isinstance(name, str) or (setup is None and name not in SETUPS):
+            raise SaveError(describe("save lesson", name, "one of " + ", ".join(SETUPS)))
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**32:
+            raise SaveError(describe("save seed", seed, "a whole number from 0 to 4294967295"))
+        table = cls(setup if setup is not None else SETUPS[name], seed, name)
+        table.replay(save)
+        return table
 
     # -- the handlers, one per event -------------------------------------------------
     def on_answer(self, event: Mapping[str, Any]) -> None:
@@ -307,6 +397,9 @@ class RaupeTable:
 
     def on_start(self, event: Mapping[str, Any]) -> None:
         self.start()
+
+    def on_nickname(self, event: Mapping[str, Any]) -> None:
+        self.quiz.name_learner(event.get("value"))
 
     def on_tick(self, event: Mapping[str, Any]) -> None:
         self.advance(number(event.get("dt"), "tick dt", 0.0, 3600.0))
