@@ -258,7 +258,7 @@ function render({ model, el }) {
           onclick: () => send("refuse", { request: request.id }) }))));
   }
 
-  function drawPupil(pupil, strings) {
+  function drawPupil(pupil, strings, marked = true) {
     const attributes = { class: "cr-pupil" + (pupil.placed ? " cr-done" : ""), "data-testid": "pupil",
       "data-nickname": pupil.nickname, "data-placed": String(pupil.placed) };
     if (renaming === pupil.id) {
@@ -270,7 +270,7 @@ function render({ model, el }) {
         h("button", { class: "cr-button cr-small", type: "button", "data-testid": "rename-save", text: strings.rename_save, onclick: save }));
     }
     return h("li", attributes,
-      h("span", { class: "cr-pupil-name", text: (pupil.placed ? "✓ " : "… ") + pupil.nickname }),
+      h("span", { class: "cr-pupil-name", text: (marked ? (pupil.placed ? "✓ " : "… ") : "") + pupil.nickname }),
       h("button", { class: "cr-button cr-small", type: "button", "data-testid": "rename-pupil", text: strings.rename,
         "aria-label": `${strings.rename}: ${pupil.nickname}`,
         onclick: () => { renaming = pupil.id; newName = pupil.nickname; draw(); } }),
@@ -374,7 +374,7 @@ function render({ model, el }) {
         drawLessonControls(room, lesson, strings),
         drawRequests(room, strings),
         lesson.anonymous || !pupils.length ? null
-          : h("ul", { class: "cr-pupils", "aria-label": strings.pupils }, pupils.map((pupil) => drawPupil(pupil, strings)))),
+          : h("ul", { class: "cr-pupils", "aria-label": strings.pupils }, pupils.map((pupil) => drawPupil(pupil, strings, false)))),
       drawProgress(room, lesson, strings));
   }
 

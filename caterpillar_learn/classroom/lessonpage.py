@@ -60,6 +60,12 @@ class InRoom:
     def place(self, room: LessonRoom, pupil: LessonPupil, read_only: bool) -> None:
         self.room, self.pupil, self.read_only = room, pupil, read_only
 
+    def front_end_strings(self) -> dict[str, str]:
+        strings: dict[str, str] = super().front_end_strings()  # type: ignore[misc]
+        if self.read_only:  # the projector never reads a pupil's steps aloud by itself
+            strings["voice_default"] = "off"
+        return strings
+
     def through_room(self, event: object) -> bool:
         """Play ``event`` through the room; ``False`` for the language switch (the widget's own)."""
         if isinstance(event, Mapping) and len(event) <= MAX_EVENT_FIELDS and event.get("type") == LANGUAGE_EVENT:

@@ -98,11 +98,11 @@ def build_pages(lobby: Lobby, join_url: str, freezer: Freezer | None = None) -> 
         classroom_component(kind)
     redraws = Redraws()  # every page's redraws, one at a turn of the event loop
 
-    def _component(kind: type[LearnWidget[Any]], widget: LearnWidget[Any]) -> Any:
+    def _component(kind: type[LearnWidget[Any]], widget: LearnWidget[Any], **params: Any) -> Any:
         # The class by name, never type(widget): anywidget gives every instance a class of its own,
         # and a Panel component class per page would be a new Bokeh model class per page.
         make: Any = classroom_component  # cached by class
-        component = make(kind)(widget)
+        component = make(kind)(widget, **params)
         component.redraws = redraws  # its page's events go before other pages' redraws
         return component
 
@@ -141,7 +141,7 @@ def build_pages(lobby: Lobby, join_url: str, freezer: Freezer | None = None) -> 
                 return
             mirror = lesson_widget(room, pupil, read_only=True)
             shown = _look_line(room, pupil)
-            mirror_component = _component(widget_class(room), mirror)
+            mirror_component = _component(widget_class(room), mirror, sizing_mode="stretch_width")
             line = pn.pane.HTML(shown, sizing_mode="stretch_width")  # type: ignore[no-untyped-call]
             mirror_push = Push(doc, mirror, mirror_component, redraws=redraws, every=TEACHER_EVERY)
 
@@ -191,7 +191,7 @@ def build_pages(lobby: Lobby, join_url: str, freezer: Freezer | None = None) -> 
             lesson_room = room if isinstance(room, LessonRoom) else None
             if isinstance(room, LessonRoom):
                 widget, key = lesson_widget(room, pupil), pupil.id
-                component = _component(widget_class(room), widget)
+                component = _component(widget_class(room), widget, sizing_mode="stretch_width")
                 cover = pn.pane.HTML(_cover(room, widget.lang), sizing_mode="stretch_width")  # type: ignore[no-untyped-call]
             elif isinstance(room, CaterpillarsRoom):
                 widget, key = ClassroomBoard(RoomSession(room, pupil)), pupil.id
