@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from caterpillar_learn.classroom.consoles import JoinWidget, TeacherWidget
-from caterpillar_learn.classroom.lessonpage import LessonBoard, LessonLab, LessonTable
+from caterpillar_learn.classroom.lessonpage import LessonBoard, LessonTable
 from caterpillar_learn.classroom.pupil import ClassroomBoard, SeatWidget
 from caterpillar_learn.ui.base import LearnWidget
 from caterpillar_learn.ui.hosting.component import LearnComponent
@@ -32,7 +32,6 @@ __all__ = [
     "PanelClassroomBoard",
     "PanelJoinWidget",
     "PanelLessonBoard",
-    "PanelLessonLab",
     "PanelLessonTable",
     "PanelSeatWidget",
     "PanelTeacherWidget",
@@ -76,12 +75,6 @@ class PanelLessonTable(LearnComponent):
     widget_class = LessonTable
 
 
-class PanelLessonLab(LearnComponent):
-    """A pupil's strategy lab in a lesson room (or the teacher's look at it)."""
-
-    widget_class = LessonLab
-
-
 _COMPONENTS: dict[type[LearnWidget[Any]], type[LearnComponent]] = {
     component.widget_class: component
     for component in (
@@ -91,7 +84,6 @@ _COMPONENTS: dict[type[LearnWidget[Any]], type[LearnComponent]] = {
         PanelSeatWidget,
         PanelLessonBoard,
         PanelLessonTable,
-        PanelLessonLab,
     )
 }
 

@@ -3,8 +3,8 @@
 Each widget is the lesson's widget class (the same ES module, traits,
 questions, read-aloud and language menu as in Voila) around the pupil's
 controller held by the :class:`~caterpillar_learn.classroom.lessonroom.LessonRoom`:
-:class:`LessonBoard` (the Caterpillars lessons), :class:`LessonTable`
-(Räuber Raupe) and :class:`LessonLab` (the strategy lab).  Only the way an
+:class:`LessonBoard` (the Caterpillars lessons) and :class:`LessonTable`
+(Räuber Raupe).  Only the way an
 event travels differs: the widget hands it to the room
 (:meth:`~caterpillar_learn.classroom.lessonroom.LessonRoom.act`), which
 checks it, writes it to the log and has the controller play it; the widget
@@ -38,11 +38,9 @@ from caterpillar_learn.errors import CaterpillarLearnError, one_line
 from caterpillar_learn.i18n import available_languages, language, text
 from caterpillar_learn.ui.base import LANGUAGE_EVENT, MAX_EVENT_FIELDS, LearnWidget
 from caterpillar_learn.ui.caterpillars import CaterpillarsBoard
-from caterpillar_learn.ui.lab import LabWidget
-from caterpillar_learn.ui.lab.controller import LabBench
 from caterpillar_learn.ui.raupe import RaupeWidget
 
-__all__ = ["LessonBoard", "LessonLab", "LessonTable", "lesson_widget"]
+__all__ = ["LessonBoard", "LessonTable", "lesson_widget", "widget_class"]
 
 log = logging.getLogger("caterpillar_learn.classroom")
 
@@ -132,35 +130,16 @@ class LessonTable(InRoom, RaupeWidget):
         super().switch_language(value)
 
 
-class LessonLab(InRoom, LabWidget):
-    """The strategy lab on a pupil's controller in a room."""
-
-    def __init__(
-        self, room: LessonRoom, pupil: LessonPupil, *, read_only: bool = False, lang: str | None = None
-    ) -> None:
-        assert isinstance(pupil.session, LabBench)
-        self.place(room, pupil, read_only)
-        LearnWidget.__init__(self, pupil.session, lang=lang)
-
-    def handle(self, event: object) -> None:
-        if not self.through_room(event):
-            super().handle(event)
-
-
-LessonWidget = LessonBoard | LessonTable | LessonLab
+LessonWidget = LessonBoard | LessonTable
 
 
 def lesson_widget(room: LessonRoom, pupil: LessonPupil, *, read_only: bool = False) -> LessonWidget:
     """The widget of ``pupil``'s lesson (the class for the room's lesson)."""
-    kind = room.kind
-    if kind == "caterpillars":
-        return LessonBoard(room, pupil, read_only=read_only)
-    if kind == "raupe":
+    if room.kind == "raupe":
         return LessonTable(room, pupil, read_only=read_only)
-    return LessonLab(room, pupil, read_only=read_only)
+    return LessonBoard(room, pupil, read_only=read_only)
 
 
 def widget_class(room: LessonRoom) -> type[LessonWidget]:
     """The widget class of the room's lesson (what its Panel component is declared with)."""
-    classes: dict[str, type[LessonWidget]] = {"caterpillars": LessonBoard, "raupe": LessonTable, "lab": LessonLab}
-    return classes[room.kind]
+    return LessonTable if room.kind == "raupe" else LessonBoard

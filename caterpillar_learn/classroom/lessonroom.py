@@ -2,12 +2,15 @@
 
 A :class:`LessonRoom` holds the lesson the teacher chose
 (:class:`LessonSettings`: any of :data:`LESSON_NAMES`, the notebooks of
-``lessons/``) and one controller per pupil, the very controller the lesson
-runs on in Voila: :class:`RoomLesson` (the Caterpillars lessons'
-:class:`~caterpillar_learn.ui.caterpillars.LessonSession`),
-:class:`RoomTable` (a Räuber Raupe lesson's
-:class:`~caterpillar_learn.ui.raupe.controller.RaupeTable`) or the strategy
-lab's :class:`~caterpillar_learn.ui.lab.controller.LabBench`.  A pupil's
+``lessons/`` but the strategy lab) and one controller per pupil, the very
+controller the lesson runs on in Voila: :class:`RoomLesson` (the
+Caterpillars lessons' :class:`~caterpillar_learn.ui.caterpillars.LessonSession`)
+or :class:`RoomTable` (a Räuber Raupe lesson's
+:class:`~caterpillar_learn.ui.raupe.controller.RaupeTable`).  The strategy
+lab is left out: it has no steps or questions to follow, and its opening run
+(200 simulated games a strategy, the hint's among them) takes the best part of
+a minute of CPU, which a server for the whole class must not spend on its
+event loop for each pupil who joins.  A pupil's
 event is checked by the room (a known kind of that controller, a small JSON
 object, the class not paused), written to the log and committed
 (``lesson_event``), and only then handed to the controller
@@ -64,7 +67,6 @@ from caterpillar_learn.i18n import text
 from caterpillar_learn.lessons import LESSONS, SETUPS, get_table
 from caterpillar_learn.ui.base import BadEventError, event_type
 from caterpillar_learn.ui.caterpillars.controller import LessonSession
-from caterpillar_learn.ui.lab.controller import LabBench
 from caterpillar_learn.ui.raupe.controller import RaupeTable
 
 __all__ = [
@@ -83,19 +85,17 @@ __all__ = [
 
 log = logging.getLogger("caterpillar_learn.classroom")
 
-#: Every lesson a room can play: the notebooks of ``lessons/`` (the Caterpillars lessons and the lab, then
-#: Räuber Raupe's).
-LESSON_NAMES: tuple[str, ...] = (*LESSONS, *SETUPS)
+#: Every lesson a room can play: the notebooks of ``lessons/`` (the Caterpillars lessons, then Räuber Raupe's),
+#: but the strategy lab (see the module's text).
+LESSON_NAMES: tuple[str, ...] = (*(name for name, lesson in LESSONS.items() if lesson.widgets != ("lab",)), *SETUPS)
 #: ``own``: every pupil at their own pace; ``together``: the teacher's roll (or start) for the whole class.
 MODES = ("own", "together")
 #: The seed of each lesson's notebook (its ``SEED`` parameter): the room deals what Voila deals.
 NOTEBOOK_SEEDS: dict[str, int] = {
-    "00-setup": 1, "01-beginner": 1, "02-intermediate": 2, "03-advanced": 3, "04-expert": 4, "05-strategy-lab": 1,
+    "00-setup": 1, "01-beginner": 1, "02-intermediate": 2, "03-advanced": 3, "04-expert": 4,
     "10-raupe-shape": 10, "11-raupe-colour": 11, "12-raupe-change-card": 12,
     "13-raupe-butterflies-and-aphids": 13, "14-raupe-spot-the-mistake": 14, "15-raupe-race": 15,
 }  # fmt: skip
-#: The strategy lab's notebook: its level and games per strategy.
-LAB_LEVEL, LAB_GAMES = "intermediate", 200
 #: Seconds without progress after which a pupil shows as stuck.
 STUCK_SECONDS = 90.0
 #: Wrong answers in a row after which a pupil shows as stuck.
@@ -114,14 +114,12 @@ TEACHER = -1
 
 
 def lesson_kind(name: str) -> str:
-    """Which controller plays lesson ``name``: ``caterpillars``, ``lab`` or ``raupe``.
+    """Which controller plays lesson ``name``: ``caterpillars`` or ``raupe``.
 
-    >>> [lesson_kind(name) for name in ("01-beginner", "05-strategy-lab", "15-raupe-race")]
-    ['caterpillars', 'lab', 'raupe']
+    >>> [lesson_kind(name) for name in ("01-beginner", "15-raupe-race")]
+    ['caterpillars', 'raupe']
     """
-    if name in SETUPS:
-        return "raupe"
-    return "lab" if LESSONS[name].widgets == ("lab",) else "caterpillars"
+    return "raupe" if name in SETUPS else "caterpillars"
 
 
 def lesson_title(name: str) -> str:
@@ -141,7 +139,7 @@ class LessonSettings:
     Traceback (most recent call last):
     ...
     caterpillar_learn.classroom.codes.ClassroomError: lesson: got '06-nothing', expected one of 00-setup, \
-01-beginner, 02-intermediate, 03-advanced, 04-expert, 05-strategy-lab, 10-raupe-shape, 11-raupe-colour, \
+01-beginner, 02-intermediate, 03-advanced, 04-expert, 10-raupe-shape, 11-raupe-colour, \
 12-raupe-change-card, 13-raupe-butterflies-and-aphids, 14-raupe-spot-the-mistake, 15-raupe-race
     """
 
@@ -155,8 +153,6 @@ class LessonSettings:
             raise ClassroomError(describe("lesson", lesson, "one of " + ", ".join(LESSON_NAMES)))
         if mode not in MODES:
             raise ClassroomError(describe("mode", mode, "one of " + ", ".join(MODES)))
-        if mode == "together" and lesson_kind(lesson) == "lab":
-            mode = "own"  # the lab has nothing to roll or start: every pupil runs their own
         return cls(lesson, str(mode), NOTEBOOK_SEEDS[lesson])
 
     @property
@@ -235,19 +231,14 @@ class RoomTable(RaupeTable):
         """Nothing to catch up: a table's step follows its game."""
 
 
-Controller = RoomLesson | RoomTable | LabBench
+Controller = RoomLesson | RoomTable
 
 
 def new_controller(settings: LessonSettings) -> Controller:
-    """A fresh controller of the room's lesson, as its notebook makes it (the lab's first run shown)."""
-    kind = settings.kind
-    if kind == "caterpillars":
-        return RoomLesson(settings.lesson, settings.seed)
-    if kind == "raupe":
+    """A fresh controller of the room's lesson, as its notebook makes it."""
+    if settings.kind == "raupe":
         return RoomTable(settings.lesson, settings.seed)
-    bench = LabBench(LAB_LEVEL, games=LAB_GAMES, seed=settings.seed)
-    bench.handle({"type": "run", "level": LAB_LEVEL, "strategies": list(bench.strategies), "games": LAB_GAMES})
-    return bench
+    return RoomLesson(settings.lesson, settings.seed)
 
 
 @dataclass
@@ -278,21 +269,18 @@ class LessonPupil:
         session = self.session
         if isinstance(session, RoomLesson):
             return session.step + 1, len(session.lesson.steps)
-        if isinstance(session, RoomTable):
-            return session.steps.index(session.step) + 1, len(session.steps)
-        return (2 if session.report is not None else 1), 2  # the lab: open, run
+        return session.steps.index(session.step) + 1, len(session.steps)
 
     def answers(self) -> list[Any]:
-        quiz = getattr(self.session, "quiz", None)
-        return list(quiz.answers) if quiz is not None else []
+        return list(self.session.quiz.answers)
 
     def moves(self) -> int:
+        """What the pupil has done in the game (a Räuber Raupe table counts the pupil's own cards and calls)."""
         session = self.session
         if isinstance(session, RoomLesson):
             return session.progress.moves + session.progress.setup_rolls
-        if isinstance(session, RoomTable):
-            return len(session.game.events)
-        return 0
+        mine = (getattr(event, "player", getattr(event, "caller", None)) for event in session.game.events)
+        return sum(1 for who in mine if who == session.human)
 
 
 @dataclass(frozen=True)
@@ -365,9 +353,7 @@ class LessonRoom(Attendance):
         settings = self.settings
         if settings.kind == "caterpillars":
             return [text(f"lessons.{step.key}.title") for step in LESSONS[settings.lesson].steps]
-        if settings.kind == "raupe":
-            return [text(f"classroom.lesson.raupe_step.{name}") for name in _table_steps(settings.lesson)]
-        return []
+        return [text(f"classroom.lesson.raupe_step.{name}") for name in _table_steps(settings.lesson)]
 
     def can_roll(self) -> bool:
         """Whether the teacher's roll (or start) means something: ``together``, in a lesson that rolls or starts."""
@@ -381,8 +367,8 @@ class LessonRoom(Attendance):
         if pupil.wrong_run >= STUCK_WRONG:
             return "wrong"
         step, steps = pupil.place()
-        held = getattr(pupil.session, "held", False)
-        if self.paused or held or step >= steps or self.kind == "lab":
+        held = pupil.session.held
+        if self.paused or held or step >= steps:
             return ""
         if self.settings.mode == "together" and self._waits_for_teacher(pupil):
             return ""
@@ -419,7 +405,7 @@ class LessonRoom(Attendance):
                     text(f"classroom.lesson.stuck_{why}") if why else "",
                     pupil.final,
                     round((pupil.last_at - pupil.joined_at) / 60.0, 1),
-                    bool(getattr(pupil.session, "held", False)),
+                    pupil.session.held,
                 )
             )
         return lines
@@ -428,9 +414,7 @@ class LessonRoom(Attendance):
         session = pupil.session
         if isinstance(session, RoomLesson):
             return text(f"lessons.{session.current.key}.title")
-        if isinstance(session, RoomTable):
-            return text(f"classroom.lesson.raupe_step.{session.step}")
-        return ""
+        return text(f"classroom.lesson.raupe_step.{session.step}")
 
     def progress_csv(self) -> str:
         """The room's progress as CSV (:data:`CSV_COLUMNS`), one row per pupil of the lesson.
@@ -564,8 +548,7 @@ class LessonRoom(Attendance):
             raise ClassroomError(describe("pupil", ident, "a new pupil number"))
         self.roster.add(ident, nickname, data.get("secret_hash"))
         session = new_controller(self.settings)
-        if isinstance(session, RoomLesson | RoomTable):
-            session.hold = self.hold
+        session.hold = self.hold
         self.pupils[ident] = LessonPupil(ident, nickname, session, float(data.get("at", 0.0)))
 
     def _on_let_in(self, data: Mapping[str, Any]) -> None:
@@ -606,8 +589,7 @@ class LessonRoom(Attendance):
         step = pupil.place()[0]
         pupil.reached = max(pupil.reached, step)
         if event.get("type") == "check" and session.message == "":
-            quiz = getattr(session, "quiz", None)
-            right = step > before[0] or (quiz is not None and quiz.is_right)  # a right answer moves the lesson on
+            right = step > before[0] or session.quiz.is_right  # a right answer moves the lesson on
             pupil.wrong_run = 0 if right else pupil.wrong_run + 1
         if (step, len(pupil.answers()), pupil.moves()) != before and not (
             event.get("type") == "check" and pupil.wrong_run

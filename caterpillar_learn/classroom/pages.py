@@ -85,7 +85,7 @@ def build_pages(lobby: Lobby, join_url: str, freezer: Freezer | None = None) -> 
 
     from caterpillar_learn.classroom.components import classroom_component
     from caterpillar_learn.classroom.consoles import JoinDesk, JoinWidget, TeacherConsole, TeacherWidget
-    from caterpillar_learn.classroom.lessonpage import LessonBoard, LessonLab, LessonTable, lesson_widget, widget_class
+    from caterpillar_learn.classroom.lessonpage import LessonBoard, LessonTable, lesson_widget, widget_class
     from caterpillar_learn.classroom.lessonroom import LessonRoom
     from caterpillar_learn.classroom.pupil import ClassroomBoard, RoomSession, SeatTable, SeatWidget
     from caterpillar_learn.classroom.rooms import CaterpillarsRoom
@@ -94,7 +94,7 @@ def build_pages(lobby: Lobby, join_url: str, freezer: Freezer | None = None) -> 
     # Make every component class now, before any page is open: Panel then lists their Bokeh data
     # models in every page's document.  A class first made inside a page would be described to that
     # page alone, and a door opened earlier could not draw the sheet it later receives.
-    for kind in (TeacherWidget, JoinWidget, ClassroomBoard, SeatWidget, LessonBoard, LessonTable, LessonLab):
+    for kind in (TeacherWidget, JoinWidget, ClassroomBoard, SeatWidget, LessonBoard, LessonTable):
         classroom_component(kind)
     redraws = Redraws()  # every page's redraws, one at a turn of the event loop
 
