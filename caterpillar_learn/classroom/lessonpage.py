@@ -66,11 +66,12 @@ class InRoom:
 
     def through_room(self, event: object) -> bool:
         """Play ``event`` through the room; ``False`` for the language switch (the widget's own)."""
+        widget: Any = self
         if isinstance(event, Mapping) and len(event) <= MAX_EVENT_FIELDS and event.get("type") == LANGUAGE_EVENT:
             return False
-        widget: Any = self
         if self.read_only:
             return True  # the teacher looks; nothing a page sends here reaches the pupil's lesson
+        self.pupil.lang = widget.lang  # what the teacher's roll or start speaks on this pupil's screen
         with language(widget.lang):
             try:
                 self.room.act(self.pupil.id, event)

@@ -63,7 +63,7 @@ from typing import Any
 from caterpillar_learn.classroom.codes import ClassroomError
 from caterpillar_learn.classroom.identity import Attendance, Roster, secret_hash
 from caterpillar_learn.errors import CaterpillarLearnError, describe, one_line
-from caterpillar_learn.i18n import text
+from caterpillar_learn.i18n import current_language, language, text
 from caterpillar_learn.lessons import LESSONS, SETUPS, get_table
 from caterpillar_learn.ui.base import BadEventError, event_type
 from caterpillar_learn.ui.caterpillars.controller import LessonSession
@@ -259,6 +259,8 @@ class LessonPupil:
     wrong_run: int = 0
     #: The last refusal of the pupil's event (the controller's one line).
     refusal: str = ""
+    #: The language of the pupil's page (what the teacher's roll or start speaks on their screen); not kept.
+    lang: str | None = None
 
     def __post_init__(self) -> None:
         self.last_at = self.progress_at = self.joined_at
@@ -605,11 +607,12 @@ class LessonRoom(Attendance):
         at = float(data.get("at", 0.0))
         for pupil in self.pupils.values():  # the dice appear on every sheet that waits for them
             session = pupil.session
-            if isinstance(session, RoomLesson) and not session.revealed and session.game.phase != "over":
-                if session.progress.rolls < self.released:
-                    self._play(pupil, {"type": "roll"}, at)
-            elif isinstance(session, RoomTable) and not session.started and not session.asking:
-                self._play(pupil, {"type": "start"}, at)
+            with language(pupil.lang or current_language()):  # in the words of the pupil's page
+                if isinstance(session, RoomLesson) and not session.revealed and session.game.phase != "over":
+                    if session.progress.rolls < self.released:
+                        self._play(pupil, {"type": "roll"}, at)
+                elif isinstance(session, RoomTable) and not session.started and not session.asking:
+                    self._play(pupil, {"type": "start"}, at)
 
     def _on_held(self, data: Mapping[str, Any]) -> None:
         step = data["step"]

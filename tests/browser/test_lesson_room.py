@@ -22,7 +22,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 
+from caterpillar_learn.lessons import get_table
 from caterpillar_learn.ui.caterpillars import LessonSession
+from caterpillar_learn.ui.raupe.controller import RaupeTable
 
 from .conftest import ROOT, Server, printed_address, start_classroom
 from .driver import CLICK_TIMEOUT, RENDER_TIMEOUT, follow_the_show_me
@@ -234,3 +236,47 @@ def test_a_teacher_and_three_pupils_in_a_lesson_room(classroom: Server, contexts
     shot(small, "teacher-tablet-1024x768")
     shot(ada, "pupil-1920x1080")
     small.close()
+
+
+def test_a_raupe_lesson_together_the_teacher_starts_every_table(
+    classroom: Server, contexts: dict[str, BrowserContext]
+) -> None:
+    """``10-raupe-shape``, together: the pupil answers the lesson's question, waits, and the teacher's start deals."""
+    teacher = contexts["teacher"].new_page()
+    teacher.goto(printed_address(classroom, "Teacher (keep this address to yourself):"), timeout=RENDER_TIMEOUT)
+    teacher.get_by_test_id("room-game").select_option("lesson", timeout=RENDER_TIMEOUT)
+    teacher.get_by_test_id("room-lesson").select_option("10-raupe-shape")
+    teacher.get_by_test_id("room-mode").select_option("together")
+    teacher.get_by_test_id("create-room").click()
+    code = teacher.get_by_test_id("room-code").inner_text(timeout=RENDER_TIMEOUT)
+    pupil = contexts["Ben"].new_page()  # the touch tablet
+    pupil.goto(f"{printed_address(classroom, 'Pupils join at:')}?room={code}", timeout=RENDER_TIMEOUT)
+    pupil.get_by_test_id("nickname").fill("Ben")
+    pupil.get_by_test_id("join-button").tap()
+    expect(pupil.get_by_test_id("raupe-hand")).to_be_visible(timeout=RENDER_TIMEOUT)
+    expect(row(teacher, "Ben")).to_have_attribute("data-steps", "4", timeout=RENDER_TIMEOUT)
+    expect(row(teacher, "Ben")).to_have_attribute("data-step", "1")
+
+    # The pupil's language menu is the lesson's own: German on this page only.
+    pupil.get_by_test_id("language").select_option("de")
+    expect(pupil.get_by_test_id("question")).to_contain_text("Bevor es losgeht")
+    table = RaupeTable(get_table("10-raupe-shape"), 10, "10-raupe-shape")  # the room deals what Voila deals
+    question = table.quiz.question
+    assert question is not None
+    for option in sorted(question.correct):
+        pupil.locator(f'[data-testid="raupe-card"][data-index="{option}"]').tap()
+    pupil.get_by_test_id("check-answer").tap()
+    expect(row(teacher, "Ben")).to_have_attribute("data-step", "2", timeout=RENDER_TIMEOUT)
+    expect(row(teacher, "Ben")).to_have_attribute("data-right-first", "1")
+    pupil.get_by_test_id("raupe-start").tap()  # together: the teacher starts
+    expect(pupil.get_by_test_id("raupe-message")).to_contain_text("Lehrkraft", timeout=RENDER_TIMEOUT)
+    expect(row(teacher, "Ben")).to_have_attribute("data-step", "2")
+    start = teacher.get_by_test_id("teacher-roll")
+    expect(start).to_have_text("Start the game for the class")
+    start.click()
+    expect(row(teacher, "Ben")).to_have_attribute("data-step", "3", timeout=RENDER_TIMEOUT)
+    expect(start).to_be_disabled()
+    pile = pupil.get_by_test_id("raupe-pile")
+    expect(pile).to_be_visible()
+    expect(pupil.locator("body")).not_to_contain_text("The game is played")  # the teacher's start in the page's words
+    shot(pupil, "pupil-raupe-german-1024x768")
