@@ -163,6 +163,16 @@ def test_a_teacher_and_three_pupils_in_a_lesson_room(classroom: Server, contexts
     expect(ben.get_by_test_id("lesson-step")).to_be_visible(timeout=RENDER_TIMEOUT)
     assert step_shown(ben) == 2
     expect_at(teacher, ben, "Ben", 2)
+    # Another tablet with Ada's secret (her address, whose fragment holds it): Ada, at the same step.
+    other = contexts["Cem"].browser.new_context(**TABLET)  # type: ignore[union-attr,arg-type]
+    try:
+        again = other.new_page()
+        again.goto(ada.url, timeout=RENDER_TIMEOUT)
+        expect(again.get_by_test_id("you")).to_contain_text(f"{code} · Ada", timeout=RENDER_TIMEOUT)
+        expect(again.get_by_test_id("lesson-step")).to_have_text(title)
+        assert step_shown(again) == 4
+    finally:
+        other.close()
 
     # Pause covers every pupil's screen, and lifts.
     teacher.get_by_test_id("pause-class").click()
