@@ -26,6 +26,7 @@ from caterpillar_learn.lessons import get_table
 from caterpillar_learn.ui.caterpillars import LessonSession
 from caterpillar_learn.ui.raupe.controller import RaupeTable
 
+from .axe import describe_violations, run_axe
 from .conftest import ROOT, Server, printed_address, start_classroom
 from .driver import CLICK_TIMEOUT, RENDER_TIMEOUT, follow_the_show_me
 
@@ -101,7 +102,9 @@ def expect_at(teacher: Page, pupil: Page, nickname: str, step: int) -> None:
     expect(row(teacher, nickname)).to_have_attribute("data-step", str(step), timeout=RENDER_TIMEOUT)
 
 
-def test_a_teacher_and_three_pupils_in_a_lesson_room(classroom: Server, contexts: dict[str, BrowserContext]) -> None:
+def test_a_teacher_and_three_pupils_in_a_lesson_room(
+    classroom: Server, contexts: dict[str, BrowserContext], axe_script: str
+) -> None:
     teacher = contexts["teacher"].new_page()
     teacher.goto(printed_address(classroom, "Teacher (keep this address to yourself):"), timeout=RENDER_TIMEOUT)
     teacher.get_by_test_id("room-game").select_option("lesson", timeout=RENDER_TIMEOUT)  # the form redraws
@@ -203,6 +206,9 @@ def test_a_teacher_and_three_pupils_in_a_lesson_room(classroom: Server, contexts
     expect(row(teacher, "Cem")).to_have_class(re.compile("cr-stuck"))
     expect(row(teacher, "Ada")).to_have_attribute("data-stuck", "false")
     shot(teacher, "teacher-stuck-1920x1080")
+    for page in (teacher, cem):  # the console with a stuck row, a pupil's lesson: no serious axe-core violation
+        refused = describe_violations(run_axe(page, axe_script))
+        assert not refused, "\n".join(refused)
 
     # A tap on a row shows that pupil's screen, read-only.
     row(teacher, "Ben").get_by_test_id("watch-pupil").click()
