@@ -69,6 +69,35 @@ import { h, picture, s, sender, watch } from "./shared.js";
  * @property {LeaderRow[]} [leaderboard]
  * @property {TableLine[]} [tables]
  * @property {string} [sheets_url]  the room's printable score sheets, relative to this page
+ * @property {LessonView} [lesson]  a lesson room's grid and switches
+ * @property {number} [watching]  the pupil whose screen the teacher looks at
+ */
+/**
+ * @typedef {Object} ProgressRow  one pupil in a lesson room's progress grid
+ * @property {number} id
+ * @property {string} name  the name the projector shows ("Pupil 3" while the names are hidden)
+ * @property {string} nickname  "" while the names are hidden
+ * @property {number} step
+ * @property {number} steps
+ * @property {string} title
+ * @property {number} asked
+ * @property {number} right_first
+ * @property {boolean} stuck
+ * @property {string} why_stuck
+ * @property {boolean} held
+ */
+/**
+ * @typedef {Object} LessonView
+ * @property {string} lesson
+ * @property {string} mode  "own" or "together"
+ * @property {ProgressRow[]} rows
+ * @property {Array<{value: number, text: string}>} steps
+ * @property {number|null} hold  the step (1-based) the class is held at
+ * @property {boolean} paused
+ * @property {boolean} anonymous
+ * @property {boolean} can_roll
+ * @property {string} roll_text
+ * @property {number} released
  */
 /**
  * @typedef {Object} DeskView
@@ -80,6 +109,8 @@ import { h, picture, s, sender, watch } from "./shared.js";
  * @property {Array<{value: string, text: string}>} dice
  * @property {Array<{value: string, text: string}>} bots
  * @property {string} standard
+ * @property {Array<{value: string, text: string}>} lessons
+ * @property {Array<{value: string, text: string}>} modes
  */
 
 const PIPS = {
@@ -139,7 +170,7 @@ function render({ model, el }) {
   el.appendChild(root);
   const send = sender(model);
   const form = { game: "caterpillars", level: "beginner", layout: "standard", labels: "", dice: "server",
-    hints: true, variation: false, seats: 2, bots: "beginner" };
+    hints: true, variation: false, seats: 2, bots: "beginner", lesson: "01-beginner", mode: "own" };
   let typed = "";
   let lastDice = null;
   // Whether the teacher opened or closed the "New room" form; null: open only while there is no room.
@@ -153,7 +184,11 @@ function render({ model, el }) {
     // is queued as a task and may not have arrived yet when a quick hand picks the other game).
     const redraw = (key) => (value) => { form[key] = value; formOpen = true; draw(); };
     const fields = [choice("room-game", strings.game, desk.games || [], form.game, redraw("game"))];
-    if (form.game === "raupe") {
+    if (form.game === "lesson") {
+      fields.push(
+        choice("room-lesson", strings.lesson, desk.lessons || [], form.lesson, (value) => { form.lesson = value; }),
+        choice("room-mode", strings.mode, desk.modes || [], form.mode, (value) => { form.mode = value; }));
+    } else if (form.game === "raupe") {
       fields.push(
         choice("room-seats", strings.seats, [2, 3, 4].map((n) => ({ value: String(n), text: String(n) })), String(form.seats),
           (value) => { form.seats = Number(value); }),
@@ -172,9 +207,9 @@ function render({ model, el }) {
       }
       fields.push(choice("room-dice-source", strings.dice, desk.dice || [], form.dice, (value) => { form.dice = value; }));
     }
-    fields.push(tick("room-hints", strings.hints, form.hints, (value) => { form.hints = value; }));
+    if (form.game !== "lesson") fields.push(tick("room-hints", strings.hints, form.hints, (value) => { form.hints = value; }));
     const create = () => {
-      const fieldsSent = form.game === "raupe"
+      const fieldsSent = form.game === "lesson" ? { game: "lesson", lesson: form.lesson, mode: form.mode } : form.game === "raupe"
         ? { game: "raupe", seats: form.seats, bots: form.bots, hints: form.hints }
         : { game: "caterpillars", level: form.level, layout: form.layout, labels: form.labels || desk.standard || "",
           dice: form.dice, hints: form.hints, variation: form.layout === "setup" && form.level !== "beginner" && form.variation };
@@ -235,7 +270,7 @@ function render({ model, el }) {
           onclick: () => send("refuse", { request: request.id }) }))));
   }
 
-  function drawPupil(pupil, strings) {
+  function drawPupil(pupil, strings, marked = true) {
     const attributes = { class: "cr-pupil" + (pupil.placed ? " cr-done" : ""), "data-testid": "pupil",
       "data-nickname": pupil.nickname, "data-placed": String(pupil.placed) };
     if (renaming === pupil.id) {
@@ -247,7 +282,7 @@ function render({ model, el }) {
         h("button", { class: "cr-button cr-small", type: "button", "data-testid": "rename-save", text: strings.rename_save, onclick: save }));
     }
     return h("li", attributes,
-      h("span", { class: "cr-pupil-name", text: (pupil.placed ? "✓ " : "… ") + pupil.nickname }),
+      h("span", { class: "cr-pupil-name", text: (marked ? (pupil.placed ? "✓ " : "… ") : "") + pupil.nickname }),
       h("button", { class: "cr-button cr-small", type: "button", "data-testid": "rename-pupil", text: strings.rename,
         "aria-label": `${strings.rename}: ${pupil.nickname}`,
         onclick: () => { renaming = pupil.id; newName = pupil.nickname; draw(); } }),
@@ -286,8 +321,78 @@ function render({ model, el }) {
         h("ul", {}, table.players.map((name, seat) => h("li", { text: `${name}: ${table.cards[seat]}` }))))));
   }
 
+  // A lesson room: the teacher's roll (together), hold, pause, names, the progress file; then the grid.
+  function drawLessonControls(room, lesson, strings) {
+    const steps = [{ value: "", text: strings.hold_none }, ...(lesson.steps || []).map((step) => ({ value: String(step.value), text: step.text }))];
+    const controls = [];
+    if (lesson.mode === "together") {
+      controls.push(h("button", { class: "cr-button cr-primary cr-roll", type: "button", "data-testid": "teacher-roll",
+        disabled: !lesson.can_roll, text: lesson.roll_text, onclick: () => send("roll") }));
+    }
+    if (steps.length > 1) {
+      controls.push(choice("hold-step", strings.hold, steps, lesson.hold === null || lesson.hold === undefined ? "" : String(lesson.hold),
+        (value) => send("hold", { step: value === "" ? null : Number(value) })));
+    }
+    controls.push(h("button", { class: "cr-button" + (lesson.paused ? " cr-primary" : ""), type: "button", "data-testid": "pause-class",
+      "aria-pressed": String(Boolean(lesson.paused)), text: lesson.paused ? strings.resume : strings.pause,
+      onclick: () => send("pause", { on: !lesson.paused }) }));
+    controls.push(tick("anonymize", strings.anonymize, Boolean(lesson.anonymous), (value) => send("anonymize", { on: value })));
+    controls.push(h("button", { class: "cr-button", type: "button", "data-testid": "export-csv", text: strings.export,
+      onclick: () => send("export") }));
+    return h("div", { class: "cr-controls" }, controls,
+      lesson.paused ? h("p", { class: "cr-note", role: "status", "data-testid": "paused-note", text: strings.paused_note }) : null);
+  }
+
+  function drawProgress(room, lesson, strings) {
+    const head = h("tr", {}, [strings.nickname, strings.step, strings.asked, strings.right_first, strings.stuck]
+      .map((name) => h("th", { scope: "col", text: name })));
+    const rows = (lesson.rows || []).map((row) => {
+      const look = () => send("watch", { pupil: room.watching === row.id ? null : row.id });
+      return h("tr", {
+        class: "cr-progress-row" + (row.stuck ? " cr-stuck" : "") + (room.watching === row.id ? " cr-watching" : ""),
+        "data-testid": "progress-row", "data-pupil": String(row.id), "data-nickname": row.nickname,
+        "data-step": String(row.step), "data-steps": String(row.steps), "data-asked": String(row.asked),
+        "data-right-first": String(row.right_first), "data-stuck": String(row.stuck), onclick: look,
+      },
+      h("th", { scope: "row" }, h("button", { class: "cr-button cr-row-name", type: "button", "data-testid": "watch-pupil",
+        "aria-pressed": String(room.watching === row.id), text: row.name,
+        onclick: (event) => { event.stopPropagation(); look(); } })),
+      h("td", {}, h("span", { class: "cr-step", text: `${row.step} / ${row.steps}` }),
+        h("span", { class: "cr-step-title", text: row.title }),
+        h("span", { class: "cr-step-bar", "aria-hidden": "true" },
+          h("span", { class: "cr-step-fill", style: `width: ${Math.round((100 * row.step) / Math.max(1, row.steps))}%` }))),
+      h("td", { class: "cr-number", text: String(row.asked) }),
+      h("td", { class: "cr-number", text: String(row.right_first) }),
+      h("td", { class: "cr-stuck-cell" }, row.stuck ? h("span", { class: "cr-stuck-tag", text: `⚠ ${row.why_stuck}` }) : null));
+    });
+    return h("section", { class: "cr-progress", "aria-label": strings.progress },
+      h("h2", { text: strings.progress }),
+      h("table", { "data-testid": "progress" }, h("thead", {}, head),
+        h("tbody", {}, rows.length ? rows : h("tr", {}, h("td", { colspan: "5", class: "cr-note", text: strings.waiting_pupils })))));
+  }
+
+  function drawLessonRoom(room, strings) {
+    const lesson = room.lesson || {};
+    const pupils = room.pupils || [];
+    return h("section", { class: "cr-projector cr-lesson-room", "aria-label": room.title, "data-paused": String(Boolean(lesson.paused)) },
+      h("div", { class: "cr-door" },
+        h("div", { class: "cr-label", text: strings.code }),
+        h("div", { class: "cr-code", "data-testid": "room-code", text: room.code }),
+        h("div", { class: "cr-label", text: strings.join_at }),
+        h("div", { class: "cr-url", "data-testid": "join-url", text: room.join_url }),
+        qrCode(room.qr || "", strings.qr)),
+      h("div", { class: "cr-play" },
+        h("h2", { class: "cr-title", text: room.title }),
+        drawLessonControls(room, lesson, strings),
+        drawRequests(room, strings),
+        lesson.anonymous || !pupils.length ? null
+          : h("ul", { class: "cr-pupils", "aria-label": strings.pupils }, pupils.map((pupil) => drawPupil(pupil, strings, false)))),
+      drawProgress(room, lesson, strings));
+  }
+
   function drawRoom(room, strings) {
     if (!room.code) return h("p", { class: "cr-empty", text: strings.no_room });
+    if (room.game === "lesson") return drawLessonRoom(room, strings);
     const dice = room.dice && room.dice.values ? room.dice : null;
     const diceKey = dice ? dice.label + "/" + room.round_text : null;
     if (diceKey !== lastDice) {
@@ -342,9 +447,24 @@ function render({ model, el }) {
     }
   }
 
+  // The progress file: downloaded once for each new `download.seq` (the one asked for before this page opened is not).
+  let downloaded = (model.get("download") || {}).seq || 0;
+  function download() {
+    const file = model.get("download") || {};
+    if (!file.seq || file.seq === downloaded) return;
+    downloaded = file.seq;
+    const url = URL.createObjectURL(new Blob([file.text || ""], { type: "text/csv;charset=utf-8" }));
+    const link = h("a", { href: url, download: file.name || "progress.csv", hidden: true });
+    document.body.appendChild(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 60000);
+  }
+  model.on("change:download", download);
+
   const stop = watch(model, draw);
   draw();
-  return stop;
+  return () => { model.off("change:download", download); stop(); };
 }
 
 export default { render };

@@ -6,6 +6,8 @@ engines, the advice, the widgets) and nothing imports it.
 * :mod:`.store`: the SQLite event log, written and committed before anything is shown;
 * :mod:`.rooms`: a Caterpillars room, the engine replaying its log;
 * :mod:`.tables`: Räuber Raupe tables of 2-4 pupils, bots in the empty seats;
+* :mod:`.lessonroom`: a lesson room, each pupil's lesson controller replaying their events;
+* :mod:`.lessonpage`: a pupil's lesson widget in a lesson room (and the teacher's read-only look at it);
 * :mod:`.lobby`: every room of the server, rebuilt from the log at a restart; joining;
 * :mod:`.codes`: room codes (:mod:`secrets`), nicknames, the join limit;
 * :mod:`.pupil`: a pupil's page (the lessons' widgets on the room's game);

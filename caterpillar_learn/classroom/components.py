@@ -23,11 +23,20 @@ from __future__ import annotations
 from typing import Any
 
 from caterpillar_learn.classroom.consoles import JoinWidget, TeacherWidget
+from caterpillar_learn.classroom.lessonpage import LessonBoard, LessonTable
 from caterpillar_learn.classroom.pupil import ClassroomBoard, SeatWidget
 from caterpillar_learn.ui.base import LearnWidget
 from caterpillar_learn.ui.hosting.component import LearnComponent
 
-__all__ = ["PanelClassroomBoard", "PanelJoinWidget", "PanelSeatWidget", "PanelTeacherWidget", "classroom_component"]
+__all__ = [
+    "PanelClassroomBoard",
+    "PanelJoinWidget",
+    "PanelLessonBoard",
+    "PanelLessonTable",
+    "PanelSeatWidget",
+    "PanelTeacherWidget",
+    "classroom_component",
+]
 
 
 class PanelTeacherWidget(LearnComponent):
@@ -54,9 +63,28 @@ class PanelSeatWidget(LearnComponent):
     widget_class = SeatWidget
 
 
+class PanelLessonBoard(LearnComponent):
+    """A pupil's Caterpillars lesson in a lesson room (or the teacher's look at it)."""
+
+    widget_class = LessonBoard
+
+
+class PanelLessonTable(LearnComponent):
+    """A pupil's Räuber Raupe lesson in a lesson room (or the teacher's look at it)."""
+
+    widget_class = LessonTable
+
+
 _COMPONENTS: dict[type[LearnWidget[Any]], type[LearnComponent]] = {
     component.widget_class: component
-    for component in (PanelTeacherWidget, PanelJoinWidget, PanelClassroomBoard, PanelSeatWidget)
+    for component in (
+        PanelTeacherWidget,
+        PanelJoinWidget,
+        PanelClassroomBoard,
+        PanelSeatWidget,
+        PanelLessonBoard,
+        PanelLessonTable,
+    )
 }
 
 

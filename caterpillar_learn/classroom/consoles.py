@@ -14,7 +14,13 @@ Teacher events: ``create`` (a new room from the form's fields), ``open
 ``review {nickname}`` and ``start`` (start every Räuber Raupe table); in
 rooms of both games ``remove {pupil}``, ``rename {pupil, nickname}``, and
 ``let_in {request}`` or ``refuse {request}`` for a page asking to be a pupil
-who is on another tablet already.  The door's events are ``join {code,
+who is on another tablet already.  In a lesson room
+(:mod:`~caterpillar_learn.classroom.lessonroom`): ``roll`` (``together``:
+the lesson's next dice for the class), ``hold {step}`` (``null`` lets go),
+``pause {on}``, ``anonymize {on}``, ``watch {pupil}`` (that pupil's screen,
+read-only, under the console; ``null`` closes it) and ``export`` (the
+progress file, handed to this page alone in its ``download`` trait: the
+console's own session is the teacher's authority, no address carries it).  The door's events are ``join {code,
 nickname}`` (the form) and ``resume {code, secret}`` (a page that kept its
 secret: a reload, the same tablet), see :mod:`~caterpillar_learn.classroom.identity`.
 Below its form the door shows what the class can play: the lesson gallery's
@@ -54,8 +60,9 @@ import traitlets
 
 from caterpillar_learn.classroom.codes import ClassroomError, parse_code, parse_nickname
 from caterpillar_learn.classroom.identity import RejoinNeeded, Removed, is_secret, new_secret
-from caterpillar_learn.classroom.lobby import Lobby
-from caterpillar_learn.classroom.rooms import CaterpillarsRoom, RoomSettings
+from caterpillar_learn.classroom.lessonroom import LessonPupil, LessonRoom, LessonSettings
+from caterpillar_learn.classroom.lobby import AnyRoom, Lobby
+from caterpillar_learn.classroom.rooms import RoomSettings
 from caterpillar_learn.classroom.tables import RaupeRoom, TableSettings
 from caterpillar_learn.classroom.views import desk_view, room_view
 from caterpillar_learn.i18n import text
@@ -67,12 +74,19 @@ __all__ = ["JOIN_EVENTS", "TEACHER_EVENTS", "JoinDesk", "JoinWidget", "TeacherCo
 
 log = logging.getLogger("caterpillar_learn.classroom")
 
-TEACHER_EVENTS = ("create", "open", "roll", "hints", "auto", "review", "start", "remove", "rename", "let_in", "refuse")
+TEACHER_EVENTS = (
+    "create", "open", "roll", "hints", "auto", "review", "start", "remove", "rename", "let_in", "refuse",
+    "hold", "pause", "anonymize", "watch", "export",
+)  # fmt: skip
+#: What only a lesson room does: hold the class at a step, pause it, hide the names, look at a pupil's screen,
+#: download the progress.
+LESSON_EVENTS = ("hold", "pause", "anonymize", "watch", "export")
 JOIN_EVENTS = ("join", "resume")
 #: The door's states: the form; waiting for the teacher; refused; taken out by the teacher; joined.
 DOOR_STATES = ("door", "waiting", "refused", "removed", "joined")
 
-AnyRoom = CaterpillarsRoom | RaupeRoom
+#: Told which pupil's screen the teacher looks at (``None``, ``None``: none).
+Looker = Callable[[LessonRoom | None, LessonPupil | None], None]
 
 
 class TeacherConsole:
@@ -86,14 +100,28 @@ class TeacherConsole:
         #: Told which room the console shows, so the page can follow that room's changes.
         self.watch = watch
         self.message = ""
+        #: Told which pupil's screen the teacher looks at (the page shows it under the console).
+        self.look: Looker | None = None
+        #: The pupil whose screen the teacher looks at (a lesson room).
+        self.watching: int | None = None
+        #: The last progress file asked for: its name, its text and a number the page downloads it by once.
+        self.download: dict[str, Any] = {}
         rooms = list(lobby.rooms.values())
         self.room: AnyRoom | None = None
         self.open(rooms[-1] if rooms else None)
 
     def open(self, room: AnyRoom | None) -> None:
         self.room = room
+        self.look_at(None)
         if self.watch is not None:
             self.watch(room)
+
+    def look_at(self, pupil: LessonPupil | None) -> None:
+        """Show ``pupil``'s screen under the console (``None``: close it)."""
+        self.watching = None if pupil is None else pupil.id
+        if self.look is not None:
+            room = self.room if isinstance(self.room, LessonRoom) else None
+            self.look(room if pupil is not None else None, pupil)
 
     def interim(self, event: Mapping[str, Any]) -> dict[str, Any]:
         return {}
@@ -116,12 +144,18 @@ class TeacherConsole:
             raise BadEventError(text("classroom.msg.no_room_yet"))
         if kind == "remove":
             room.remove(event.get("pupil"))
+            if self.watching is not None and self.watching not in room.pupils:
+                self.look_at(None)
         elif kind == "rename":
             room.rename(event.get("pupil"), event.get("nickname"))
         elif kind == "let_in":
             room.let_in(event.get("request"))
         elif kind == "refuse":
             room.refuse(event.get("request"))
+        elif isinstance(room, LessonRoom):
+            self._lesson(room, kind, event)
+        elif kind in LESSON_EVENTS:
+            raise BadEventError(text("classroom.msg.only_lesson"))
         elif isinstance(room, RaupeRoom):
             if kind != "start":
                 raise BadEventError(text("classroom.msg.not_for_raupe"))
@@ -140,17 +174,46 @@ class TeacherConsole:
         else:
             raise BadEventError(text("classroom.msg.only_raupe"))
 
+    def _lesson(self, room: LessonRoom, kind: str, event: Mapping[str, Any]) -> None:
+        """What the teacher does in a lesson room."""
+        if kind == "roll":
+            room.release()
+        elif kind == "hold":
+            room.hold_at(event.get("step"))
+        elif kind == "pause":
+            room.pause(event.get("on"))
+        elif kind == "anonymize":
+            room.hide_names(event.get("on"))
+        elif kind == "watch":
+            pupil = event.get("pupil")
+            if pupil is None:
+                self.look_at(None)
+                return
+            ident = room._pupil_id(pupil)
+            self.look_at(room.pupils[ident])
+        elif kind == "export":
+            seq = int(self.download.get("seq", 0)) + 1
+            self.download = {"name": room.csv_name(), "text": room.progress_csv(), "seq": seq}
+        else:
+            raise BadEventError(text("classroom.msg.not_for_lesson"))
+
     def views(self) -> dict[str, Any]:
         current = "" if self.room is None else self.room.code
+        room = room_view(self.room, self.join_base)
+        if isinstance(self.room, LessonRoom) and self.watching is not None:
+            room["watching"] = self.watching
         return {
             "desk": desk_view(list(self.lobby.rooms.values()), current),
-            "room": room_view(self.room, self.join_base),
+            "room": room,
             "damage": self.lobby.damage_view(current),  # a room stopped at a damaged event (lobby.Damage)
+            "download": self.download,
         }
 
 
-def _settings(event: Mapping[str, Any]) -> RoomSettings | TableSettings:
+def _settings(event: Mapping[str, Any]) -> RoomSettings | TableSettings | LessonSettings:
     """A new room's settings from the form's fields (each one checked)."""
+    if event.get("game") == "lesson":
+        return LessonSettings.build(event.get("lesson"), event.get("mode", "own"))
     if event.get("game") == "raupe":
         return TableSettings.build(event.get("seats", 2), event.get("bots", "beginner"), hints=event.get("hints", True))
     if event.get("game") not in ("caterpillars", None):
@@ -312,12 +375,16 @@ class TeacherWidget(LearnWidget[TeacherConsole]):
         "bots", "create", "code", "join_at", "qr", "roll", "roll_typed", "dice_input", "auto", "pupils", "leaderboard",
         "place", "nickname", "final", "all_boxes", "flies", "review", "start_tables", "no_room", "tables",
         "waiting_pupils", "remove", "rename", "rename_save", "let_in", "refuse", "requests", "print_sheets",
+        "lesson", "mode", "progress", "step", "asked", "right_first", "stuck", "hold", "hold_none", "pause", "resume",
+        "anonymize", "export", "watch_close", "roll_lesson", "start_lesson", "anonymous", "paused_note",
     )  # fmt: skip
 
     desk = traitlets.Dict().tag(sync=True, view=True)
     room = traitlets.Dict().tag(sync=True, view=True)
     #: The damage reports of the room shown (:meth:`Lobby.damage_view`), drawn as one block (test id ``damage-report``).
     damage = traitlets.List(traitlets.Dict()).tag(sync=True, view=True)
+    #: The progress file the teacher asked for (``{name, text, seq}``): the page downloads it once per ``seq``.
+    download = traitlets.Dict().tag(sync=True, view=True)
 
     def __init__(self, console: TeacherConsole, *, lang: str | None = None, **kwargs: Any) -> None:
         super().__init__(console, lang=lang, **kwargs)

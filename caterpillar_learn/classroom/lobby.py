@@ -37,17 +37,21 @@ from typing import Any, Protocol
 
 from caterpillar_learn.classroom.codes import ClassroomError, JoinLimit, new_code, new_token, parse_code
 from caterpillar_learn.classroom.identity import RejoinNeeded, Removed, check_nickname, is_secret
+from caterpillar_learn.classroom.lessonroom import LessonRoom, LessonSettings
 from caterpillar_learn.classroom.rooms import CaterpillarsRoom, RoomSettings
 from caterpillar_learn.classroom.store import EventStore, StoredRow
 from caterpillar_learn.classroom.tables import RaupeRoom, TableSettings
 from caterpillar_learn.errors import CaterpillarLearnError, describe, one_line
 from caterpillar_learn.i18n import plural, text
 
-__all__ = ["Damage", "Lobby", "Room"]
+__all__ = ["AnyRoom", "Damage", "Lobby", "Room"]
 
 log = logging.getLogger("caterpillar_learn.classroom")
 
 TOKEN_KEY = "teacher_token"
+
+#: A room of the server: a Caterpillars room, Räuber Raupe tables, or a lesson room.
+AnyRoom = CaterpillarsRoom | RaupeRoom | LessonRoom
 
 
 class Room(Protocol):
@@ -139,7 +143,7 @@ class Lobby:
     def __init__(self, store: EventStore, *, limit: JoinLimit | None = None) -> None:
         self.store = store
         self.limit = limit if limit is not None else JoinLimit()
-        self.rooms: dict[str, CaterpillarsRoom | RaupeRoom] = {}
+        self.rooms: dict[str, AnyRoom] = {}
         #: Rooms whose replay stopped at a damaged event, by code (see :meth:`replay`).
         self.damage: dict[str, Damage] = {}
         token = store.get_meta(TOKEN_KEY)
@@ -231,9 +235,11 @@ class Lobby:
 
         return write
 
-    def _room(self, code: str, data: Mapping[str, Any]) -> CaterpillarsRoom | RaupeRoom:
+    def _room(self, code: str, data: Mapping[str, Any]) -> AnyRoom:
         if data.get("game") == "raupe":
             return RaupeRoom(code, TableSettings.from_json(data))
+        if data.get("game") == "lesson":
+            return LessonRoom(code, LessonSettings.from_json(data))
         return CaterpillarsRoom(code, RoomSettings.from_json(data))
 
     def _writer(self, code: str) -> Callable[[str, dict[str, Any]], object]:
@@ -243,13 +249,15 @@ class Lobby:
         return write
 
     # -- the teacher -------------------------------------------------------------------
-    def create(self, settings: RoomSettings | TableSettings) -> CaterpillarsRoom | RaupeRoom:
+    def create(self, settings: RoomSettings | TableSettings | LessonSettings) -> AnyRoom:
         """A new room with a fresh code; its ``room_created`` event is committed first."""
         code = new_code(self.rooms)
         self.store.append(code, "room_created", settings.to_json())
-        room: CaterpillarsRoom | RaupeRoom
+        room: AnyRoom
         if isinstance(settings, TableSettings):
             room = RaupeRoom(code, settings, write=self._writer(code))
+        elif isinstance(settings, LessonSettings):
+            room = LessonRoom(code, settings, write=self._writer(code))
         else:
             room = CaterpillarsRoom(code, settings, write=self._writer(code))
         self.rooms[code] = room
@@ -257,18 +265,18 @@ class Lobby:
         return room
 
     def tick(self) -> None:
-        """Move the clocks of the Räuber Raupe tables (the server calls this four times a second)."""
+        """Move the clocks of the Räuber Raupe tables, and see who is stuck in a lesson room (four times a second)."""
         for room in list(self.rooms.values()):
-            if isinstance(room, RaupeRoom) and room.code not in self.damage:  # a stopped room's clock stands
+            if (
+                isinstance(room, RaupeRoom | LessonRoom) and room.code not in self.damage
+            ):  # a stopped room's clock stands
                 try:
                     room.tick()
                 except Exception:  # one table's trouble must not stop the others' clocks
                     log.exception("room %s: the tables' clock failed", room.code)
 
     # -- the pupils ----------------------------------------------------------------------
-    def join(
-        self, code: object, nickname: object, *, client: str, secret: str | None = None
-    ) -> tuple[CaterpillarsRoom | RaupeRoom, Any]:
+    def join(self, code: object, nickname: object, *, client: str, secret: str | None = None) -> tuple[AnyRoom, Any]:
         """The room and the pupil for ``code`` and ``nickname``; at most a few tries a minute per client.
 
         ``secret`` is the page's: a new pupil's page will hold it, and a pupil

@@ -25,9 +25,8 @@ from caterpillar_learn.classroom.tweaks import Freezer, when_open_send_at_once
 from caterpillar_learn.i18n import text
 
 if TYPE_CHECKING:  # the command line must not pay for Panel and the widgets: they are imported when serving
-    from caterpillar_learn.classroom.lobby import Lobby
-    from caterpillar_learn.classroom.rooms import CaterpillarsRoom
-    from caterpillar_learn.classroom.tables import RaupeRoom
+    from caterpillar_learn.classroom.lessonroom import LessonPupil, LessonRoom
+    from caterpillar_learn.classroom.lobby import AnyRoom, Lobby
 
 __all__ = ["build_pages"]
 
@@ -39,6 +38,13 @@ YOU_STYLE = "font: 700 20px system-ui, sans-serif; padding: 4px 12px"
 MAX_ARG = 64
 #: Least time between two redraws of the teacher's console after pupils' moves (seconds).
 TEACHER_EVERY = 0.25
+#: The cover over a pupil's screen while the teacher pauses the class (outside the widget's shadow root).
+COVER_STYLE = (
+    "position: fixed; inset: 0; z-index: 1000; display: flex; align-items: center; justify-content: center; "
+    "background: #1b3a5c; color: #ffffff; font: 700 48px system-ui, sans-serif; text-align: center; padding: 24px"
+)
+#: The line above the pupil's screen the teacher looks at.
+LOOK_STYLE = "font: 700 20px system-ui, sans-serif; padding: 12px 12px 4px; border-top: 4px solid #1b3a5c"
 
 
 def _arg(name: str) -> str:
@@ -82,6 +88,8 @@ def build_pages(
 
     from caterpillar_learn.classroom.components import classroom_component
     from caterpillar_learn.classroom.consoles import JoinDesk, JoinWidget, TeacherConsole, TeacherWidget
+    from caterpillar_learn.classroom.lessonpage import LessonBoard, LessonTable, lesson_widget, widget_class
+    from caterpillar_learn.classroom.lessonroom import LessonRoom
     from caterpillar_learn.classroom.pupil import ClassroomBoard, RoomSession, SeatTable, SeatWidget
     from caterpillar_learn.classroom.rooms import CaterpillarsRoom
     from caterpillar_learn.ui.base import LearnWidget
@@ -89,15 +97,15 @@ def build_pages(
     # Make every component class now, before any page is open: Panel then lists their Bokeh data
     # models in every page's document.  A class first made inside a page would be described to that
     # page alone, and a door opened earlier could not draw the sheet it later receives.
-    for kind in (TeacherWidget, JoinWidget, ClassroomBoard, SeatWidget):
+    for kind in (TeacherWidget, JoinWidget, ClassroomBoard, SeatWidget, LessonBoard, LessonTable):
         classroom_component(kind)
     redraws = Redraws()  # every page's redraws, one at a turn of the event loop
 
-    def _component(kind: type[LearnWidget[Any]], widget: LearnWidget[Any]) -> Any:
+    def _component(kind: type[LearnWidget[Any]], widget: LearnWidget[Any], **params: Any) -> Any:
         # The class by name, never type(widget): anywidget gives every instance a class of its own,
         # and a Panel component class per page would be a new Bokeh model class per page.
         make: Any = classroom_component  # cached by class
-        component = make(kind)(widget)
+        component = make(kind)(widget, **params)
         component.redraws = redraws  # its page's events go before other pages' redraws
         return component
 
@@ -114,7 +122,7 @@ def build_pages(
         push = Push(doc, widget, component, redraws=redraws, every=TEACHER_EVERY)
         followed: dict[str, Any] = {}
 
-        def watch(room: CaterpillarsRoom | RaupeRoom | None) -> None:
+        def watch(room: AnyRoom | None) -> None:
             if "room" in followed:
                 followed["room"].unsubscribe(followed.pop("token"))
             followed.pop("room", None)
@@ -123,9 +131,44 @@ def build_pages(
 
         console.watch = watch
         watch(console.room)
+        # Under the console: the screen of the pupil the teacher tapped in a lesson room's grid, read-only.
+        look_holder = pn.Column(sizing_mode="stretch_width")
+        looking: list[Callable[[], None]] = []
+
+        def look(room: LessonRoom | None, pupil: LessonPupil | None) -> None:
+            for step in looking:
+                step()
+            looking.clear()
+            if room is None or pupil is None:
+                look_holder.objects = []
+                return
+            mirror = lesson_widget(room, pupil, read_only=True)
+            shown = _look_line(room, pupil)
+            mirror_component = _component(widget_class(room), mirror, sizing_mode="stretch_width")
+            line = pn.pane.HTML(shown, sizing_mode="stretch_width")  # type: ignore[no-untyped-call]
+            mirror_push = Push(doc, mirror, mirror_component, redraws=redraws, every=TEACHER_EVERY)
+
+            def follow(changed: int | None) -> None:
+                mirror_push(changed)
+                if _look_line(room, pupil) != line.object:  # the names hidden or shown again
+                    on_doc(doc, lambda: setattr(line, "object", _look_line(room, pupil)))
+
+            token = room.subscribe(follow, pupil.id)
+
+            def stop() -> None:
+                mirror_push.closed = True
+                room.unsubscribe(token)
+
+            looking.append(stop)
+            look_holder.objects = [line, mirror_component]
+
+        console.look = look
 
         def close() -> None:
             push.closed = True
+            for step in looking:
+                step()
+            looking.clear()
             watch(None)
             redraws.forget(doc)
             if freezer is not None:
@@ -134,7 +177,7 @@ def build_pages(
         _on_close(close)
         if freezer is not None:
             freezer.opened()
-        return component
+        return pn.Column(component, look_holder, sizing_mode="stretch_width")
 
     def pupil_page() -> Any:
         doc = pn.state.curdoc
@@ -142,12 +185,18 @@ def build_pages(
         holder = pn.Column(sizing_mode="stretch_width")
         leave: list[Callable[[], None]] = []
 
-        def show(room: CaterpillarsRoom | RaupeRoom, pupil: Any) -> None:
+        def show(room: AnyRoom, pupil: Any) -> None:
             for step in leave:
                 step()
             leave.clear()
-            widget: ClassroomBoard | SeatWidget
-            if isinstance(room, CaterpillarsRoom):
+            widget: Any
+            cover = None
+            lesson_room = room if isinstance(room, LessonRoom) else None
+            if isinstance(room, LessonRoom):
+                widget, key = lesson_widget(room, pupil), pupil.id
+                component = _component(widget_class(room), widget, sizing_mode="stretch_width")
+                cover = pn.pane.HTML(_cover(room, widget.lang), sizing_mode="stretch_width")  # type: ignore[no-untyped-call]
+            elif isinstance(room, CaterpillarsRoom):
                 widget, key = ClassroomBoard(RoomSession(room, pupil)), pupil.id
                 component = _component(ClassroomBoard, widget)
             else:
@@ -171,7 +220,9 @@ def build_pages(
             shown = {"nickname": pupil.nickname}
 
             def taken_out_or_renamed(_changed: int | None = None) -> None:
-                # The teacher removed or renamed this pupil: tell the page, on its own document.
+                # The teacher removed or renamed this pupil, or paused the class: tell the page, on its own document.
+                if cover is not None and lesson_room is not None and cover.object != _cover(lesson_room, widget.lang):
+                    on_page(lambda: setattr(cover, "object", _cover(lesson_room, widget.lang)))
                 if pupil.id in room.pupils and room.pupils[pupil.id] is pupil and pupil.nickname == shown["nickname"]:
                     return
                 on_page(follow_teacher)
@@ -195,7 +246,7 @@ def build_pages(
             leave.append(lambda: room.unsubscribe(watcher))
             door.refresh()  # the door (hidden now) hands the page its secret to keep
             door_component.pull()
-            holder.objects = [door_component, badge, component]
+            holder.objects = [door_component, badge, component, *([cover] if cover is not None else [])]
 
         def on_page(step: Callable[[], None]) -> None:
             """Run ``step`` on this page's own document (it may come from the teacher's page)."""
@@ -240,6 +291,41 @@ def build_pages(
         return holder
 
     return {"/": pupil_page, "join": pupil_page, "teacher": teacher_page}
+
+
+def on_doc(doc: Any, step: Callable[[], None]) -> None:
+    """Run ``step`` on ``doc`` at its next tick (with that page as Panel's current document)."""
+    from panel.io.state import set_curdoc
+
+    def run() -> None:
+        with set_curdoc(doc):
+            step()
+
+    try:
+        doc.add_next_tick_callback(run)
+    except Exception:  # the page has closed meanwhile
+        log.debug("a closed page missed a change", exc_info=True)
+
+
+def _cover(room: LessonRoom, lang: str) -> str:
+    """The cover over a pupil's screen while the class is paused ("" when it is not)."""
+    if not room.paused:
+        return ""
+    from caterpillar_learn.i18n import language
+
+    with language(lang):
+        words = text("classroom.lesson.cover")
+    return (
+        f'<div data-testid="class-paused" role="alertdialog" aria-modal="true" aria-label="{_escape(words)}" '
+        f'style="{COVER_STYLE}"><span>{_escape(words)}</span></div>'
+    )
+
+
+def _look_line(room: LessonRoom, pupil: LessonPupil) -> str:
+    """The line above the pupil's screen the teacher looks at (their name hidden with the names)."""
+    name = text("classroom.ui.anonymous", number=pupil.id) if room.anonymous else pupil.nickname
+    words = text("classroom.lesson.read_only", nickname=name)
+    return f'<div data-testid="watch-title" data-pupil="{pupil.id}" style="{LOOK_STYLE}">{_escape(words)}</div>'
 
 
 def _escape(words: str) -> str:

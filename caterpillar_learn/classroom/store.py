@@ -1,8 +1,10 @@
 """The classroom's memory: one SQLite file of events, written before anything is shown.
 
 Every room is an event log: ``room_created``, ``pupil_joined``,
-``dice_rolled``, ``move_placed``, ``hints_set``, and for Räuber Raupe
-``table_started`` and ``table_event``.  :meth:`EventStore.append` writes one
+``dice_rolled``, ``move_placed``, ``hints_set``, for Räuber Raupe
+``table_started`` and ``table_event``, and in a lesson room
+``lesson_event`` (a pupil's answer or step), ``dice_released``,
+``step_held``, ``class_paused`` and ``names_hidden``.  :meth:`EventStore.append` writes one
 event and commits it before it returns; only then does a room apply it and
 show it.  The file is in WAL mode with ``synchronous=FULL``, so a committed
 event survives the server being killed (SIGKILL) and even a power cut, and a

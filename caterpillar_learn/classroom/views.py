@@ -28,6 +28,7 @@ import segno
 
 from caterpillar_learn.caterpillars import score
 from caterpillar_learn.caterpillars.levels import Level
+from caterpillar_learn.classroom.lessonroom import LESSON_NAMES, MODES, LessonRoom, lesson_title
 from caterpillar_learn.classroom.rooms import DICE_SOURCES, LAYOUTS, STANDARD_LABELS, CaterpillarsRoom
 from caterpillar_learn.classroom.tables import RaupeRoom
 from caterpillar_learn.i18n import plural, text
@@ -38,6 +39,8 @@ __all__ = [
     "DiceFaces",
     "JoinView",
     "LeaderRow",
+    "LessonView",
+    "ProgressRow",
     "PupilLine",
     "RequestLine",
     "RoomView",
@@ -45,6 +48,7 @@ __all__ = [
     "desk_view",
     "format_labels",
     "join_address",
+    "lesson_view",
     "qr_svg",
     "room_view",
 ]
@@ -89,6 +93,37 @@ class TableLine(TypedDict):
     cards: list[int]
 
 
+class ProgressRow(TypedDict):
+    """One pupil's line in a lesson room's progress grid (``name`` is hidden with the names on the projector)."""
+
+    id: int
+    name: str
+    nickname: str
+    step: int
+    steps: int
+    title: str
+    asked: int
+    right_first: int
+    stuck: bool
+    why_stuck: str
+    held: bool
+
+
+class LessonView(TypedDict):
+    """A lesson room's part of the projector: the grid, the steps the class can be held at, the switches."""
+
+    lesson: str
+    mode: str
+    rows: list[ProgressRow]
+    steps: list[dict[str, Any]]
+    hold: int | None
+    paused: bool
+    anonymous: bool
+    can_roll: bool
+    roll_text: str
+    released: int
+
+
 class RoomView(TypedDict, total=False):
     code: str
     game: str
@@ -110,6 +145,8 @@ class RoomView(TypedDict, total=False):
     tables: list[TableLine]
     #: The room's printable score sheets (``scoresheets.PATH``), relative to the console; the page adds its token.
     sheets_url: str
+    lesson: LessonView
+    watching: int
 
 
 class DeskView(TypedDict):
@@ -121,6 +158,8 @@ class DeskView(TypedDict):
     dice: list[dict[str, str]]
     bots: list[dict[str, str]]
     standard: str
+    lessons: list[dict[str, str]]
+    modes: list[dict[str, str]]
 
 
 class JoinView(TypedDict):
@@ -158,7 +197,7 @@ def _choices(prefix: str, values: tuple[str, ...] | list[str]) -> list[dict[str,
     return [{"value": value, "text": text(f"{prefix}{value}")} for value in values]
 
 
-def desk_view(rooms: list[CaterpillarsRoom | RaupeRoom], current: str) -> DeskView:
+def desk_view(rooms: list[CaterpillarsRoom | RaupeRoom | LessonRoom], current: str) -> DeskView:
     """The teacher's desk: the rooms of this server (newest first) and the choices of a new room."""
     listed = []
     for room in reversed(rooms):
@@ -172,16 +211,21 @@ def desk_view(rooms: list[CaterpillarsRoom | RaupeRoom], current: str) -> DeskVi
     return {
         "rooms": listed,
         "current": current,
-        "games": _choices("classroom.game.", ["caterpillars", "raupe"]),
+        "games": _choices("classroom.game.", ["caterpillars", "raupe", "lesson"]),
         "levels": [{"value": level.value, "text": text(f"caterpillars.level.{level.value}")} for level in Level],
         "layouts": _choices("classroom.layout.", LAYOUTS),
         "dice": _choices("classroom.dice.", DICE_SOURCES),
         "bots": [{"value": name, "text": name} for name in LEVELS],
         "standard": format_labels(STANDARD_LABELS),
+        "lessons": [{"value": name, "text": f"{name[:2]} · {lesson_title(name)}"} for name in LESSON_NAMES],
+        "modes": _choices("classroom.mode.", MODES),
     }
 
 
-def _room_title(room: CaterpillarsRoom | RaupeRoom) -> str:
+def _room_title(room: CaterpillarsRoom | RaupeRoom | LessonRoom) -> str:
+    if isinstance(room, LessonRoom):
+        mode = text(f"classroom.mode.{room.settings.mode}")
+        return text("classroom.title.lesson", lesson=lesson_title(room.settings.lesson), mode=mode)
     if isinstance(room, RaupeRoom):
         return text("classroom.title.raupe", seats=room.settings.seats)
     settings = room.settings
@@ -192,7 +236,7 @@ def _room_title(room: CaterpillarsRoom | RaupeRoom) -> str:
     )
 
 
-def room_view(room: CaterpillarsRoom | RaupeRoom | None, join_base: str) -> RoomView:
+def room_view(room: CaterpillarsRoom | RaupeRoom | LessonRoom | None, join_base: str) -> RoomView:
     """The projector: code, QR code, round, dice, who has placed; at the end the ranking."""
     if room is None:
         return {}
@@ -208,6 +252,14 @@ def room_view(room: CaterpillarsRoom | RaupeRoom | None, join_base: str) -> Room
         for request in room.roster.requests.values()
         if request.pupil in room.pupils
     ]
+    if isinstance(room, LessonRoom):
+        view["pupils"] = [
+            {"id": p.id, "nickname": _shown(room, p.id, p.nickname), "placed": True, "filled": 0}
+            for p in room.counted()
+        ]
+        view["phase"] = "play"
+        view["lesson"] = lesson_view(room)
+        return view
     if isinstance(room, RaupeRoom):
         view["tables"] = [_table_line(table) for table in room.tables]
         view["pupils"] = [{"id": p.id, "nickname": p.nickname, "placed": True, "filled": 0} for p in room.counted()]
@@ -255,6 +307,52 @@ def room_view(room: CaterpillarsRoom | RaupeRoom | None, join_base: str) -> Room
     if not room.can_roll() and counted:
         view["leaderboard"] = _leaderboard(room)
     return view
+
+
+def _shown(room: LessonRoom, ident: int, nickname: str) -> str:
+    """The name the projector shows: the nickname, or "Pupil 3" while the names are hidden."""
+    return text("classroom.ui.anonymous", number=ident) if room.anonymous else nickname
+
+
+def lesson_view(room: LessonRoom) -> LessonView:
+    """A lesson room's grid: one row per pupil (step, questions, right at the first try, stuck), and the switches.
+
+    >>> from caterpillar_learn.classroom.lessonroom import LessonSettings
+    >>> room = LessonRoom("KX47PQ", LessonSettings.build("01-beginner"))
+    >>> ada = room.join("Ada"); room.arrive(ada.id); room.hide_names(True)
+    >>> row = lesson_view(room)["rows"][0]
+    >>> row["name"], row["nickname"], row["step"], row["steps"]
+    ('Pupil 1', '', 1, 13)
+    """
+    rows: list[ProgressRow] = [
+        {
+            "id": line.id,
+            "name": _shown(room, line.id, line.nickname),
+            "nickname": "" if room.anonymous else line.nickname,
+            "step": line.step,
+            "steps": line.steps,
+            "title": line.title,
+            "asked": line.asked,
+            "right_first": line.right_first,
+            "stuck": line.stuck,
+            "why_stuck": line.why_stuck,
+            "held": line.held,
+        }
+        for line in room.progress()
+    ]
+    roll_key = "classroom.ui.start_lesson" if room.kind == "raupe" else "classroom.ui.roll_lesson"
+    return {
+        "lesson": room.settings.lesson,
+        "mode": room.settings.mode,
+        "rows": rows,
+        "steps": [{"value": number, "text": f"{number} · {title}"} for number, title in enumerate(room.steps(), 1)],
+        "hold": None if room.hold is None else room.hold + 1,
+        "paused": room.paused,
+        "anonymous": room.anonymous,
+        "can_roll": room.can_roll() and not (room.kind == "raupe" and room.released > 0),
+        "roll_text": text(roll_key),
+        "released": room.released,
+    }
 
 
 def _leaderboard(room: CaterpillarsRoom) -> list[LeaderRow]:

@@ -42,16 +42,19 @@ def known_widgets() -> tuple[type, ...]:
     """The Panel component classes of the server's widgets (their Bokeh data models must exist here too)."""
     from caterpillar_learn.classroom.components import classroom_component
     from caterpillar_learn.classroom.consoles import JoinWidget, TeacherWidget
+    from caterpillar_learn.classroom.lessonpage import LessonBoard, LessonTable
     from caterpillar_learn.classroom.pupil import ClassroomBoard, SeatWidget
 
-    return tuple(classroom_component(kind) for kind in (TeacherWidget, JoinWidget, ClassroomBoard, SeatWidget))
+    kinds = (TeacherWidget, JoinWidget, ClassroomBoard, SeatWidget, LessonBoard, LessonTable)
+    return tuple(classroom_component(kind) for kind in kinds)
 
 
 class PageClient:
     """One page of the server (a Bokeh session), driven over its websocket.
 
     ``widget`` names are the widget classes: ``"TeacherWidget"``,
-    ``"JoinWidget"``, ``"ClassroomBoard"``, ``"SeatWidget"``.
+    ``"JoinWidget"``, ``"ClassroomBoard"``, ``"SeatWidget"``, and a lesson
+    room's ``"LessonBoard"`` and ``"LessonTable"``.
     """
 
     def __init__(self, url: str, arguments: Mapping[str, str] | None = None, timeout: float = 60.0) -> None:

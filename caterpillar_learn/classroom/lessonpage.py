@@ -1,0 +1,146 @@
+"""What a pupil's page runs in a lesson room: the lesson's own widget on the pupil's controller in the room.
+
+Each widget is the lesson's widget class (the same ES module, traits,
+questions, read-aloud and language menu as in Voila) around the pupil's
+controller held by the :class:`~caterpillar_learn.classroom.lessonroom.LessonRoom`:
+:class:`LessonBoard` (the Caterpillars lessons) and :class:`LessonTable`
+(Räuber Raupe).  Only the way an
+event travels differs: the widget hands it to the room
+(:meth:`~caterpillar_learn.classroom.lessonroom.LessonRoom.act`), which
+checks it, writes it to the log and has the controller play it; the widget
+then shows the result.  The language switch stays the page's own.
+
+A widget made with ``read_only=True`` is the teacher's look at a pupil's
+screen: the same views, and every event the page sends is ignored.
+
+>>> from caterpillar_learn.classroom.lessonroom import LessonRoom, LessonSettings
+>>> room = LessonRoom("KX47PQ", LessonSettings.build("01-beginner"))
+>>> ada = room.join("Ada")
+>>> board = lesson_widget(room, ada)
+>>> board.act("step", delta=1); board.act("roll")
+>>> board.lesson["index"], board.dice["rolled"]
+(2, True)
+>>> look = lesson_widget(room, ada, read_only=True)
+>>> look.act("step", delta=1); look.lesson["index"], [kind for kind, _ in room.log].count("lesson_event")
+(2, 2)
+>>> room.pause(True); board.act("roll"); board.message
+'Eyes on your teacher.'
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+from caterpillar_learn.classroom.lessonroom import LessonPupil, LessonRoom, RoomLesson, RoomTable
+from caterpillar_learn.errors import CaterpillarLearnError, one_line
+from caterpillar_learn.i18n import available_languages, language, text
+from caterpillar_learn.ui.base import LANGUAGE_EVENT, MAX_EVENT_FIELDS, LearnWidget
+from caterpillar_learn.ui.caterpillars import CaterpillarsBoard
+from caterpillar_learn.ui.raupe import RaupeWidget
+
+__all__ = ["LessonBoard", "LessonTable", "lesson_widget", "widget_class"]
+
+log = logging.getLogger("caterpillar_learn.classroom")
+
+#: Events a page sends by itself, many times a second or at every load: never logged as refused.
+QUIET = ("tick", "device")
+
+
+class InRoom:
+    """What the three lesson widgets share: the room and the pupil, and events that go through the room."""
+
+    room: LessonRoom
+    pupil: LessonPupil
+    read_only: bool
+
+    def place(self, room: LessonRoom, pupil: LessonPupil, read_only: bool) -> None:
+        self.room, self.pupil, self.read_only = room, pupil, read_only
+
+    def front_end_strings(self) -> dict[str, str]:
+        strings: dict[str, str] = super().front_end_strings()  # type: ignore[misc]
+        if self.read_only:  # the projector never reads a pupil's steps aloud by itself
+            strings["voice_default"] = "off"
+        return strings
+
+    def through_room(self, event: object) -> bool:
+        """Play ``event`` through the room; ``False`` for the language switch (the widget's own)."""
+        widget: Any = self
+        if isinstance(event, Mapping) and len(event) <= MAX_EVENT_FIELDS and event.get("type") == LANGUAGE_EVENT:
+            return False
+        if self.read_only:
+            return True  # the teacher looks; nothing a page sends here reaches the pupil's lesson
+        self.pupil.lang = widget.lang  # what the teacher's roll or start speaks on this pupil's screen
+        with language(widget.lang):
+            try:
+                self.room.act(self.pupil.id, event)
+            except CaterpillarLearnError as error:
+                widget.session.message = one_line(str(error))
+                kind = event.get("type") if isinstance(event, Mapping) else None
+                if kind not in QUIET:
+                    log.warning(
+                        "room %s, pupil %r: refused %.200r: %s", self.room.code, self.pupil.nickname, event, error
+                    )
+            except Exception:  # never lose the lesson to a surprise
+                log.exception("room %s, pupil %r: event %.200r failed", self.room.code, self.pupil.nickname, event)
+                widget.session.message = text("ui.internal")
+        widget.refresh()
+        return True
+
+
+class LessonBoard(InRoom, CaterpillarsBoard):
+    """A Caterpillars lesson's board (``CaterpillarsLesson`` in Voila) on a pupil's controller in a room."""
+
+    def __init__(
+        self, room: LessonRoom, pupil: LessonPupil, *, read_only: bool = False, lang: str | None = None
+    ) -> None:
+        assert isinstance(pupil.session, RoomLesson)
+        self.place(room, pupil, read_only)
+        super().__init__(session=pupil.session, lang=lang)
+
+    def handle(self, event: object) -> None:
+        if not self.through_room(event):
+            super().handle(event)
+
+
+class LessonTable(InRoom, RaupeWidget):
+    """A Räuber Raupe lesson's table on a pupil's controller in a room."""
+
+    def __init__(
+        self, room: LessonRoom, pupil: LessonPupil, *, read_only: bool = False, lang: str | None = None
+    ) -> None:
+        table = pupil.session
+        assert isinstance(table, RoomTable)
+        self.place(room, pupil, read_only)
+        self.lesson = room.settings.lesson
+        LearnWidget.__init__(self, table, lang=lang)  # RaupeWidget's own __init__ deals a table of its own
+        with language(self.lang):
+            table.translate()
+        self.refresh()
+
+    def handle(self, event: object) -> None:
+        if not self.through_room(event):
+            super().handle(event)
+
+    def switch_language(self, value: object) -> None:
+        if self.read_only and isinstance(value, str) and value in available_languages():
+            # the teacher's look must not ask the pupil's question again in another language
+            LearnWidget.switch_language(self, value)
+            return
+        super().switch_language(value)
+
+
+LessonWidget = LessonBoard | LessonTable
+
+
+def lesson_widget(room: LessonRoom, pupil: LessonPupil, *, read_only: bool = False) -> LessonWidget:
+    """The widget of ``pupil``'s lesson (the class for the room's lesson)."""
+    if room.kind == "raupe":
+        return LessonTable(room, pupil, read_only=read_only)
+    return LessonBoard(room, pupil, read_only=read_only)
+
+
+def widget_class(room: LessonRoom) -> type[LessonWidget]:
+    """The widget class of the room's lesson (what its Panel component is declared with)."""
+    return LessonTable if room.kind == "raupe" else LessonBoard

@@ -1,0 +1,679 @@
+"""A lesson room: the class plays one of the lessons, every pupil's answers and steps an event of the log.
+
+A :class:`LessonRoom` holds the lesson the teacher chose
+(:class:`LessonSettings`: any of :data:`LESSON_NAMES`, the notebooks of
+``lessons/`` but the strategy lab) and one controller per pupil, the very
+controller the lesson runs on in Voila: :class:`RoomLesson` (the
+Caterpillars lessons' :class:`~caterpillar_learn.ui.caterpillars.LessonSession`)
+or :class:`RoomTable` (a Räuber Raupe lesson's
+:class:`~caterpillar_learn.ui.raupe.controller.RaupeTable`).  The strategy
+lab is left out: it has no steps or questions to follow, and its opening run
+(200 simulated games a strategy, the hint's among them) takes the best part of
+a minute of CPU, which a server for the whole class must not spend on its
+event loop for each pupil who joins.  A pupil's
+event is checked by the room (a known kind of that controller, a small JSON
+object, the class not paused), written to the log and committed
+(``lesson_event``), and only then handed to the controller
+(:meth:`LessonRoom.apply`) and shown.  The controllers are deterministic, so
+a restart replays each pupil's events through a fresh controller and the
+pupil is back at the same step; a reload or another tablet with the pupil's
+secret finds the controller in the room as it is.
+
+The room knows nothing about Panel.  What the teacher does is an event too:
+``dice_released`` (mode ``together``: the teacher's roll shows the lesson's
+next dice on every sheet, and nobody rolls ahead), ``step_held`` (nobody
+goes past that step), ``class_paused`` and ``names_hidden``.  Each event's
+handler is in :data:`APPLY`; an unknown kind is refused.
+
+What the teacher sees of each pupil is :meth:`LessonRoom.progress`: the
+step, the questions asked and right at the first try, and whether the pupil
+is stuck (no progress for :data:`STUCK_SECONDS`, or :data:`STUCK_WRONG`
+wrong answers in a row).
+
+>>> room = LessonRoom("KX47PQ", LessonSettings.build("01-beginner"), clock=lambda: 100.0)
+>>> ada = room.join("Ada")
+>>> room.act(ada.id, {"type": "step", "delta": 1})
+>>> room.act(ada.id, {"type": "roll"})
+>>> line = room.progress()[0]
+>>> line.nickname, line.step, line.steps, line.asked, line.stuck
+('Ada', 3, 13, 0, False)
+>>> [kind for kind, _ in room.log]
+['pupil_joined', 'lesson_event', 'lesson_event']
+>>> room.act(ada.id, {"type": "fly"})
+Traceback (most recent call last):
+...
+caterpillar_learn.classroom.codes.ClassroomError: event type: got 'fly', expected one of roll, box, option, close, \
+die, hint, review, new_game, whatif, device, step, answer, check, numbers
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import itertools
+import json
+import logging
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from caterpillar_learn.classroom.codes import ClassroomError
+from caterpillar_learn.classroom.identity import Attendance, Roster, secret_hash
+from caterpillar_learn.errors import CaterpillarLearnError, describe, one_line
+from caterpillar_learn.i18n import current_language, language, text
+from caterpillar_learn.lessons import LESSONS, SETUPS, get_table
+from caterpillar_learn.ui.base import BadEventError, event_type
+from caterpillar_learn.ui.caterpillars.controller import LessonSession
+from caterpillar_learn.ui.raupe.controller import RaupeTable
+
+__all__ = [
+    "APPLY",
+    "CSV_COLUMNS",
+    "EVENTS",
+    "LESSON_NAMES",
+    "MODES",
+    "LessonPupil",
+    "LessonRoom",
+    "LessonSettings",
+    "ProgressLine",
+    "RoomLesson",
+    "RoomTable",
+]
+
+log = logging.getLogger("caterpillar_learn.classroom")
+
+#: Every lesson a room can play: the notebooks of ``lessons/`` (the Caterpillars lessons, then Räuber Raupe's),
+#: but the strategy lab (see the module's text).
+LESSON_NAMES: tuple[str, ...] = (*(name for name, lesson in LESSONS.items() if lesson.widgets != ("lab",)), *SETUPS)
+#: ``own``: every pupil at their own pace; ``together``: the teacher's roll (or start) for the whole class.
+MODES = ("own", "together")
+#: The seed of each lesson's notebook (its ``SEED`` parameter): the room deals what Voila deals.
+NOTEBOOK_SEEDS: dict[str, int] = {
+    "00-setup": 1, "01-beginner": 1, "02-intermediate": 2, "03-advanced": 3, "04-expert": 4,
+    "10-raupe-shape": 10, "11-raupe-colour": 11, "12-raupe-change-card": 12,
+    "13-raupe-butterflies-and-aphids": 13, "14-raupe-spot-the-mistake": 14, "15-raupe-race": 15,
+}  # fmt: skip
+#: Seconds without progress after which a pupil shows as stuck.
+STUCK_SECONDS = 90.0
+#: Wrong answers in a row after which a pupil shows as stuck.
+STUCK_WRONG = 3
+#: The longest event a page may send, as JSON (a lesson's events are a few fields).
+MAX_EVENT_CHARS = 600
+#: The progress file's columns, one row per pupil and lesson.
+CSV_COLUMNS = (
+    "nickname", "lesson", "step_reached", "steps", "questions_asked", "right_first_try", "final_score", "minutes",
+)  # fmt: skip
+MAX_PUPILS = 60
+
+Listener = Callable[[int | None], None]
+#: The pupil number a change for the teacher alone is announced with (a pupil's page listens for its own).
+TEACHER = -1
+
+
+def lesson_kind(name: str) -> str:
+    """Which controller plays lesson ``name``: ``caterpillars`` or ``raupe``.
+
+    >>> [lesson_kind(name) for name in ("01-beginner", "15-raupe-race")]
+    ['caterpillars', 'raupe']
+    """
+    return "raupe" if name in SETUPS else "caterpillars"
+
+
+def lesson_title(name: str) -> str:
+    """The lesson's title in the current language (the title its page shows)."""
+    if name in SETUPS:
+        return text(f"raupe_lessons.title.{name}")
+    return text(LESSONS[name].title_key)
+
+
+@dataclass(frozen=True)
+class LessonSettings:
+    """What the teacher chose for a lesson room (its ``room_created`` event): the lesson and the mode.
+
+    >>> LessonSettings.build("01-beginner", "together").to_json()
+    {'game': 'lesson', 'lesson': '01-beginner', 'mode': 'together', 'seed': 1}
+    >>> LessonSettings.build("06-nothing")
+    Traceback (most recent call last):
+    ...
+    caterpillar_learn.classroom.codes.ClassroomError: lesson: got '06-nothing', expected one of 00-setup, \
+01-beginner, 02-intermediate, 03-advanced, 04-expert, 10-raupe-shape, 11-raupe-colour, \
+12-raupe-change-card, 13-raupe-butterflies-and-aphids, 14-raupe-spot-the-mistake, 15-raupe-race
+    """
+
+    lesson: str
+    mode: str
+    seed: int
+
+    @classmethod
+    def build(cls, lesson: object, mode: object = "own") -> LessonSettings:
+        if not isinstance(lesson, str) or lesson not in LESSON_NAMES:
+            raise ClassroomError(describe("lesson", lesson, "one of " + ", ".join(LESSON_NAMES)))
+        if mode not in MODES:
+            raise ClassroomError(describe("mode", mode, "one of " + ", ".join(MODES)))
+        return cls(lesson, str(mode), NOTEBOOK_SEEDS[lesson])
+
+    @property
+    def kind(self) -> str:
+        return lesson_kind(self.lesson)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"game": "lesson", "lesson": self.lesson, "mode": self.mode, "seed": self.seed}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> LessonSettings:
+        settings = cls.build(data["lesson"], data["mode"])
+        return cls(settings.lesson, settings.mode, int(data["seed"]))
+
+
+class RoomLesson(LessonSession):
+    """A Caterpillars lesson in a room: the lesson's own session, which the teacher may hold at a step.
+
+    ``hold`` is the step (0-based) nobody goes past; the lesson's own
+    following of the game stops there, and *next* says who holds it.
+
+    >>> lesson = RoomLesson("01-beginner")
+    >>> lesson.hold = 0
+    >>> lesson.handle({"type": "roll"}); lesson.step
+    0
+    >>> lesson.hold = None; lesson.let_go(); lesson.step
+    2
+    """
+
+    def __init__(self, name: str, seed: int | None = None) -> None:
+        self.hold: int | None = None
+        super().__init__(name, seed)
+
+    @property
+    def held(self) -> bool:
+        """Whether the teacher holds the class at (or before) this pupil's step."""
+        return self.hold is not None and self.step >= self.hold
+
+    def _is_last(self) -> bool:
+        return super()._is_last() or self.held
+
+    def can_go_on(self) -> bool:
+        return super().can_go_on() and not self.held
+
+    def _step(self, delta: object) -> None:
+        if delta == 1 and not isinstance(delta, bool) and self.held:
+            raise BadEventError(text("classroom.lesson.held"))
+        super()._step(delta)
+
+    def let_go(self) -> None:
+        """The teacher let go (or moved the hold on): the lesson catches up with what the pupil did meanwhile."""
+        if self.held:
+            return
+        if self.revealed and self.game.phase != "over":
+            self._pass_words()  # the pupil rolled on a step of words: they are doing what comes next
+        self._follow()
+
+
+class RoomTable(RaupeTable):
+    """A Räuber Raupe lesson in a room: the lesson's own table; a hold before play keeps the game from starting."""
+
+    def __init__(self, name: str, seed: int) -> None:
+        self.hold: int | None = None
+        super().__init__(get_table(name), seed, name)
+
+    @property
+    def held(self) -> bool:
+        return self.hold is not None and self.steps.index(self.step) >= self.hold
+
+    def on_start(self, event: Mapping[str, Any]) -> None:
+        if self.hold is not None and self.step == "start" and self.steps.index("start") >= self.hold:
+            raise BadEventError(text("classroom.lesson.held"))
+        super().on_start(event)
+
+    def let_go(self) -> None:
+        """Nothing to catch up: a table's step follows its game."""
+
+
+Controller = RoomLesson | RoomTable
+
+
+def new_controller(settings: LessonSettings) -> Controller:
+    """A fresh controller of the room's lesson, as its notebook makes it."""
+    if settings.kind == "raupe":
+        return RoomTable(settings.lesson, settings.seed)
+    return RoomLesson(settings.lesson, settings.seed)
+
+
+@dataclass
+class LessonPupil:
+    """One pupil of a lesson room: their controller and what the teacher's grid reads of it."""
+
+    id: int
+    nickname: str
+    session: Controller
+    joined_at: float
+    #: When the pupil last did something (for the minutes) and last made progress (for "stuck").
+    last_at: float = 0.0
+    progress_at: float = 0.0
+    #: The furthest step reached (1-based) and the last finished game's final score.
+    reached: int = 1
+    final: int | None = None
+    #: Wrong answers checked in a row.
+    wrong_run: int = 0
+    #: The last refusal of the pupil's event (the controller's one line).
+    refusal: str = ""
+    #: The language of the pupil's page (what the teacher's roll or start speaks on their screen); not kept.
+    lang: str | None = None
+
+    def __post_init__(self) -> None:
+        self.last_at = self.progress_at = self.joined_at
+        self.reached = self.place()[0]
+
+    def place(self) -> tuple[int, int]:
+        """The step (1-based) and the lesson's number of steps."""
+        session = self.session
+        if isinstance(session, RoomLesson):
+            return session.step + 1, len(session.lesson.steps)
+        return session.steps.index(session.step) + 1, len(session.steps)
+
+    def answers(self) -> list[Any]:
+        return list(self.session.quiz.answers)
+
+    def moves(self) -> int:
+        """What the pupil has done in the game (a Räuber Raupe table counts the pupil's own cards and calls)."""
+        session = self.session
+        if isinstance(session, RoomLesson):
+            return session.progress.moves + session.progress.setup_rolls
+        mine = (getattr(event, "player", getattr(event, "caller", None)) for event in session.game.events)
+        return sum(1 for who in mine if who == session.human)
+
+
+@dataclass(frozen=True)
+class ProgressLine:
+    """One row of the teacher's progress grid."""
+
+    id: int
+    nickname: str
+    step: int
+    steps: int
+    title: str
+    asked: int
+    right_first: int
+    stuck: bool
+    why_stuck: str
+    final: int | None
+    minutes: float
+    held: bool
+
+
+#: Each event of a lesson room's log, and the :class:`LessonRoom` method that applies it.
+APPLY: dict[str, str] = {
+    "pupil_joined": "_on_joined",
+    "pupil_let_in": "_on_let_in",
+    "pupil_removed": "_on_removed",
+    "pupil_renamed": "_on_renamed",
+    "lesson_event": "_on_lesson_event",
+    "dice_released": "_on_released",
+    "step_held": "_on_held",
+    "class_paused": "_on_paused",
+    "names_hidden": "_on_hidden",
+}
+EVENTS: tuple[str, ...] = tuple(APPLY)
+
+
+@dataclass
+class LessonRoom(Attendance):
+    """One class in one lesson; every change is an event of its log, written before it is shown."""
+
+    code: str
+    settings: LessonSettings
+    write: Callable[[str, dict[str, Any]], object] | None = None
+    clock: Callable[[], float] = time.time
+    game_name: str = field(init=False, default="lesson")
+    pupils: dict[int, LessonPupil] = field(init=False, default_factory=dict)
+    #: The teacher's rolls (``together``): how many of the lesson's rolls every pupil may have.
+    released: int = field(init=False, default=0)
+    hold: int | None = field(init=False, default=None)
+    paused: bool = field(init=False, default=False)
+    anonymous: bool = field(init=False, default=False)
+    version: int = field(init=False, default=0)
+    log: list[tuple[str, dict[str, Any]]] = field(init=False, default_factory=list, repr=False)
+    lock: threading.RLock = field(init=False, default_factory=threading.RLock, repr=False)
+    roster: Roster = field(init=False, default_factory=Roster, repr=False)
+    _listeners: dict[int, tuple[int | None, Listener]] = field(init=False, default_factory=dict, repr=False)
+    _tokens: itertools.count[int] = field(init=False, default_factory=itertools.count, repr=False)
+    _stuck: frozenset[int] = field(init=False, default=frozenset(), repr=False)
+
+    # -- what pages read ---------------------------------------------------------------
+    @property
+    def kind(self) -> str:
+        return self.settings.kind
+
+    def counted(self) -> list[LessonPupil]:
+        """The pupils whose page has connected (or who did something before a restart)."""
+        return [pupil for pupil in self.pupils.values() if pupil.id in self.roster.seen]
+
+    def steps(self) -> list[str]:
+        """The lesson's step titles, in the current language (what the teacher can hold the class at)."""
+        settings = self.settings
+        if settings.kind == "caterpillars":
+            return [text(f"lessons.{step.key}.title") for step in LESSONS[settings.lesson].steps]
+        return [text(f"classroom.lesson.raupe_step.{name}") for name in _table_steps(settings.lesson)]
+
+    def can_roll(self) -> bool:
+        """Whether the teacher's roll (or start) means something: ``together``, in a lesson that rolls or starts."""
+        return self.settings.mode == "together" and self.kind in ("caterpillars", "raupe")
+
+    def is_stuck(self, pupil: LessonPupil, now: float | None = None) -> str:
+        """Why ``pupil`` is stuck ("" if not): wrong answers in a row, or no progress for a while.
+
+        A pupil the teacher holds, the whole class paused, and a pupil at the lesson's end are not stuck.
+        """
+        if pupil.wrong_run >= STUCK_WRONG:
+            return "wrong"
+        step, steps = pupil.place()
+        held = pupil.session.held
+        if self.paused or held or step >= steps:
+            return ""
+        if self.settings.mode == "together" and self._waits_for_teacher(pupil):
+            return ""
+        now = self.clock() if now is None else now
+        return "idle" if now - pupil.progress_at >= STUCK_SECONDS else ""
+
+    def _waits_for_teacher(self, pupil: LessonPupil) -> bool:
+        session = pupil.session
+        if isinstance(session, RoomLesson):
+            fresh = not session.revealed and session.game.phase != "over"
+            return fresh and session.progress.rolls >= self.released
+        if isinstance(session, RoomTable):
+            return not session.started and self.released == 0
+        return False
+
+    def progress(self, now: float | None = None) -> list[ProgressLine]:
+        """The teacher's grid: one line per pupil shown, in the order they joined."""
+        now = self.clock() if now is None else now
+        lines = []
+        for pupil in self.counted():
+            step, steps = pupil.place()
+            answers = pupil.answers()
+            why = self.is_stuck(pupil, now)
+            lines.append(
+                ProgressLine(
+                    pupil.id,
+                    pupil.nickname,
+                    step,
+                    steps,
+                    self._step_title(pupil),
+                    len(answers),
+                    sum(1 for answer in answers if answer["correct"]),
+                    bool(why),
+                    text(f"classroom.lesson.stuck_{why}") if why else "",
+                    pupil.final,
+                    round((pupil.last_at - pupil.joined_at) / 60.0, 1),
+                    pupil.session.held,
+                )
+            )
+        return lines
+
+    def _step_title(self, pupil: LessonPupil) -> str:
+        session = pupil.session
+        if isinstance(session, RoomLesson):
+            return text(f"lessons.{session.current.key}.title")
+        return text(f"classroom.lesson.raupe_step.{session.step}")
+
+    def progress_csv(self) -> str:
+        """The room's progress as CSV (:data:`CSV_COLUMNS`), one row per pupil of the lesson.
+
+        A nickname that a spreadsheet would read as a formula is written with a leading ``'``.
+        """
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\r\n")
+        writer.writerow(CSV_COLUMNS)
+        for line in self.progress():
+            pupil = self.pupils[line.id]
+            writer.writerow(
+                [
+                    _cell(line.nickname),
+                    self.settings.lesson,
+                    pupil.reached,
+                    line.steps,
+                    line.asked,
+                    line.right_first,
+                    "" if line.final is None else line.final,
+                    f"{line.minutes:.1f}",
+                ]
+            )
+        return out.getvalue()
+
+    def csv_name(self) -> str:
+        """The download's file name: the lesson, the room and the date (``01-beginner-KX47PQ-2026-12-03.csv``)."""
+        return f"{self.settings.lesson}-{self.code}-{time.strftime('%Y-%m-%d', time.localtime(self.clock()))}.csv"
+
+    # -- what happens (each one an event, written before it is applied) ---------------------
+    def join(self, nickname: str, secret: str | None = None) -> LessonPupil:
+        """The pupil whose page holds ``secret``, or a new pupil ``nickname`` (see the Caterpillars room's)."""
+        with self.lock:
+            known = self.roster.admit(nickname, secret)
+            if known is not None:
+                return self.pupils[known]
+            if len(self.pupils) >= MAX_PUPILS:
+                raise ClassroomError(text("classroom.msg.room_full", count=MAX_PUPILS))
+            ident = self.roster.next_id
+            data: dict[str, Any] = {"pupil": ident, "nickname": nickname, "at": self.clock()}
+            if secret is not None:
+                data["secret_hash"] = secret_hash(secret)
+            self.record("pupil_joined", data)
+            return self.pupils[ident]
+
+    def act(self, pupil: int, event: object) -> None:
+        """A pupil's page sends ``event``: checked, written, then played by the pupil's controller.
+
+        Raises :class:`ClassroomError` (one line, nothing written) for an
+        event the room refuses; the controller's own refusal is the pupil's
+        :attr:`LessonPupil.refusal` (and its ``message``), like in a lesson.
+        """
+        with self.lock:
+            found = self.pupils.get(pupil)
+            if found is None:
+                raise ClassroomError(text("classroom.msg.no_pupil"))
+            try:
+                kind = event_type(event, found.session.events)
+            except BadEventError as error:
+                raise ClassroomError(str(error)) from None
+            assert isinstance(event, Mapping)
+            try:
+                line = json.dumps(dict(event), allow_nan=False, separators=(",", ":"))
+            except (TypeError, ValueError):
+                raise ClassroomError(describe("event", "…", "plain JSON")) from None
+            if len(line) > MAX_EVENT_CHARS:
+                raise ClassroomError(describe("event", f"{len(line)} characters", f"at most {MAX_EVENT_CHARS}"))
+            if self.paused and kind != "device":
+                raise ClassroomError(text("classroom.lesson.paused"))
+            if self.settings.mode == "together":
+                self._check_together(found, kind)
+            self.record("lesson_event", {"pupil": pupil, "event": json.loads(line), "at": self.clock()})
+
+    def _check_together(self, pupil: LessonPupil, kind: str) -> None:
+        session = pupil.session
+        if isinstance(session, RoomLesson) and kind == "roll" and self._waits_for_teacher(pupil):
+            raise ClassroomError(text("classroom.msg.wait_roll"))
+        if isinstance(session, RoomTable) and kind == "start" and self.released == 0 and not session.started:
+            raise ClassroomError(text("classroom.lesson.wait_start"))
+
+    def release(self) -> None:
+        """The teacher's roll (``together``): the lesson's next dice on every sheet (a Räuber Raupe lesson: go)."""
+        with self.lock:
+            if not self.can_roll():
+                raise ClassroomError(text("classroom.lesson.no_roll"))
+            if self.kind == "raupe" and self.released:
+                raise ClassroomError(text("classroom.raupe.already_started"))
+            self.record("dice_released", {"turn": self.released, "at": self.clock()})
+
+    def hold_at(self, step: object) -> None:
+        """Hold the class at ``step`` (1-based, as the grid shows it), or let go (``None``)."""
+        steps = len(self.steps())
+        if step is not None and (isinstance(step, bool) or not isinstance(step, int) or not 1 <= step <= steps):
+            raise ClassroomError(describe("hold step", step, f"a step from 1 to {steps}, or none"))
+        with self.lock:
+            self.record("step_held", {"step": None if step is None else step - 1, "at": self.clock()})
+
+    def pause(self, on: object) -> None:
+        if not isinstance(on, bool):
+            raise ClassroomError(describe("pause", on, "true or false"))
+        with self.lock:
+            self.record("class_paused", {"on": on, "at": self.clock()})
+
+    def hide_names(self, on: object) -> None:
+        if not isinstance(on, bool):
+            raise ClassroomError(describe("anonymize", on, "true or false"))
+        with self.lock:
+            self.record("names_hidden", {"on": on})
+
+    def record(self, kind: str, data: dict[str, Any]) -> None:
+        """Write the event (committed), apply it, tell the pages (a pupil's event: the teacher and that pupil)."""
+        if self.write is not None:
+            self.write(kind, data)
+        self.apply(kind, data)
+        who = data.get("pupil") if kind == "lesson_event" else None
+        self.notify(who if isinstance(who, int) else None)
+
+    def apply(self, kind: str, data: Mapping[str, Any]) -> None:
+        """Apply one event of the log (live, or replayed after a restart) through its handler in :data:`APPLY`."""
+        method = APPLY.get(kind)
+        if method is None:
+            raise ClassroomError(describe("event", kind, "an event of a lesson room"))
+        getattr(self, method)(data)
+        self.log.append((kind, dict(data)))
+        self.version += 1
+
+    # -- the handlers, one per event of the log ----------------------------------------------
+    def _on_joined(self, data: Mapping[str, Any]) -> None:
+        ident, nickname = int(data["pupil"]), str(data["nickname"])
+        if ident in self.pupils:
+            raise ClassroomError(describe("pupil", ident, "a new pupil number"))
+        self.roster.add(ident, nickname, data.get("secret_hash"))
+        session = new_controller(self.settings)
+        session.hold = self.hold
+        self.pupils[ident] = LessonPupil(ident, nickname, session, float(data.get("at", 0.0)))
+
+    def _on_let_in(self, data: Mapping[str, Any]) -> None:
+        self.roster.let_in(self._pupil_id(data["pupil"]), str(data["secret_hash"]))
+
+    def _on_removed(self, data: Mapping[str, Any]) -> None:
+        ident = self._pupil_id(data["pupil"])
+        self.roster.remove(ident, self.pupils.pop(ident).nickname)
+
+    def _on_renamed(self, data: Mapping[str, Any]) -> None:
+        ident = self._pupil_id(data["pupil"])
+        nickname = str(data["nickname"])
+        self.roster.rename(ident, self.pupils[ident].nickname, nickname)
+        self.pupils[ident].nickname = nickname
+
+    def _on_lesson_event(self, data: Mapping[str, Any]) -> None:
+        pupil = self.pupils[int(data["pupil"])]
+        event = data["event"]
+        if not isinstance(event, Mapping):
+            raise ClassroomError(describe("lesson_event", event, "an event object"))
+        self.roster.seen.add(pupil.id)  # a pupil who acted had a page (also after a restart)
+        self._play(pupil, event, float(data.get("at", pupil.last_at)))
+
+    def _play(self, pupil: LessonPupil, event: Mapping[str, Any], at: float) -> None:
+        """Hand ``event`` to the pupil's controller and note what changed for the teacher's grid."""
+        session = pupil.session
+        before = (pupil.place()[0], len(pupil.answers()), pupil.moves())
+        session.message = ""
+        try:
+            session.handle(event)
+        except CaterpillarLearnError as error:
+            session.message = one_line(str(error))
+        except Exception:  # a surprise in a controller must not stop the room (nor its replay)
+            log.exception("room %s, pupil %r: event %.200r failed", self.code, pupil.nickname, event)
+            session.message = text("ui.internal")
+        pupil.refusal = session.message
+        pupil.last_at = max(pupil.last_at, at)
+        step = pupil.place()[0]
+        pupil.reached = max(pupil.reached, step)
+        if event.get("type") == "check" and session.message == "":
+            right = step > before[0] or session.quiz.is_right  # a right answer moves the lesson on
+            pupil.wrong_run = 0 if right else pupil.wrong_run + 1
+        if (step, len(pupil.answers()), pupil.moves()) != before and not (
+            event.get("type") == "check" and pupil.wrong_run
+        ):
+            pupil.progress_at = at
+        if isinstance(session, RoomLesson) and session.game.phase == "over":
+            pupil.final = session.game.score().final
+
+    def _on_released(self, data: Mapping[str, Any]) -> None:
+        if data["turn"] != self.released:
+            raise ClassroomError(describe("dice_released turn", data["turn"], f"turn {self.released}"))
+        self.released += 1
+        at = float(data.get("at", 0.0))
+        for pupil in self.pupils.values():  # the dice appear on every sheet that waits for them
+            session = pupil.session
+            with language(pupil.lang or current_language()):  # in the words of the pupil's page
+                if isinstance(session, RoomLesson) and not session.revealed and session.game.phase != "over":
+                    if session.progress.rolls < self.released:
+                        self._play(pupil, {"type": "roll"}, at)
+                elif isinstance(session, RoomTable) and not session.started and not session.asking:
+                    self._play(pupil, {"type": "start"}, at)
+
+    def _on_held(self, data: Mapping[str, Any]) -> None:
+        step = data["step"]
+        self.hold = None if step is None else int(step)
+        at = float(data.get("at", 0.0))
+        for pupil in self.pupils.values():
+            session = pupil.session
+            if isinstance(session, RoomLesson | RoomTable):
+                session.hold = self.hold
+                session.let_go()
+                pupil.reached = max(pupil.reached, pupil.place()[0])
+            pupil.progress_at = max(pupil.progress_at, at)  # waiting for the teacher was not being stuck
+
+    def _on_paused(self, data: Mapping[str, Any]) -> None:
+        self.paused = bool(data["on"])
+        if not self.paused:  # the time under the cover does not count as being stuck
+            at = float(data.get("at", 0.0))
+            for pupil in self.pupils.values():
+                pupil.progress_at = max(pupil.progress_at, at)
+
+    def _on_hidden(self, data: Mapping[str, Any]) -> None:
+        self.anonymous = bool(data["on"])
+
+    # -- the clock -----------------------------------------------------------------------------
+    def tick(self) -> None:
+        """Tell the teacher's console when a pupil becomes stuck (or no longer is) with time alone."""
+        stuck = frozenset(pupil.id for pupil in self.counted() if self.is_stuck(pupil))
+        if stuck != self._stuck:
+            self._stuck = stuck
+            self.notify(TEACHER)
+
+    # -- pages ----------------------------------------------------------------------------------
+    def subscribe(self, listener: Listener, pupil: int | None = None) -> int:
+        """Call ``listener(pupil)`` after each change (only the room's and ``pupil``'s, if given); returns a token."""
+        token = next(self._tokens)
+        self._listeners[token] = (pupil, listener)
+        return token
+
+    def unsubscribe(self, token: int) -> None:
+        self._listeners.pop(token, None)
+
+    def notify(self, pupil: int | None) -> None:
+        """Tell the pages: every page after a room-wide change, the teacher's and ``pupil``'s after a pupil's."""
+        for wanted, listener in list(self._listeners.values()):
+            if pupil is None or wanted is None or wanted == pupil:
+                try:
+                    listener(pupil)
+                except Exception:  # a broken page must not break the room
+                    log.exception("room %s: a page's listener failed", self.code)
+
+
+@lru_cache(maxsize=16)
+def _table_steps(lesson: str) -> tuple[str, ...]:
+    """The steps of a Räuber Raupe lesson (they depend on its table only)."""
+    return RaupeTable(get_table(lesson), NOTEBOOK_SEEDS[lesson], lesson).steps
+
+
+def _cell(value: str) -> str:
+    """A text cell a spreadsheet shows as text (never runs it as a formula).
+
+    >>> _cell("=1+1"), _cell("Ada")
+    ("'=1+1", 'Ada')
+    """
+    return "'" + value if value[:1] in ("=", "+", "-", "@", "\t", "\r") else value
