@@ -7,6 +7,7 @@ engines, the advice, the widgets) and nothing imports it.
 * :mod:`.rooms`: a Caterpillars room, the engine replaying its log;
 * :mod:`.tables`: Räuber Raupe tables of 2-4 pupils, bots in the empty seats;
 * :mod:`.lessonroom`: a lesson room, each pupil's lesson controller replaying their events;
+* :mod:`.lessonpupil`: the lesson room's settings and a pupil's controller (the lesson's own, with the hold);
 * :mod:`.lessonpage`: a pupil's lesson widget in a lesson room (and the teacher's read-only look at it);
 * :mod:`.lobby`: every room of the server, rebuilt from the log at a restart; joining;
 * :mod:`.codes`: room codes (:mod:`secrets`), nicknames, the join limit;
