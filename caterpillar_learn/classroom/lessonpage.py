@@ -58,6 +58,14 @@ class InRoom:
     def place(self, room: LessonRoom, pupil: LessonPupil, read_only: bool) -> None:
         self.room, self.pupil, self.read_only = room, pupil, read_only
 
+    def resumable(self) -> bool:
+        """Never: in a room the log keeps a pupil's place (a reload replays it), so the page keeps no save
+        of its own and sends no ``resume`` (:mod:`caterpillar_learn.ui.resume` is the Voila lessons')."""
+        return False
+
+    def saved_view(self) -> dict[str, Any]:
+        return {}  # no save in the page's localStorage, and none sent with every change
+
     def front_end_strings(self) -> dict[str, str]:
         strings: dict[str, str] = super().front_end_strings()  # type: ignore[misc]
         if self.read_only:  # the projector never reads a pupil's steps aloud by itself

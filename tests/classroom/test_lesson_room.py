@@ -386,3 +386,19 @@ def test_a_caterpillars_room_refuses_what_only_a_lesson_room_does() -> None:
     for kind, fields in (("pause", {"on": True}), ("export", {}), ("hold", {"step": 1})):
         console.act(kind, **fields)
         assert console.message.startswith("Only a lesson room"), kind
+
+
+def test_a_pupils_page_keeps_no_save_of_its_own_and_a_resume_it_sends_changes_nothing() -> None:
+    """The room's log keeps a pupil's place; the Voila lessons' page save (ui/resume.py) is not used here, so
+    the page is sent no save with every change and sends no ``resume`` that the room would refuse aloud."""
+    lobby = Lobby(EventStore(":memory:"))
+    _console, room = lesson_room(lobby)
+    (ada,) = arrive(room, "Ada")
+    board = lesson_widget(room, ada)
+    for _ in range(3):
+        right_step(room, ada)
+    board.refresh()
+    assert board.saved == {}
+    step, written = lesson_of(ada).step, len(room.log)
+    board.act("resume", save={"format": 1, "kind": "caterpillars", "lesson": "01-beginner", "events": []})
+    assert lesson_of(ada).step == step and len(room.log) == written
