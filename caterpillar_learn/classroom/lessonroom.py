@@ -36,24 +36,23 @@ wrong answers in a row).
 Traceback (most recent call last):
 ...
 caterpillar_learn.classroom.codes.ClassroomError: event type: got 'fly', expected one of roll, box, option, close, \
-die, hint, review, new_game, whatif, device, step, answer, check, numbers
+die, hint, review, new_game, whatif, device, step, answer, check, numbers, nickname
 """
 
 from __future__ import annotations
 
 import csv
 import io
-import itertools
 import json
 import logging
-import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from caterpillar_learn.classroom.codes import ClassroomError
-from caterpillar_learn.classroom.identity import Attendance, Roster, secret_hash
+from caterpillar_learn.classroom.eventroom import EventRoom
+from caterpillar_learn.classroom.identity import secret_hash
 from caterpillar_learn.classroom.lessonpupil import (
     LESSON_NAMES,
     MODES,
@@ -101,7 +100,6 @@ CSV_COLUMNS = (
 )  # fmt: skip
 MAX_PUPILS = 60
 
-Listener = Callable[[int | None], None]
 #: The pupil number a change for the teacher alone is announced with (a pupil's page listens for its own).
 TEACHER = -1
 
@@ -140,10 +138,9 @@ EVENTS: tuple[str, ...] = tuple(APPLY)
 
 
 @dataclass
-class LessonRoom(Attendance):
+class LessonRoom(EventRoom):
     """One class in one lesson; every change is an event of its log, written before it is shown."""
 
-    code: str
     settings: LessonSettings
     write: Callable[[str, dict[str, Any]], object] | None = None
     clock: Callable[[], float] = time.time
@@ -154,12 +151,6 @@ class LessonRoom(Attendance):
     hold: int | None = field(init=False, default=None)
     paused: bool = field(init=False, default=False)
     anonymous: bool = field(init=False, default=False)
-    version: int = field(init=False, default=0)
-    log: list[tuple[str, dict[str, Any]]] = field(init=False, default_factory=list, repr=False)
-    lock: threading.RLock = field(init=False, default_factory=threading.RLock, repr=False)
-    roster: Roster = field(init=False, default_factory=Roster, repr=False)
-    _listeners: dict[int, tuple[int | None, Listener]] = field(init=False, default_factory=dict, repr=False)
-    _tokens: itertools.count[int] = field(init=False, default_factory=itertools.count, repr=False)
     _stuck: frozenset[int] = field(init=False, default=frozenset(), repr=False)
 
     # -- what pages read ---------------------------------------------------------------
@@ -464,25 +455,6 @@ class LessonRoom(Attendance):
         if stuck != self._stuck:
             self._stuck = stuck
             self.notify(TEACHER)
-
-    # -- pages ----------------------------------------------------------------------------------
-    def subscribe(self, listener: Listener, pupil: int | None = None) -> int:
-        """Call ``listener(pupil)`` after each change (only the room's and ``pupil``'s, if given); returns a token."""
-        token = next(self._tokens)
-        self._listeners[token] = (pupil, listener)
-        return token
-
-    def unsubscribe(self, token: int) -> None:
-        self._listeners.pop(token, None)
-
-    def notify(self, pupil: int | None) -> None:
-        """Tell the pages: every page after a room-wide change, the teacher's and ``pupil``'s after a pupil's."""
-        for wanted, listener in list(self._listeners.values()):
-            if pupil is None or wanted is None or wanted == pupil:
-                try:
-                    listener(pupil)
-                except Exception:  # a broken page must not break the room
-                    log.exception("room %s: a page's listener failed", self.code)
 
 
 def _cell(value: str) -> str:

@@ -23,10 +23,8 @@ The room knows nothing about Panel: a page subscribes a callback
 
 from __future__ import annotations
 
-import itertools
 import logging
 import random
-import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -48,7 +46,8 @@ from caterpillar_learn.caterpillars.dice import roll_setup_dice
 from caterpillar_learn.caterpillars.game import choice_from_json, choice_to_json
 from caterpillar_learn.caterpillars.scoring import Standing
 from caterpillar_learn.classroom.codes import ClassroomError
-from caterpillar_learn.classroom.identity import Attendance, Roster, secret_hash
+from caterpillar_learn.classroom.eventroom import EventRoom
+from caterpillar_learn.classroom.identity import secret_hash
 from caterpillar_learn.errors import describe
 from caterpillar_learn.i18n import text
 
@@ -77,8 +76,6 @@ DICE_SOURCES = ("server", "typed")
 MAX_PUPILS = 60
 #: How the typed labels may be written: numbers, ``-`` or ``.`` for a blank label.
 BLANK_MARKS = ("-", ".", "_", "…")
-
-Listener = Callable[[int | None], None]
 
 
 def parse_labels(value: object) -> tuple[int | None, ...]:
@@ -223,10 +220,9 @@ class Pupil:
 
 
 @dataclass
-class CaterpillarsRoom(Attendance):
+class CaterpillarsRoom(EventRoom):
     """One class playing Caterpillars with shared dice; every change is an event of its log."""
 
-    code: str
     settings: RoomSettings
     #: Writes one event and commits it (the lobby's store); ``None`` while the log is replayed.
     write: Callable[[str, dict[str, Any]], object] | None = None
@@ -236,15 +232,6 @@ class CaterpillarsRoom(Attendance):
     hints: bool = field(init=False)
     #: Roll the next dice as soon as every pupil has placed (server dice only).
     auto: bool = field(init=False, default=False)
-    #: Goes up with every event applied.
-    version: int = field(init=False, default=0)
-    #: Every event applied, in order (what the store holds for this room).
-    log: list[tuple[str, dict[str, Any]]] = field(init=False, default_factory=list, repr=False)
-    lock: threading.RLock = field(init=False, default_factory=threading.RLock, repr=False)
-    #: Who the pupils are (reading keys, secrets), which pages have connected, who waits at the door.
-    roster: Roster = field(init=False, default_factory=Roster, repr=False)
-    _listeners: dict[int, tuple[int | None, Listener]] = field(init=False, default_factory=dict, repr=False)
-    _tokens: itertools.count[int] = field(init=False, default_factory=itertools.count, repr=False)
     _reviews: dict[int, dict[str, list[str]]] = field(init=False, default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
@@ -431,22 +418,3 @@ class CaterpillarsRoom(Attendance):
             return parse_roll(typed, self.settings.level)
         except CaterpillarsError as error:
             raise ClassroomError(str(error)) from None
-
-    # -- pages ----------------------------------------------------------------------
-    def subscribe(self, listener: Listener, pupil: int | None = None) -> int:
-        """Call ``listener(pupil)`` after each change (only the room's and ``pupil``'s, if given); returns a token."""
-        token = next(self._tokens)
-        self._listeners[token] = (pupil, listener)
-        return token
-
-    def unsubscribe(self, token: int) -> None:
-        self._listeners.pop(token, None)
-
-    def notify(self, pupil: int | None) -> None:
-        """Tell the pages: every page after a room-wide change, the teacher's and ``pupil``'s after a move."""
-        for wanted, listener in list(self._listeners.values()):
-            if pupil is None or wanted is None or wanted == pupil:
-                try:
-                    listener(pupil)
-                except Exception:  # a broken page must not break the room
-                    log.exception("room %s: a page's listener failed", self.code)

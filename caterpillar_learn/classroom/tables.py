@@ -29,17 +29,16 @@ True
 
 from __future__ import annotations
 
-import itertools
 import logging
 import random
-import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from caterpillar_learn.classroom.codes import ClassroomError
-from caterpillar_learn.classroom.identity import Attendance, Roster, secret_hash
+from caterpillar_learn.classroom.eventroom import EventRoom
+from caterpillar_learn.classroom.identity import secret_hash
 from caterpillar_learn.errors import describe
 from caterpillar_learn.i18n import text
 from caterpillar_learn.lessons import TableSetup
@@ -69,8 +68,6 @@ MAX_TICK = 1.0
 MAX_EVENTS_PER_TICK = 20
 MAX_PUPILS = 60
 LOG_LINES = 6
-
-Listener = Callable[[int | None], None]
 
 
 @dataclass(frozen=True)
@@ -259,22 +256,14 @@ class SharedTable:
 
 
 @dataclass
-class RaupeRoom(Attendance):
+class RaupeRoom(EventRoom):
     """A Räuber Raupe room: its pupils, their tables and the log."""
 
-    code: str
     settings: TableSettings
     write: Callable[[str, dict[str, Any]], object] | None = None
     game_name: str = field(init=False, default="raupe")
     pupils: dict[int, RaupePupil] = field(init=False, default_factory=dict)
     tables: list[SharedTable] = field(init=False, default_factory=list)
-    version: int = field(init=False, default=0)
-    log: list[tuple[str, dict[str, Any]]] = field(init=False, default_factory=list, repr=False)
-    lock: threading.RLock = field(init=False, default_factory=threading.RLock, repr=False)
-    #: Who the pupils are (reading keys, secrets), which pages have connected, who waits at the door.
-    roster: Roster = field(init=False, default_factory=Roster, repr=False)
-    _listeners: dict[int, tuple[int | None, Listener]] = field(init=False, default_factory=dict, repr=False)
-    _tokens: itertools.count[int] = field(init=False, default_factory=itertools.count, repr=False)
 
     @property
     def hints(self) -> bool:
@@ -333,7 +322,7 @@ class RaupeRoom(Attendance):
     def tick(self, clock: Callable[[], float] = time.monotonic) -> None:
         """Move the clock of every running table that a pupil's page follows (the server calls this)."""
         with self.lock:
-            followed = {wanted for wanted, _ in self._listeners.values() if wanted is not None}
+            followed = self.followed()
             for table in self.tables:
                 if table.running and table.index in followed:
                     table.advance(clock)
@@ -395,21 +384,3 @@ class RaupeRoom(Attendance):
             raise ClassroomError(describe("event", kind, "an event of a Räuber Raupe room"))
         self.log.append((kind, dict(data)))
         self.version += 1
-
-    # -- pages -----------------------------------------------------------------------------
-    def subscribe(self, listener: Listener, table: int | None = None) -> int:
-        """Call ``listener(table)`` after each change at ``table`` (at any table if ``None``); returns a token."""
-        token = next(self._tokens)
-        self._listeners[token] = (table, listener)
-        return token
-
-    def unsubscribe(self, token: int) -> None:
-        self._listeners.pop(token, None)
-
-    def notify(self, table: int | None) -> None:
-        for wanted, listener in list(self._listeners.values()):
-            if table is None or wanted is None or wanted == table:
-                try:
-                    listener(table)
-                except Exception:  # a broken page must not break the room
-                    log.exception("room %s: a page's listener failed", self.code)
