@@ -62,24 +62,39 @@ from caterpillar_learn.classroom.codes import ClassroomError, parse_code, parse_
 from caterpillar_learn.classroom.identity import RejoinNeeded, Removed, is_secret, new_secret
 from caterpillar_learn.classroom.lessonroom import LessonPupil, LessonRoom, LessonSettings
 from caterpillar_learn.classroom.lobby import AnyRoom, Lobby
-from caterpillar_learn.classroom.rooms import RoomSettings
+from caterpillar_learn.classroom.rooms import CaterpillarsRoom, RoomSettings
 from caterpillar_learn.classroom.tables import RaupeRoom, TableSettings
 from caterpillar_learn.classroom.views import desk_view, room_view
+from caterpillar_learn.errors import describe
 from caterpillar_learn.i18n import text
 from caterpillar_learn.lessons.gallery import cards, picture_file
 from caterpillar_learn.ui.assets import es_module, widget_styles
 from caterpillar_learn.ui.base import BadEventError, LearnWidget
 
-__all__ = ["JOIN_EVENTS", "TEACHER_EVENTS", "JoinDesk", "JoinWidget", "TeacherConsole", "TeacherWidget"]
+__all__ = [
+    "JOIN_EVENTS",
+    "TEACHER_EVENTS",
+    "TEACHER_HANDLERS",
+    "JoinDesk",
+    "JoinWidget",
+    "TeacherConsole",
+    "TeacherWidget",
+]
 
 log = logging.getLogger("caterpillar_learn.classroom")
 
-TEACHER_EVENTS = (
-    "create", "open", "roll", "hints", "auto", "review", "start", "remove", "rename", "let_in", "refuse",
-    "hold", "pause", "anonymize", "watch", "export",
-)  # fmt: skip
-#: What only a lesson room does: hold the class at a step, pause it, hide the names, look at a pupil's screen,
-#: download the progress.
+#: What the teacher's page may send, and the method of :class:`TeacherConsole` that plays each.
+TEACHER_HANDLERS: dict[str, str] = {
+    "create": "on_create", "open": "on_open",
+    # the door of a room of either game
+    "remove": "on_remove", "rename": "on_rename", "let_in": "on_let_in", "refuse": "on_refuse",
+    # the dice (Caterpillars; a lesson room together), the start (Räuber Raupe), a pupil's review
+    "roll": "on_roll", "hints": "on_hints", "auto": "on_auto", "review": "on_review", "start": "on_start",
+    # only a lesson room: hold the class at a step, pause it, hide the names, look at a pupil's screen,
+    # download the progress
+    "hold": "on_hold", "pause": "on_pause", "anonymize": "on_anonymize", "watch": "on_watch", "export": "on_export",
+}  # fmt: skip
+TEACHER_EVENTS = tuple(TEACHER_HANDLERS)
 LESSON_EVENTS = ("hold", "pause", "anonymize", "watch", "export")
 JOIN_EVENTS = ("join", "resume")
 #: The door's states: the form; waiting for the teacher; refused; taken out by the teacher; joined.
@@ -127,75 +142,107 @@ class TeacherConsole:
         return {}
 
     def handle(self, event: Mapping[str, Any]) -> None:
-        """Apply one of :data:`TEACHER_EVENTS`; a bad one raises and changes nothing."""
+        """Apply one of :data:`TEACHER_EVENTS` through its handler (:data:`TEACHER_HANDLERS`); a bad one raises
+        and changes nothing."""
         self.message = ""
         kind = event["type"]
-        if kind == "create":
-            self.open(self.lobby.create(_settings(event)))
-            return
-        if kind == "open":
-            room = self.lobby.rooms.get(parse_code(event.get("code")))
-            if room is None:
-                raise ClassroomError(text("classroom.msg.no_room", code=event.get("code")))
-            self.open(room)
-            return
-        room = self.room
-        if room is None:
-            raise BadEventError(text("classroom.msg.no_room_yet"))
-        if kind == "remove":
-            room.remove(event.get("pupil"))
-            if self.watching is not None and self.watching not in room.pupils:
-                self.look_at(None)
-        elif kind == "rename":
-            room.rename(event.get("pupil"), event.get("nickname"))
-        elif kind == "let_in":
-            room.let_in(event.get("request"))
-        elif kind == "refuse":
-            room.refuse(event.get("request"))
-        elif isinstance(room, LessonRoom):
-            self._lesson(room, kind, event)
-        elif kind in LESSON_EVENTS:
-            raise BadEventError(text("classroom.msg.only_lesson"))
-        elif isinstance(room, RaupeRoom):
-            if kind != "start":
-                raise BadEventError(text("classroom.msg.not_for_raupe"))
-            room.start_all()
-        elif kind == "roll":
-            room.roll(event.get("dice") if room.settings.dice == "typed" else None)
-        elif kind == "hints":
-            room.set_hints(event.get("on"))
-        elif kind == "auto":
-            room.set_auto(event.get("on"))
-        elif kind == "review":
-            pupil = room.pupil_named(parse_nickname(event.get("nickname")))
-            if pupil is None:
-                raise ClassroomError(text("classroom.msg.no_pupil"))
-            room.review(pupil)
-        else:
-            raise BadEventError(text("classroom.msg.only_raupe"))
+        method = TEACHER_HANDLERS.get(kind) if isinstance(kind, str) else None
+        if method is None:  # the widget's guard checks the kind first; this is the controller's own refusal
+            raise BadEventError(describe("event type", kind, "one of " + ", ".join(TEACHER_EVENTS)))
+        getattr(self, method)(event)
 
-    def _lesson(self, room: LessonRoom, kind: str, event: Mapping[str, Any]) -> None:
-        """What the teacher does in a lesson room."""
-        if kind == "roll":
-            room.release()
-        elif kind == "hold":
-            room.hold_at(event.get("step"))
-        elif kind == "pause":
-            room.pause(event.get("on"))
-        elif kind == "anonymize":
-            room.hide_names(event.get("on"))
-        elif kind == "watch":
-            pupil = event.get("pupil")
-            if pupil is None:
-                self.look_at(None)
-                return
-            ident = room._pupil_id(pupil)
-            self.look_at(room.pupils[ident])
-        elif kind == "export":
-            seq = int(self.download.get("seq", 0)) + 1
-            self.download = {"name": room.csv_name(), "text": room.progress_csv(), "seq": seq}
+    # -- the handlers, one an event ------------------------------------------------------------------
+    def on_create(self, event: Mapping[str, Any]) -> None:
+        self.open(self.lobby.create(_settings(event)))
+
+    def on_open(self, event: Mapping[str, Any]) -> None:
+        room = self.lobby.rooms.get(parse_code(event.get("code")))
+        if room is None:
+            raise ClassroomError(text("classroom.msg.no_room", code=event.get("code")))
+        self.open(room)
+
+    def on_remove(self, event: Mapping[str, Any]) -> None:
+        room = self._current()
+        room.remove(event.get("pupil"))
+        if self.watching is not None and self.watching not in room.pupils:
+            self.look_at(None)
+
+    def on_rename(self, event: Mapping[str, Any]) -> None:
+        self._current().rename(event.get("pupil"), event.get("nickname"))
+
+    def on_let_in(self, event: Mapping[str, Any]) -> None:
+        self._current().let_in(event.get("request"))
+
+    def on_refuse(self, event: Mapping[str, Any]) -> None:
+        self._current().refuse(event.get("request"))
+
+    def on_roll(self, event: Mapping[str, Any]) -> None:
+        room = self._current()
+        if isinstance(room, LessonRoom):
+            room.release()  # together: the lesson's next dice for the class
         else:
+            room = self._caterpillars(room)
+            room.roll(event.get("dice") if room.settings.dice == "typed" else None)
+
+    def on_hints(self, event: Mapping[str, Any]) -> None:
+        self._caterpillars(self._current()).set_hints(event.get("on"))
+
+    def on_auto(self, event: Mapping[str, Any]) -> None:
+        self._caterpillars(self._current()).set_auto(event.get("on"))
+
+    def on_review(self, event: Mapping[str, Any]) -> None:
+        room = self._caterpillars(self._current())
+        pupil = room.pupil_named(parse_nickname(event.get("nickname")))
+        if pupil is None:
+            raise ClassroomError(text("classroom.msg.no_pupil"))
+        room.review(pupil)
+
+    def on_start(self, event: Mapping[str, Any]) -> None:
+        room = self._current()
+        if isinstance(room, LessonRoom):  # a lesson together starts with the teacher's roll (on_roll)
             raise BadEventError(text("classroom.msg.not_for_lesson"))
+        if not isinstance(room, RaupeRoom):
+            raise BadEventError(text("classroom.msg.only_raupe"))
+        room.start_all()
+
+    def on_hold(self, event: Mapping[str, Any]) -> None:
+        self._lesson().hold_at(event.get("step"))
+
+    def on_pause(self, event: Mapping[str, Any]) -> None:
+        self._lesson().pause(event.get("on"))
+
+    def on_anonymize(self, event: Mapping[str, Any]) -> None:
+        self._lesson().hide_names(event.get("on"))
+
+    def on_watch(self, event: Mapping[str, Any]) -> None:
+        room = self._lesson()
+        pupil = event.get("pupil")
+        self.look_at(None if pupil is None else room.pupils[room._pupil_id(pupil)])
+
+    def on_export(self, event: Mapping[str, Any]) -> None:
+        room = self._lesson()
+        seq = int(self.download.get("seq", 0)) + 1
+        self.download = {"name": room.csv_name(), "text": room.progress_csv(), "seq": seq}
+
+    # -- which room a handler may act on -------------------------------------------------------------
+    def _current(self) -> AnyRoom:
+        if self.room is None:
+            raise BadEventError(text("classroom.msg.no_room_yet"))
+        return self.room
+
+    def _caterpillars(self, room: AnyRoom) -> CaterpillarsRoom:
+        """``room`` if it is a Caterpillars room; the others refuse the dice game's events in one line."""
+        if isinstance(room, LessonRoom):
+            raise BadEventError(text("classroom.msg.not_for_lesson"))
+        if isinstance(room, RaupeRoom):
+            raise BadEventError(text("classroom.msg.not_for_raupe"))
+        return room
+
+    def _lesson(self) -> LessonRoom:
+        room = self._current()
+        if not isinstance(room, LessonRoom):
+            raise BadEventError(text("classroom.msg.only_lesson"))
+        return room
 
     def views(self) -> dict[str, Any]:
         current = "" if self.room is None else self.room.code

@@ -8,7 +8,10 @@ from typing import Any
 
 import pytest
 
+from caterpillar_learn.classroom.consoles import TEACHER_EVENTS, TEACHER_HANDLERS, TeacherConsole
+from caterpillar_learn.classroom.lobby import Lobby
 from caterpillar_learn.classroom.pupil import PUPIL_HANDLERS, SEAT_EVENTS, SEAT_HANDLERS, RoomSession, SeatTable
+from caterpillar_learn.classroom.store import EventStore
 from caterpillar_learn.lessons import get_table
 from caterpillar_learn.ui.base import BadEventError
 from caterpillar_learn.ui.caterpillars.controller import (
@@ -28,6 +31,7 @@ TABLES: list[tuple[type, dict[str, str]]] = [
     (RoomSession, PUPIL_HANDLERS),
     (RaupeTable, TABLE_HANDLERS),
     (SeatTable, SEAT_HANDLERS),
+    (TeacherConsole, TEACHER_HANDLERS),
 ]
 
 
@@ -39,6 +43,7 @@ def test_each_handler_in_the_table_is_a_method(owner: type, table: dict[str, str
 
 def test_the_events_are_the_tables() -> None:
     assert tuple(HANDLERS) == EVENTS and tuple(TABLE_HANDLERS) == TABLE_EVENTS and tuple(SEAT_HANDLERS) == SEAT_EVENTS
+    assert tuple(TEACHER_HANDLERS) == TEACHER_EVENTS
     assert set(LESSON_HANDLERS) > set(HANDLERS) and "new_game" not in PUPIL_HANDLERS
 
 
@@ -48,8 +53,9 @@ def test_the_events_are_the_tables() -> None:
         lambda: Session(),
         lambda: LessonSession("01-beginner", 1),
         lambda: RaupeTable(get_table("13-raupe-butterflies-and-aphids"), 1),
+        lambda: TeacherConsole(Lobby(EventStore(":memory:")), "http://127.0.0.1:1/join"),
     ],
-    ids=["board", "lesson", "table"],
+    ids=["board", "lesson", "table", "console"],
 )
 @pytest.mark.parametrize("kind", ["fly away", "handle", "__init__", 7, None])
 def test_a_kind_outside_the_table_is_refused_in_one_line(make: Any, kind: object) -> None:
