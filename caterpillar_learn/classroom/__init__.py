@@ -4,6 +4,7 @@ A host, like Voila and the Panel app: it may use everything below it (the
 engines, the advice, the widgets) and nothing imports it.
 
 * :mod:`.store`: the SQLite event log, written and committed before anything is shown;
+* :mod:`.eventroom`: what every room is, whatever it plays: its log, its lock, its door and its pages;
 * :mod:`.rooms`: a Caterpillars room, the engine replaying its log;
 * :mod:`.tables`: Räuber Raupe tables of 2-4 pupils, bots in the empty seats;
 * :mod:`.lessonroom`: a lesson room, each pupil's lesson controller replaying their events;
