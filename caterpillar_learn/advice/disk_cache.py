@@ -11,11 +11,15 @@ kernel's own memory.
 One file per (level, labels), written to a temporary file in the same folder
 and renamed into place, so a reader sees a whole file or none.  The format is
 plain: a magic line, a JSON header line (format, code fingerprint, level,
-labels, number of values, BLAKE2b digest of the values) padded to 64 bytes,
-then the values as little-endian float64.  Nothing is ever unpickled.  A file
-whose header, size or digest does not match exactly what the caller expects
-(a truncated write, another program's file, an older solver) is ignored, and
-the caller solves the layout and replaces it.  The fingerprint is a digest of
+labels, number of values, CRC-32 of the values) padded to 64 bytes, then
+the values as little-endian float64.  Nothing is ever unpickled.  A file
+whose header, size or checksum does not match exactly what the caller
+expects (a truncated write, another program's file, an older solver) is
+ignored, and the caller solves the layout and replaces it.  The checksum
+guards against accidents, not against someone who may write the folder
+(who could change the rules' source as well): CRC-32 reads an Intermediate
+table's 84 MB about six times faster than BLAKE2b did (0.06 s against
+0.37 s), and a worker checksums every table it solves.  The fingerprint is a digest of
 the source files the values depend on, so a folder kept across an upgrade
 never serves tables computed by other rules.
 
@@ -43,6 +47,7 @@ import logging
 import os
 import tempfile
 import time
+import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cache
@@ -68,7 +73,7 @@ MAX_BYTES = 1 << 30
 #: How long a process waits for another one's solve of the same layout before solving itself.
 WAIT_SECONDS = 300.0
 #: Bumped whenever the file layout below changes.
-FORMAT = 1
+FORMAT = 2  # 2: CRC-32 instead of BLAKE2b
 MAGIC = b"caterpillar-learn solved layout\n"
 SUFFIX = ".solved"
 _MAX_HEADER = 4096
@@ -117,29 +122,31 @@ def _header(level: Level, labels: tuple[int, ...], count: int) -> dict[str, Any]
 
 
 def _digest(data: memoryview) -> str:
-    return hashlib.blake2b(data, digest_size=16).hexdigest()
+    return f"{zlib.crc32(data):08x}"
 
 
 def _file_digest(source: IO[bytes], length: int) -> str:
-    digest = hashlib.blake2b(digest_size=16)
+    crc = 0
     left = length
     while left > 0:
         chunk = source.read(min(_CHUNK, left))
         if not chunk:
             break
-        digest.update(chunk)
+        crc = zlib.crc32(chunk, crc)
         left -= len(chunk)
-    return digest.hexdigest()
+    return f"{crc:08x}"
 
 
 # -- reading ----------------------------------------------------------------------
 
 
-def read(folder: Path, level: Level, labels: tuple[int, ...], count: int) -> Floats | None:
+def read(folder: Path, level: Level, labels: tuple[int, ...], count: int, *, check: bool = True) -> Floats | None:
     """The ``count`` values stored for this layout, mapped read-only; ``None`` if absent or not valid.
 
-    The digest is checked by reading the file (which fills the shared file
-    cache, not this process's memory) before the same open file is mapped.
+    The checksum is checked by reading the file (which fills the shared file
+    cache, not this process's memory) before the same open file is mapped;
+    ``check=False`` skips that for a file this process has just written
+    itself (the header and size are still checked).
     """
     path = folder / file_name(level, labels)
     try:
@@ -153,7 +160,7 @@ def read(folder: Path, level: Level, labels: tuple[int, ...], count: int) -> Flo
                 log.warning("ignoring %s: its size is not that of %d values", path, count)
                 return None
             handle.seek(start)
-            if _file_digest(handle, 8 * count) != stored:
+            if check and _file_digest(handle, 8 * count) != stored:
                 log.warning("ignoring %s: its values do not match their digest", path)
                 return None
             values = np.memmap(handle, dtype="<f8", mode="r", offset=start, shape=(count,))

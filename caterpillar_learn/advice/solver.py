@@ -394,14 +394,14 @@ def _shared_solve(folder: Path, level: Level, labels: tuple[int, ...], progress:
             log.warning("cannot store the %s layout %s in %s: %s", level.value, labels, folder, error)
             return solution
     # The stored copy replaces this process's own: its memory is shared with the other processes.
-    stored = _stored(folder, level, labels)
+    stored = _stored(folder, level, labels, check=False)  # this process has just written it
     return solution if stored is None else replace(stored, seconds=solution.seconds)
 
 
-def _stored(folder: Path, level: Level, labels: tuple[int, ...]) -> Solution | None:
+def _stored(folder: Path, level: Level, labels: tuple[int, ...], *, check: bool = True) -> Solution | None:
     started = time.perf_counter()
     parts, sheet, size = _layout(level, labels)
-    values = disk_cache.read(folder, level, labels, size)
+    values = disk_cache.read(folder, level, labels, size, check=check)
     if values is None:
         return None
     seconds = time.perf_counter() - started
@@ -413,8 +413,8 @@ def solve_here(level: Level | str, labels: Sequence[int]) -> Solution:
     """The layout solved in this process's memory and kept like :func:`solve_layout`'s; no folder is read or written.
 
     A worker process calls it, then :func:`store` once the hint it was
-    asked for has gone: a pupil does not wait for 84 MB to be written,
-    digested and read back.
+    asked for has gone: a pupil does not wait for 84 MB to be written
+    and checksummed.
     """
     level = exact_level(level)
     key = (level, tuple(int(v) for v in labels))
@@ -435,7 +435,7 @@ def store(folder: Path, solution: Solution) -> None:
     except OSError as error:
         log.warning("cannot store the %s layout %s in %s: %s", solution.level.value, solution.labels, folder, error)
         return
-    stored = _stored(folder, solution.level, solution.labels)
+    stored = _stored(folder, solution.level, solution.labels, check=False)  # just written from these values
     key = (solution.level, solution.labels)
     if stored is not None and _CACHE.get(key) is solution:
         _CACHE[key] = replace(stored, seconds=solution.seconds)
