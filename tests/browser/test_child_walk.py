@@ -90,3 +90,25 @@ def test_a_child_walks_the_lesson_by_touch(browser: Browser, lessons_server: Ser
 
 def test_the_beginner_walk_on_a_big_screen(browser: Browser, lessons_server: Server) -> None:
     walk_lesson(browser, lessons_server, "01-beginner", seed=3, viewport=DESKTOP, shots="walk-01-beginner-1920")
+
+
+def test_the_page_is_busy_until_python_has_answered(browser: Browser, lessons_server: Server) -> None:
+    """From a tap's event until Python has played it, the lesson's root says ``aria-busy="true"`` (issue 18:
+    a screen reader waits for the answer, and the walk above waits on it); then the attribute goes."""
+    with child_context(browser) as context:
+        page = open_touch_lesson(context, lessons_server.url, "01-beginner", open_lesson)
+        expect(page.get_by_test_id("sheet")).to_be_visible(timeout=RENDER_TIMEOUT)
+        walk = ChildWalk(page, random.Random(1))
+        walk.settle()
+        root = page.locator(".cl-root").first
+        root.evaluate(
+            """(root) => { window.__busy = [];
+              new MutationObserver(() => window.__busy.push(root.getAttribute("aria-busy")))
+                .observe(root, { attributes: true, attributeFilter: ["aria-busy"] }); }"""
+        )
+        before = page.get_by_test_id("lesson-step").text_content()
+        page.get_by_test_id("next-step").tap()
+        expect(page.get_by_test_id("lesson-step")).not_to_have_text(before or "", timeout=CLICK_TIMEOUT)
+        expect(root).not_to_have_attribute("aria-busy", re.compile(r".*"), timeout=CLICK_TIMEOUT)
+        busy = page.evaluate("() => window.__busy")
+        assert busy[0] == "true" and busy[-1] is None, busy
