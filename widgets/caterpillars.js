@@ -284,7 +284,7 @@ function boxOf(node) {
 function render({ model, el }) {
   const root = h("div", { class: "cl-root" });
   el.appendChild(root);
-  const send = sender(model);
+  const send = sender(model, root); // aria-busy on root while Python answers
   let lastCount = null;
   let lastMenu = "";
   let lastStep = null;
@@ -401,6 +401,7 @@ function render({ model, el }) {
     stop();
     unkeep();
     unname();
+    send.stop();
   };
 }
 

@@ -104,7 +104,7 @@ function render({ model, el }) {
   const root = h("div", { class: "rr-root" });
   el.appendChild(root);
   const drawn = {};
-  const send = sender(model);
+  const send = sender(model, root); // aria-busy on root while Python answers
   const str = (key) => (model.get("strings") || {})[key] || key;
   widgets += 1;
   // What the learner saw: the pile's size and when it last changed (sent with each card and call).
@@ -400,6 +400,7 @@ function render({ model, el }) {
   return () => {
     unname();
     unkeep();
+    send.stop();
     clearInterval(timer);
     window.removeEventListener("resize", resized);
     if (observer) observer.disconnect();

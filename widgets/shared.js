@@ -67,13 +67,33 @@ export function decimal(value, digits, words = {}) {
 // send("roll", {...}): one write of the `event` trait.  model.send does not
 // reach Python on Panel, so events travel as trait changes; `seq` makes each
 // event differ from the one before, so a repeated action still counts.
-export function sender(model) {
+// Given the widget's `root`, the page says while it waits for Python: from an
+// event the learner caused until `handled` (the seq of the last event Python
+// played, refused ones too) has caught up, `root` carries aria-busy="true", so
+// a screen reader waits for the answer (and a test knows when to look).  The
+// clock's `tick`s, sent by the page itself, never make it busy.  Python plays
+// events in order, so one number is enough; `send.stop()` is the clean-up.
+const QUIET_EVENTS = new Set(["tick"]);
+
+export function sender(model, root = null) {
   let seq = 0;
-  return (type, fields = {}) => {
-    seq += 1;
-    model.set("event", { ...fields, type, seq: Date.now() * 1000 + seq });
-    model.save_changes();
+  let waiting = 0; // the seq of the last event the learner caused
+  const mark = () => {
+    if (!root) return;
+    if (waiting > Number(model.get("handled") || 0)) root.setAttribute("aria-busy", "true");
+    else root.removeAttribute("aria-busy");
   };
+  if (root) model.on("change:handled", mark);
+  const send = (type, fields = {}) => {
+    seq += 1;
+    const stamp = Date.now() * 1000 + seq;
+    if (!QUIET_EVENTS.has(type)) waiting = stamp;
+    model.set("event", { ...fields, type, seq: stamp });
+    model.save_changes();
+    mark();
+  };
+  send.stop = () => { if (root) model.off("change:handled", mark); };
+  return send;
 }
 
 // Redraw (at most once per task) whenever a view trait changes; the list of

@@ -67,6 +67,8 @@ __all__ = [
 
 #: The longest event the widget reads (a page could send megabytes of JSON).
 MAX_EVENT_FIELDS = 16
+#: The largest ``seq`` echoed in ``handled``: the largest whole number JavaScript holds exactly (2**53 - 1).
+MAX_SEQ = 2**53 - 1
 #: The event every widget handles itself: the learner's choice of language.
 LANGUAGE_EVENT = "language"
 #: The events a widget with a resumable controller handles itself (:mod:`caterpillar_learn.ui.resume`).
@@ -205,6 +207,9 @@ class LearnWidget(anywidget.AnyWidget, Generic[C]):
     #: The lesson's save for the page's ``localStorage`` (``SaveView`` of :mod:`.resume`), ``{}`` if it has none.
     #: (Not ``save``: Panel's components have a ``save`` method of their own.)
     saved = traitlets.Dict().tag(sync=True, view=True)
+    #: The ``seq`` of the last page event played (or refused): the page shows it is waiting (``aria-busy``)
+    #: until this catches up with what it sent (``widgets/shared.js``, ``sender``).  Not a view: no redraw.
+    handled = traitlets.Int(0).tag(sync=True)
 
     def __init__(self, controller: C, *, lang: str | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -279,10 +284,28 @@ class LearnWidget(anywidget.AnyWidget, Generic[C]):
             if isinstance(event, dict):
                 super().set_state({"event": event})
             else:  # not even an object: refused in one line, the trait keeps its last event
-                self.handle(event)
+                self.receive(event)
 
     def _on_event(self, change: dict[str, Any]) -> None:
-        self.handle(change["new"])
+        self.receive(change["new"])
+
+    def receive(self, event: object) -> None:
+        """Play one event from the page (:meth:`handle`), then say it was played: ``handled`` takes its ``seq``.
+
+        Set even when the event changed no view (or was refused), so that the page stops waiting.
+
+        >>> from caterpillar_learn.ui.caterpillars import CaterpillarsBoard
+        >>> board = CaterpillarsBoard("beginner", 5)
+        >>> board.receive({"type": "roll", "seq": 41}); board.receive({"type": "moon", "seq": 42})
+        >>> board.handled, board.dice["rolled"], board.message[:10]
+        (42, True, 'event type')
+        """
+        try:
+            self.handle(event)
+        finally:
+            seq = event.get("seq") if isinstance(event, Mapping) and len(event) <= MAX_EVENT_FIELDS else None
+            if isinstance(seq, int) and not isinstance(seq, bool) and 0 <= seq <= MAX_SEQ:
+                self.handled = seq
 
     def handle(self, event: object) -> None:
         """Dispatch one event to the controller, never letting an error escape to the page."""

@@ -8,7 +8,8 @@ screen, every tappable thing is at least 44 px (:mod:`tests.browser.walk`), and 
 the last wait came by itself, no speaker pressed, without a symbol (:mod:`tests.browser.speech`).  A careless child
 taps 40 random things first and still gets to the end, and the Beginner lesson walks in German too
 (``test_careless_child.py``: a file of their own, so that pytest-xdist gives them their own worker).
-A screenshot of every wait of lesson 01 goes to ``artifacts/screenshots/walk-01-beginner-<n>.png``.
+A screenshot of every wait of lesson 01 goes to ``artifacts/screenshots/walk-01-beginner-<n>.png`` (on the big
+screen, of the first wait of each step: ``walk-01-beginner-1920-<n>.png``).
 """
 
 from __future__ import annotations
@@ -33,10 +34,17 @@ pytestmark = pytest.mark.browser
 WALKED = [name for name, lesson in LESSONS.items() if "board" in lesson.widgets]
 
 
-def shoot(prefix: str) -> object:
+def shoot(prefix: str, *, each_step: bool = False) -> object:
+    """Screenshots of the walk's waits (``each_step``: only the first wait of each lesson step; a shot of a
+    1920 × 1080 page takes about 0.4 s, and a step's waits look alike)."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    shot_steps: set[str] = set()
 
     def take(walk: ChildWalk, wait: int) -> None:
+        step = str(walk.seen.get("now"))
+        if each_step and step in shot_steps:
+            return
+        shot_steps.add(step)
         walk.page.screenshot(path=str(SCREENSHOTS / f"{prefix}-{wait:02d}.png"))
 
     return take
@@ -50,6 +58,7 @@ def walk_lesson(
     seed: int,
     careless: int = 0,
     shots: str | None = None,
+    shots_each_step: bool = False,
     viewport: dict[str, int] = TABLET,
     after: Callable[[Page], None] = lambda page: None,
 ) -> ChildWalk:
@@ -66,7 +75,8 @@ def walk_lesson(
             raise AssertionError(f"the lesson did not render: {errors}") from None
         expect(page.get_by_test_id("sheet")).to_be_visible(timeout=RENDER_TIMEOUT)
         heard = Heard(page)
-        walk = ChildWalk(page, random.Random(seed), on_wait=heard.at_wait, shots=shoot(shots) if shots else None)  # type: ignore[arg-type]
+        shooter = shoot(shots, each_step=shots_each_step) if shots else None
+        walk = ChildWalk(page, random.Random(seed), on_wait=heard.at_wait, shots=shooter)  # type: ignore[arg-type]
         if careless:
             walk.careless(careless)  # it may press a speaker, or switch the voice off
             heard.forget()
@@ -89,4 +99,34 @@ def test_a_child_walks_the_lesson_by_touch(browser: Browser, lessons_server: Ser
 
 
 def test_the_beginner_walk_on_a_big_screen(browser: Browser, lessons_server: Server) -> None:
-    walk_lesson(browser, lessons_server, "01-beginner", seed=3, viewport=DESKTOP, shots="walk-01-beginner-1920")
+    walk_lesson(
+        browser,
+        lessons_server,
+        "01-beginner",
+        seed=3,
+        viewport=DESKTOP,
+        shots="walk-01-beginner-1920",
+        shots_each_step=True,
+    )
+
+
+def test_the_page_is_busy_until_python_has_answered(browser: Browser, lessons_server: Server) -> None:
+    """From a tap's event until Python has played it, the lesson's root says ``aria-busy="true"`` (issue 18:
+    a screen reader waits for the answer, and the walk above waits on it); then the attribute goes."""
+    with child_context(browser) as context:
+        page = open_touch_lesson(context, lessons_server.url, "01-beginner", open_lesson)
+        expect(page.get_by_test_id("sheet")).to_be_visible(timeout=RENDER_TIMEOUT)
+        walk = ChildWalk(page, random.Random(1))
+        walk.settle()
+        root = page.locator(".cl-root").first
+        root.evaluate(
+            """(root) => { window.__busy = [];
+              new MutationObserver(() => window.__busy.push(root.getAttribute("aria-busy")))
+                .observe(root, { attributes: true, attributeFilter: ["aria-busy"] }); }"""
+        )
+        before = page.get_by_test_id("lesson-step").text_content()
+        page.get_by_test_id("next-step").tap()
+        expect(page.get_by_test_id("lesson-step")).not_to_have_text(before or "", timeout=CLICK_TIMEOUT)
+        expect(root).not_to_have_attribute("aria-busy", re.compile(r".*"), timeout=CLICK_TIMEOUT)
+        busy = page.evaluate("() => window.__busy")
+        assert busy[0] == "true" and busy[-1] is None, busy

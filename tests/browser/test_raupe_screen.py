@@ -28,6 +28,7 @@ from caterpillar_learn.ui.voice import speaks_by_default
 from .conftest import Server, screenshot
 from .driver import CLICK_TIMEOUT, RENDER_TIMEOUT
 from .speech import Heard, record_speech
+from .walk import CLICK_GRACE_MS, CLICKS_JS
 
 pytestmark = pytest.mark.browser
 
@@ -62,6 +63,24 @@ def tap(page: Page, target: Locator) -> None:
         target.tap()
     else:
         target.click()
+
+
+def tap_and_wait(page: Page, target: Locator) -> None:
+    """:func:`tap`, then wait until its click has reached the page (or :data:`CLICK_GRACE_MS` passed) and the
+    table is not busy (``aria-busy`` from the tap's event until Python has answered it)."""
+    before: int = page.evaluate(CLICKS_JS)
+    tap(page, target)
+    page.wait_for_function(
+        """([clicks, grace]) => {
+          const now = performance.now();
+          window.__tapAt = window.__tapAt && window.__tapAt.clicks === clicks ? window.__tapAt : { clicks, at: now };
+          if ((window.__walkClicks || 0) < clicks && now - window.__tapAt.at < grace) return false;
+          return !document.querySelector('.rr-root[aria-busy="true"]');
+        }""",
+        arg=[before + 1, CLICK_GRACE_MS],
+        polling=30,
+        timeout=CLICK_TIMEOUT,
+    )
 
 
 def game_state(page: Page) -> State:
@@ -128,11 +147,10 @@ def follow_todo_to_start(page: Page) -> None:
     for _ in range(40):
         todo = the_todo(page)
         kind = todo.get_attribute("data-testid")
-        tap(page, todo)
+        tap_and_wait(page, todo)
         if kind == "raupe-start":
             expect(page.get_by_test_id("raupe-pause")).to_be_enabled()
             return
-        time.sleep(0.3)
     pytest.fail("the marked things never led to Start")
 
 
@@ -269,8 +287,7 @@ def walk_the_table(page: Page, lesson: str, lang: str = "en") -> None:
             cards = todo.get_by_test_id("raupe-card")
             todo = cards.nth(rng.randrange(cards.count())) if cards.count() else todo
         with contextlib.suppress(Exception):  # the mark moved on during the tap (a bot played): look again
-            tap(page, todo)
-        time.sleep(0.25)
+            tap_and_wait(page, todo)
     expect(page.get_by_test_id("raupe-winner")).to_be_visible()
     heard.at_wait(None)
     if speaks_by_default(lesson):

@@ -10,6 +10,13 @@ visible ``data-todo``, inside the viewport, and every tappable thing at least
 plugs into (the speech heard since the last wait, for instance: see
 :class:`tests.browser.speech.Heard`).
 
+A wait ends when the page is not waiting for Python (no widget root carries
+``aria-busy="true"``: ``widgets/shared.js`` sets it from a tap's event until
+Python's ``handled`` has caught up), the tap's click has reached the page, and
+what the screen shows has not changed for :data:`QUIET_MS`; the condition is
+polled inside the page (one :meth:`Page.wait_for_function`), and
+:meth:`ChildWalk.look` reads all it checks in one :meth:`Page.evaluate`.
+
 Nothing here knows Caterpillars' rules: the walk reads only the page, so the
 Räuber Raupe lessons can reuse it with their own :attr:`ChildWalk.inside`
 (which element inside a marked one to tap) and :attr:`ChildWalk.done` (when the
@@ -19,20 +26,26 @@ lesson has reached its end).
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 from playwright.sync_api import Browser, BrowserContext, Locator, Page
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 #: The tablet of the issue: 1024 × 768 CSS px, by touch.
 TABLET = {"width": 1024, "height": 768}
 DESKTOP = {"width": 1920, "height": 1080}
 MIN_TARGET = 44  # CSS px, both ways
-SETTLE_MS = 350  # a screen is settled when nothing it shows has changed for this long
+#: A screen is settled when Python has answered and nothing it shows has changed for this long (ms).
+QUIET_MS = 120
+#: How long a wait for the tap's click to reach the page lasts before it looks anyway (ms): a tap that
+#: makes no click (a careless child's tap on a label) must not hold the walk up.
+CLICK_GRACE_MS = 1500
 WAIT_TIMEOUT = 30.0  # s: one kernel round trip on a loaded machine, with margin
+#: The widget roots that say ``aria-busy`` while Python has an event of theirs to answer.
+ROOTS = ".cl-root, .rr-root"
 
 #: Everything a child can tap, in any widget.
 TAPPABLE = (
@@ -52,18 +65,94 @@ def child_context(browser: Browser, viewport: dict[str, int] = TABLET) -> Iterat
         context.close()
 
 
-def _signature(page: Page) -> str:
-    """What a screen shows, in short: the marked thing, the step, the dice, the words."""
-    result: str = page.evaluate(
-        """() => {
+#: What a screen shows, in short (a JavaScript expression): the marked thing, the step, the dice, the words.
+SIGNATURE_JS = """(() => {
       const todo = [...document.querySelectorAll('[data-todo="true"]')].map((n) =>
         (n.getAttribute("data-testid") || n.className.baseVal || n.className) + ":" + n.textContent.length);
       const bar = document.querySelector('[role="progressbar"]');
       const said = [...document.querySelectorAll('[data-testid="explanation"], [data-testid="feedback"],'
         + ' [data-testid="lesson-step"], [data-testid="dice"], [data-testid="message"]')].map((n) => n.textContent);
       return JSON.stringify([todo, bar && bar.getAttribute("aria-valuenow"), said]);
-    }"""
-    )
+    })()"""
+
+#: Counts the clicks the page receives (installed once per page, before the first tap is waited for).
+CLICKS_JS = """() => {
+  if (window.__walkClicks === undefined) {
+    window.__walkClicks = 0;
+    document.addEventListener("click", () => { window.__walkClicks += 1; }, true);
+  }
+  return window.__walkClicks;
+}"""
+
+#: True once the screen is settled: the tap's click arrived (or the grace ran out), no root is busy, the
+#: signature has not changed for ``quiet`` ms and (if ``marked``) something is marked.  Polled in the page.
+SETTLED_JS = (
+    """([token, clicks, grace, quiet, marked, roots]) => {
+  const now = performance.now();
+  let w = window.__walkSettle;
+  if (!w || w.token !== token) w = window.__walkSettle = { token, start: now, last: null, since: now };
+  if ((window.__walkClicks || 0) < clicks && now - w.start < grace) return false;
+  const busy = document.querySelector(roots.split(",").map((r) => r.trim() + '[aria-busy="true"]').join(","));
+  const seen = (busy ? "busy:" : "") + """
+    + SIGNATURE_JS
+    + """;
+  if (seen !== w.last) { w.last = seen; w.since = now; return false; }
+  if (busy || now - w.since < quiet) return false;
+  return !marked || !seen.startsWith("[[]");
+}"""
+)
+
+#: Everything one wait checks, read at once: the visible marked things (with the first one's box and what it
+#: holds), the progress bar, and the tappable things under 44 px.
+LOOK_JS = """([roots, selector, least]) => {
+  const shown = (n) => {
+    const r = n.getBoundingClientRect();
+    return r.width > 0 && r.height > 0 && getComputedStyle(n).visibility !== "hidden";
+  };
+  const marked = [...document.querySelectorAll('[data-todo="true"]')].filter(shown);
+  const first = marked[0];
+  const r = first ? first.getBoundingClientRect() : null;
+  const bar = document.querySelector('[role="progressbar"]');
+  const small = [];
+  for (const root of document.querySelectorAll(roots)) {
+    for (const node of root.querySelectorAll(selector)) {
+      const b = node.getBoundingClientRect();
+      if (!b.width || !b.height || getComputedStyle(node).visibility === "hidden") continue;
+      if (b.width + 0.5 < least || b.height + 0.5 < least)
+        small.push(`${node.tagName.toLowerCase()}[${node.getAttribute("data-testid") || node.className.baseVal
+          || node.className}] ${Math.round(b.width)}x${Math.round(b.height)}`);
+    }
+  }
+  return {
+    marked: marked.length,
+    box: r && { x: r.x, y: r.y, width: r.width, height: r.height },
+    testid: first ? first.getAttribute("data-testid") || "" : "",
+    now: bar && bar.getAttribute("aria-valuenow"),
+    max: bar && bar.getAttribute("aria-valuemax"),
+    small,
+  };
+}"""
+
+#: The careless child's choice: every visible, enabled tappable thing but the language menu, links and
+#: selects, each tagged ``data-walk-candidate`` (its index) so that one round trip finds them all.
+CANDIDATES_JS = """(selector) => {
+  for (const node of document.querySelectorAll("[data-walk-candidate]")) node.removeAttribute("data-walk-candidate");
+  const found = [];
+  for (const node of document.querySelectorAll(selector)) {
+    const r = node.getBoundingClientRect();
+    if (!r.width || !r.height || getComputedStyle(node).visibility === "hidden") continue;
+    if (node.disabled || node.closest("fieldset[disabled]") || node.getAttribute("aria-disabled") === "true") continue;
+    if (node.getAttribute("data-testid") === "language" || node.tagName === "A" || node.tagName === "SELECT") continue;
+    node.setAttribute("data-walk-candidate", String(found.length));
+    found.push(node.getAttribute("data-testid") || "?");
+  }
+  return found;
+}"""
+
+
+def _signature(page: Page) -> str:
+    """What a screen shows, in short: the marked thing, the step, the dice, the words."""
+    result: str = page.evaluate("() => " + SIGNATURE_JS)
     return result
 
 
@@ -104,40 +193,54 @@ class ChildWalk:
     shots: Callable[[ChildWalk, int], None] | None = None
     waits: int = 0
     taps: list[str] = field(default_factory=list)
+    #: What the last :meth:`look` read (see ``LOOK_JS``).
+    seen: dict[str, Any] = field(default_factory=dict)
+    #: The page's click count that the last tap should have reached (0: no tap to wait for).
+    clicks: int = 0
+    settles: int = 0
 
     # -- looking ---------------------------------------------------------------------
     def todo(self) -> Locator:
         return self.page.locator('[data-todo="true"]')
 
+    def _wait_settled(self, marked: bool, timeout: float) -> bool:
+        self.settles += 1
+        try:
+            self.page.wait_for_function(
+                SETTLED_JS,
+                arg=[self.settles, self.clicks, CLICK_GRACE_MS, QUIET_MS, marked, ROOTS],
+                polling=40,
+                timeout=timeout * 1000,
+            )
+        except PlaywrightTimeoutError:
+            return False
+        finally:
+            self.clicks = 0
+        return True
+
     def settle(self, timeout: float = WAIT_TIMEOUT) -> None:
-        """Wait until the screen has stopped changing and one thing is marked."""
-        deadline = time.monotonic() + timeout
-        last, since = "", time.monotonic()
-        while time.monotonic() < deadline:
-            now = _signature(self.page)
-            if now != last:
-                last, since = now, time.monotonic()
-            elif (time.monotonic() - since) * 1000 >= SETTLE_MS and not now.startswith("[[]"):
-                return
-            self.page.wait_for_timeout(60)
-        raise AssertionError(f"the screen never settled with something marked: {last[:300]}")
+        """Wait until Python has answered, the screen has stopped changing and one thing is marked."""
+        if not self._wait_settled(True, timeout):
+            last = self.page.evaluate("() => (window.__walkSettle || {}).last || ''")
+            raise AssertionError(f"the screen never settled with something marked: {str(last)[:300]}")
 
     def look(self) -> None:
         """The issue's checks of one wait: one mark, in view, every target big enough."""
         self.waits += 1
-        marked = [n for n in self.todo().all() if n.is_visible()]
-        assert len(marked) == 1, f"wait {self.waits}: {len(marked)} things marked to do ({self.progress()})"
-        box = marked[0].bounding_box()
-        assert box is not None
+        seen: dict[str, Any] = self.page.evaluate(LOOK_JS, [ROOTS, TAPPABLE, MIN_TARGET])
+        self.seen = seen
+        where = f"step {seen['now']} of {seen['max']}"
+        assert seen["marked"] == 1, f"wait {self.waits}: {seen['marked']} things marked to do ({where})"
+        box = seen["box"]
         size = self.page.viewport_size or TABLET
         fits = box["height"] <= size["height"]
         top_ok = (
             box["y"] >= -1 and box["y"] + box["height"] <= size["height"] + 1 if fits else box["y"] < size["height"]
         )
         assert top_ok and box["x"] >= -1 and box["x"] + min(box["width"], size["width"]) <= size["width"] + 1, (
-            f"wait {self.waits}: the marked thing lies outside the screen: {box} ({self.progress()})"
+            f"wait {self.waits}: the marked thing lies outside the screen: {box} ({where})"
         )
-        small = small_targets(self.page)
+        small = seen["small"]
         assert not small, f"wait {self.waits}: tappable things under {MIN_TARGET} px: {small}"
         if self.shots is not None:
             self.shots(self, self.waits)
@@ -148,14 +251,16 @@ class ChildWalk:
         return f"step {bar.get_attribute('aria-valuenow')} of {bar.get_attribute('aria-valuemax')}"
 
     def at_the_end(self) -> bool:
-        bar = self.page.locator('[role="progressbar"]').first
-        last = bar.get_attribute("aria-valuenow") == bar.get_attribute("aria-valuemax")
-        return last and self.todo().first.get_attribute("data-testid") == "new-game"
+        """The progress bar at its last step and the marked thing is New game (as the last :meth:`look` saw)."""
+        seen = self.seen
+        return bool(seen) and seen["now"] == seen["max"] and seen["testid"] == "new-game"
 
     # -- tapping ----------------------------------------------------------------------
-    def tap(self, target: Locator, what: str) -> None:
+    def tap(self, target: Locator, what: str, timeout: float | None = None) -> None:
         self.taps.append(what)
-        target.tap()
+        before: int = self.page.evaluate(CLICKS_JS)
+        target.tap(timeout=timeout)
+        self.clicks = before + 1  # the next wait first waits for this tap's click (or the grace)
 
     def inside(self, marked: Locator) -> None:
         """Tap the marked thing as a child would: what it holds, or itself."""
@@ -177,10 +282,22 @@ class ChildWalk:
     def tap_box(self, box: Locator) -> None:
         """A starred box: the first tap shows the rule and the score, pale; a second one writes it."""
         self.tap(box, "box")
-        ghost = self.page.get_by_test_id("ghost-score")
-        try:
-            ghost.wait_for(state="attached", timeout=1500)
-        except Exception:  # a setup label, or a box whose tap opened its menu: one tap was all
+        # Once the tap's click has reached the page, an armed box shows its ghost score (drawn at once, in the
+        # click's handler); otherwise the click sent its event.
+        self.settles += 1
+        armed = self.page.wait_for_function(
+            """([token, clicks, grace]) => {
+              const now = performance.now();
+              let w = window.__walkBox;
+              if (!w || w.token !== token) w = window.__walkBox = { token, start: now };
+              if ((window.__walkClicks || 0) < clicks && now - w.start < grace) return false;
+              return document.querySelector('[data-testid="ghost-score"]') ? "ghost" : "none";
+            }""",
+            arg=[self.settles, self.clicks, CLICK_GRACE_MS],
+            polling=20,
+            timeout=WAIT_TIMEOUT * 1000,
+        ).json_value()
+        if armed != "ghost":  # a setup label, or a box whose tap opened its menu: one tap was all
             return
         self.tap(box, "box again")
 
@@ -201,26 +318,21 @@ class ChildWalk:
         """Tap ``taps`` random tappable things, marked or not (a child trying everything)."""
         for _ in range(taps):
             self.settle_any()
-            candidates = [n for n in self.page.locator(TAPPABLE).all() if n.is_visible() and n.is_enabled()]
-            candidates = [n for n in candidates if (n.get_attribute("data-testid") or "") not in ("language",)]
-            candidates = [n for n in candidates if n.evaluate("(n) => n.tagName") not in ("A", "SELECT")]
+            candidates: list[str] = self.page.evaluate(CANDIDATES_JS, TAPPABLE)
             if not candidates:
                 continue
-            target = self.rng.choice(candidates)
+            index = self.rng.randrange(len(candidates))
+            target = self.page.locator(f'[data-walk-candidate="{index}"]')
             try:
-                self.tap(target, "careless " + (target.get_attribute("data-testid") or "?"))
+                self.tap(target, "careless " + candidates[index], timeout=5000)
             except Exception:  # redrawn under the finger: a real child just taps again
+                self.clicks = 0
                 continue
 
-    def settle_any(self) -> None:
-        """Wait for a short quiet moment (nothing need be marked)."""
-        last = ""
-        for _ in range(40):
-            now = _signature(self.page)
-            if now == last:
-                return
-            last = now
-            self.page.wait_for_timeout(150)
+    def settle_any(self, timeout: float = 10.0) -> None:
+        """Wait until Python has answered and the screen is quiet (nothing need be marked); a screen that
+        keeps changing is tapped anyway after ``timeout`` s, as a child would."""
+        self._wait_settled(False, timeout)
 
     def walk(self, max_taps: int = 400) -> None:
         """Follow the marks until :attr:`done`."""
@@ -229,7 +341,7 @@ class ChildWalk:
             self.look()
             if self.done(self):
                 return
-            self.inside(self.todo().first)
+            self.inside(self.page.locator('[data-todo="true"] >> visible=true').first)
         raise AssertionError(f"the lesson never ended: {self.progress()} after {len(self.taps)} taps")
 
 

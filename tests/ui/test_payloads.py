@@ -78,10 +78,11 @@ def test_the_board_typedef_lists_exactly_the_view_traits() -> None:
 
 
 def test_the_view_traits_are_the_synced_traits_but_event() -> None:
+    """Every synced trait is drawn but the event, the list of views and ``handled`` (the page's busy flag)."""
     for widget in (CaterpillarsBoard, RaupeWidget, LabWidget):
         synced = {name for name, trait in widget.class_traits(sync=True).items() if not name.startswith("_")}
         framework = set(anywidget.AnyWidget.class_traits(sync=True))  # ipywidgets' own (layout, tabbable, ...)
-        assert set(widget.view_trait_names()) == synced - framework - {"event", "view_names"}
+        assert set(widget.view_trait_names()) == synced - framework - {"event", "view_names", "handled"}
 
 
 def test_a_typedef_that_loses_a_field_fails_the_comparison() -> None:

@@ -8,7 +8,9 @@ its widget class, as Panel's own custom components name their ES module::
 
 Its parameters are the widget's view traits (read from ``widget_class`` by
 :class:`LearnComponentMeta` when the class is declared, so the list is
-written once, on the widget) plus ``event``.  The component owns a widget
+written once, on the widget) plus ``view_names``, ``handled`` (the ``seq``
+of the last event played: the page is ``aria-busy`` until it catches up)
+and ``event``.  The component owns a widget
 used without a kernel: the front end writes ``event``, the widget plays it
 (its guard, its language) and its traits are copied back.  A parameter a
 page writes other than ``event`` is put back at once and handed to
@@ -34,8 +36,8 @@ fails when one is gone or its signature changes):
 ...     widget_class = CaterpillarsBoard
 >>> board = Board(CaterpillarsBoard("beginner", 5))
 >>> board.event = {"type": "roll", "seq": 1}
->>> board.dice["rolled"]
-True
+>>> board.dice["rolled"], board.handled
+(True, 1)
 """
 
 from __future__ import annotations
@@ -97,7 +99,8 @@ class LearnComponentMeta(ReactiveESMMetaclass):
     def __new__(mcs, name: str, bases: tuple[type, ...], namespace: dict[str, Any], **kwargs: Any) -> Any:
         widget_class = namespace.get("widget_class")
         if widget_class is not None:
-            names = (*widget_class.view_trait_names(), "view_names")
+            names = (*widget_class.view_trait_names(), "view_names", "handled")
+            namespace.setdefault("handled", param.Integer(default=0))  # the last event's seq (not a view)
             for trait in names:
                 namespace.setdefault(trait, _parameter(widget_class.class_traits()[trait].default()))
             namespace["_view"] = frozenset(names)
@@ -130,7 +133,7 @@ class LearnComponent(AnyWidgetComponent, metaclass=LearnComponentMeta):
 
     def _on_event(self, change: param.parameterized.Event) -> None:
         if isinstance(change.new, dict) and change.new:
-            self.widget.handle(change.new)  # plays it (or refuses it in one line) and refreshes its traits
+            self.widget.receive(change.new)  # plays it (or refuses it in one line), refreshes its traits, `handled`
             self.pull()
 
     def pull(self) -> None:
