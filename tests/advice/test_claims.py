@@ -248,9 +248,16 @@ def test_the_issue_example_names_the_bonus_die_and_the_dice_left() -> None:
 
 
 def zero_cases(
-    level: str, count: int, seed: int, *, earliest: int = 6, keep: Callable[[Move], bool] = lambda m: m.zero
+    level: str,
+    count: int,
+    seed: int,
+    *,
+    earliest: int = 6,
+    keep: Callable[[Move], bool] = lambda m: m.zero,
+    tries: int = 1,
 ) -> Iterator[tuple[State, Roll]]:
-    """Sheets of random games (``earliest`` to 11 moves in) and rolls where some legal move is ``keep``'s kind."""
+    """Sheets of random games (``earliest`` to 11 moves in) and rolls where some legal move is ``keep``'s kind:
+    one case a sheet at most, the first of ``tries`` random rolls that has such a move."""
     rng = random.Random(seed)
     found = 0
     while found < count:
@@ -259,10 +266,12 @@ def zero_cases(
             roll = roll_dice(level, rng)
             moves = legal_moves(state, roll)
             state = apply(state, moves[rng.randrange(len(moves))])
-        roll = roll_dice(level, rng)
-        if any(keep(m) for m in legal_moves(state, roll)):
-            found += 1
-            yield state, roll
+        for _ in range(tries):
+            roll = roll_dice(level, rng)
+            if any(keep(m) for m in legal_moves(state, roll)):
+                found += 1
+                yield state, roll
+                break
 
 
 @pytest.mark.parametrize("level", ["beginner", "intermediate", "advanced", "expert"])
@@ -299,8 +308,12 @@ def test_every_zero_sentence_is_true_of_the_dice(level: str) -> None:
 
 
 def bonus_zero_cases(level: str, count: int, seed: int) -> Iterator[tuple[State, Roll]]:
-    """Sheets and rolls of random games where a die kept in a bonus box leaves a 0."""
-    return zero_cases(level, count, seed, earliest=3, keep=lambda m: m.zero and m.bonus is not None)
+    """Sheets and rolls of random games where a die kept in a bonus box leaves a 0.
+
+    About one random roll in 250 gives such a 0 at Expert: up to 30 rolls are tried on each sheet, so
+    the search plays about 1,000 games instead of 10,000 (still one case a sheet, at the same depths).
+    """
+    return zero_cases(level, count, seed, earliest=3, keep=lambda m: m.zero and m.bonus is not None, tries=30)
 
 
 def no_box_claims(move_how: list[str], reason_lines: tuple[str, ...], move_caterpillar: str, label: int) -> bool:
