@@ -140,8 +140,13 @@ class Pupil:
             time.sleep(self.rng.uniform(*THINK))  # a child reads and thinks
 
 
-def chromium_pupils(base: str, code: str, count: int, start: float, out: list[float]) -> None:
-    """``count`` Chromium pages join the room; each one's time until its lesson is drawn goes to ``out``."""
+def chromium_pupils(
+    base: str, code: str, count: int, start: float, out: list[float], done: threading.Event, stay: threading.Event
+) -> None:
+    """``count`` Chromium pages join the room; each one's time until its lesson is drawn goes to ``out``.
+
+    The pages stay open (pupils in the class) until ``stay`` is set: a page closing makes the server
+    collect its garbage a few seconds later (``Freezer``), which would land among the others' taps."""
     from playwright.sync_api import sync_playwright
 
     from tests.conftest import CHROMIUM, CHROMIUM_ARGS
@@ -160,6 +165,8 @@ def chromium_pupils(base: str, code: str, count: int, start: float, out: list[fl
                 page.get_by_test_id("lesson-step").wait_for(timeout=TIMEOUT * 1000)
                 out.append(time.perf_counter() - start)
         finally:
+            done.set()
+            stay.wait(TIMEOUT * 5)
             browser.close()
 
 
@@ -184,12 +191,17 @@ def lesson_room(lesson: str, pupils: int, browsers: int, taps: int) -> dict[str,
         cpu_before = process.cpu_times()
         start = time.perf_counter()
         threads = [threading.Thread(target=pupil.join) for pupil in class_]
+        shown, stay = threading.Event(), threading.Event()
+        browser = threading.Thread(target=chromium_pupils, args=(base, code, browsers, start, chromium, shown, stay))
         if browsers:
-            threads.append(threading.Thread(target=chromium_pupils, args=(base, code, browsers, start, chromium)))
+            browser.start()
+        else:
+            shown.set()
         for thread in threads:
             thread.start()
         for thread in threads:
             thread.join()
+        shown.wait(TIMEOUT * 2)
         cpu_after = process.cpu_times()
         joined = [pupil.interactive_at - start for pupil in class_ if pupil.interactive_at]
         join_cpu = (cpu_after.user + cpu_after.system) - (cpu_before.user + cpu_before.system)
@@ -200,6 +212,9 @@ def lesson_room(lesson: str, pupils: int, browsers: int, taps: int) -> dict[str,
             thread.join()
         time.sleep(2.0)
         rss_class = process.memory_info().rss
+        stay.set()
+        if browsers:
+            browser.join()
         rows = teacher.trait("TeacherWidget", "room").get("lesson", {}).get("rows", [])
         return {
             "lesson": lesson,
