@@ -56,6 +56,7 @@ sys.path.insert(0, str(ROOT))
 import psutil  # noqa: E402
 
 from benchmarks.classroom_load import summary  # noqa: E402
+from caterpillar_learn.classroom.server import UNOPENED_CHECK, UNOPENED_LIFETIME  # noqa: E402
 from tests.browser.conftest import Server, cli_command, free_port, start_server  # noqa: E402
 from tests.classroom.probe import PageClient  # noqa: E402
 
@@ -175,6 +176,7 @@ def lesson_room(lesson: str, pupils: int, browsers: int, taps: int) -> dict[str,
     port = free_port()
     data = Path(tempfile.mkdtemp(prefix="lesson-room-bench-"))
     command = [*cli_command(), "classroom", "--port", str(port), "--data", str(data), "--join-limit", "600"]
+    started = time.monotonic()
     server: Server = start_server(command, f"http://127.0.0.1:{port}/join", LOGS / "classroom.log")
     try:
         base = f"http://127.0.0.1:{port}"
@@ -184,7 +186,9 @@ def lesson_room(lesson: str, pupils: int, browsers: int, taps: int) -> dict[str,
         teacher.send("TeacherWidget", "create", game="lesson", lesson=lesson, mode="own")
         teacher.wait(lambda: teacher.trait("TeacherWidget", "room").get("game") == "lesson", TIMEOUT)
         code = teacher.trait("TeacherWidget", "room")["code"]
-        time.sleep(2.0)
+        # The page the readiness check loaded never connects: the server forgets it (and collects the garbage
+        # of every page) after its unopened lifetime; let that pass before the class comes, not amid its taps.
+        time.sleep(max(2.0, UNOPENED_LIFETIME + UNOPENED_CHECK + 1.0 - (time.monotonic() - started)))
         rss_empty = process.memory_info().rss
         class_ = [Pupil(base, code, f"P{n:02d}", seed=n) for n in range(pupils)]
         chromium: list[float] = []
