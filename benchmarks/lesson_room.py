@@ -19,8 +19,12 @@ thinking 1-3 s (seeded) before the next tap.
 * **last pupil interactive**: from the moment the pupils start until the
   last one's page shows the lesson (a protocol client: the message with its
   lesson came off the socket; Chromium: the lesson's step title is drawn);
+  beside it the server's CPU time over those joins, per pupil, and the
+  machine's load average (the figures above move with it on a shared machine);
 * **a step or a tap answered**: from a tap leaving this process until the
-  page's views have changed (the message read off the socket), p50/p95.
+  page's views have changed (the message read off the socket), p50/p95, also
+  by kind of tap.  In a led round a pupil waits for the star before tapping a
+  box (the helper's move comes from a worker).
 
 **Voila** (``--voila``): the same number of pages open the same lesson on
 ``caterpillar-learn serve`` from one Chromium (a browser context each), as
@@ -37,6 +41,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import sys
 import tempfile
@@ -51,6 +56,7 @@ sys.path.insert(0, str(ROOT))
 import psutil  # noqa: E402
 
 from benchmarks.classroom_load import summary  # noqa: E402
+from caterpillar_learn.classroom.server import UNOPENED_CHECK, UNOPENED_LIFETIME  # noqa: E402
 from tests.browser.conftest import Server, cli_command, free_port, start_server  # noqa: E402
 from tests.classroom.probe import PageClient  # noqa: E402
 
@@ -73,6 +79,7 @@ class Pupil:
         self.changes = 0
         self.last_change = 0.0
         self.taps: list[float] = []
+        self.kinds: list[str] = []
         self.interactive_at = 0.0
 
     def join(self) -> None:
@@ -104,6 +111,7 @@ class Pupil:
             if not self.changed.wait_for(lambda: self.changes > before, TIMEOUT):
                 raise RuntimeError(f"{self.nickname}: no answer to {kind}")
             self.taps.append(self.last_change - sent)
+            self.kinds.append(kind)
 
     def play(self, taps: int) -> None:
         """Do what the lesson marks, ``taps`` times (the question: its first option, then Check)."""
@@ -122,6 +130,8 @@ class Pupil:
                 self.tap("answer", option=option)
                 self.tap("check")
             elif target == "sheet":
+                # In a led round the star comes once the helper has worked it out (in a worker): a child waits.
+                self.page.wait(lambda: self.page.trait("LessonBoard", "legal"), TIMEOUT)
                 legal = self.page.trait("LessonBoard", "legal")
                 if not legal:
                     return
@@ -131,8 +141,13 @@ class Pupil:
             time.sleep(self.rng.uniform(*THINK))  # a child reads and thinks
 
 
-def chromium_pupils(base: str, code: str, count: int, start: float, out: list[float]) -> None:
-    """``count`` Chromium pages join the room; each one's time until its lesson is drawn goes to ``out``."""
+def chromium_pupils(
+    base: str, code: str, count: int, start: float, out: list[float], done: threading.Event, stay: threading.Event
+) -> None:
+    """``count`` Chromium pages join the room; each one's time until its lesson is drawn goes to ``out``.
+
+    The pages stay open (pupils in the class) until ``stay`` is set: a page closing makes the server
+    collect its garbage a few seconds later (``Freezer``), which would land among the others' taps."""
     from playwright.sync_api import sync_playwright
 
     from tests.conftest import CHROMIUM, CHROMIUM_ARGS
@@ -151,6 +166,8 @@ def chromium_pupils(base: str, code: str, count: int, start: float, out: list[fl
                 page.get_by_test_id("lesson-step").wait_for(timeout=TIMEOUT * 1000)
                 out.append(time.perf_counter() - start)
         finally:
+            done.set()
+            stay.wait(TIMEOUT * 5)
             browser.close()
 
 
@@ -159,6 +176,7 @@ def lesson_room(lesson: str, pupils: int, browsers: int, taps: int) -> dict[str,
     port = free_port()
     data = Path(tempfile.mkdtemp(prefix="lesson-room-bench-"))
     command = [*cli_command(), "classroom", "--port", str(port), "--data", str(data), "--join-limit", "600"]
+    started = time.monotonic()
     server: Server = start_server(command, f"http://127.0.0.1:{port}/join", LOGS / "classroom.log")
     try:
         base = f"http://127.0.0.1:{port}"
@@ -168,19 +186,29 @@ def lesson_room(lesson: str, pupils: int, browsers: int, taps: int) -> dict[str,
         teacher.send("TeacherWidget", "create", game="lesson", lesson=lesson, mode="own")
         teacher.wait(lambda: teacher.trait("TeacherWidget", "room").get("game") == "lesson", TIMEOUT)
         code = teacher.trait("TeacherWidget", "room")["code"]
-        time.sleep(2.0)
+        # The page the readiness check loaded never connects: the server forgets it (and collects the garbage
+        # of every page) after its unopened lifetime; let that pass before the class comes, not amid its taps.
+        time.sleep(max(2.0, UNOPENED_LIFETIME + UNOPENED_CHECK + 1.0 - (time.monotonic() - started)))
         rss_empty = process.memory_info().rss
         class_ = [Pupil(base, code, f"P{n:02d}", seed=n) for n in range(pupils)]
         chromium: list[float] = []
+        cpu_before = process.cpu_times()
         start = time.perf_counter()
         threads = [threading.Thread(target=pupil.join) for pupil in class_]
+        shown, stay = threading.Event(), threading.Event()
+        browser = threading.Thread(target=chromium_pupils, args=(base, code, browsers, start, chromium, shown, stay))
         if browsers:
-            threads.append(threading.Thread(target=chromium_pupils, args=(base, code, browsers, start, chromium)))
+            browser.start()
+        else:
+            shown.set()
         for thread in threads:
             thread.start()
         for thread in threads:
             thread.join()
+        shown.wait(TIMEOUT * 2)
+        cpu_after = process.cpu_times()
         joined = [pupil.interactive_at - start for pupil in class_ if pupil.interactive_at]
+        join_cpu = (cpu_after.user + cpu_after.system) - (cpu_before.user + cpu_before.system)
         players = [threading.Thread(target=pupil.play, args=(taps,)) for pupil in class_]
         for thread in players:
             thread.start()
@@ -188,6 +216,9 @@ def lesson_room(lesson: str, pupils: int, browsers: int, taps: int) -> dict[str,
             thread.join()
         time.sleep(2.0)
         rss_class = process.memory_info().rss
+        stay.set()
+        if browsers:
+            browser.join()
         rows = teacher.trait("TeacherWidget", "room").get("lesson", {}).get("rows", [])
         return {
             "lesson": lesson,
@@ -200,7 +231,13 @@ def lesson_room(lesson: str, pupils: int, browsers: int, taps: int) -> dict[str,
             "per_pupil_mb": round((rss_class - rss_empty) / 1e6 / (pupils + browsers), 2),
             "last_protocol_interactive_s": round(max(joined), 2),
             "last_chromium_interactive_s": round(max(chromium), 2) if chromium else None,
+            "server_cpu_per_join_ms": round(join_cpu / (pupils + browsers) * 1000, 1),
+            "load_average": [round(load, 1) for load in os.getloadavg()],
             "taps": summary("tap -> views", [t for pupil in class_ for t in pupil.taps]),
+            "taps_by_kind": {
+                kind: summary(kind, [t for pupil in class_ for t, k in zip(pupil.taps, pupil.kinds) if k == kind])
+                for kind in sorted({k for pupil in class_ for k in pupil.kinds})
+            },
         }
     finally:
         server.stop()

@@ -54,6 +54,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping
+from functools import lru_cache
 from typing import Any, ClassVar
 
 import traitlets
@@ -66,7 +67,7 @@ from caterpillar_learn.classroom.rooms import CaterpillarsRoom, RoomSettings
 from caterpillar_learn.classroom.tables import RaupeRoom, TableSettings
 from caterpillar_learn.classroom.views import desk_view, room_view
 from caterpillar_learn.errors import describe
-from caterpillar_learn.i18n import text
+from caterpillar_learn.i18n import current_language, language, text
 from caterpillar_learn.lessons.gallery import cards, picture_file
 from caterpillar_learn.ui.assets import es_module, widget_styles
 from caterpillar_learn.ui.base import BadEventError, LearnWidget
@@ -399,12 +400,26 @@ class JoinDesk:
     def _lessons(self) -> list[dict[str, Any]]:
         """What the class can play: the gallery's cards, to look at (the teacher opens a room and gives its code).
         With :attr:`pictures`, a card names its picture's file, which each tablet fetches once and keeps."""
+        return door_cards(current_language(), self.pictures)
+
+
+@lru_cache(maxsize=8)
+def door_cards(lang: str, pictures: str | None) -> list[dict[str, Any]]:
+    """The door's cards in ``lang``, made once for every door of the class (each page shows the same list;
+    nothing changes it: a page's trait is replaced, never changed in place).
+
+    >>> door_cards("en", "/static/") is door_cards("en", "/static/")
+    True
+    >>> door_cards("en", "/static/")[0]["picture_url"], door_cards("en", None)[0]["picture"][:4]
+    ('/static/lesson-00-setup-en.svg', '<svg')
+    """
+    with language(lang):
         shown = [card.to_json() for card in cards()]
-        if self.pictures is not None:
-            for card in shown:
-                card["picture_url"] = self.pictures + picture_file(card["name"], card["language"])
-                card["picture"] = ""
-        return shown
+    if pictures is not None:
+        for card in shown:
+            card["picture_url"] = pictures + picture_file(card["name"], card["language"])
+            card["picture"] = ""
+    return shown
 
 
 def _ui(*names: str) -> dict[str, str]:

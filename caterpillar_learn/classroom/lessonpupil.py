@@ -22,16 +22,22 @@ must not spend on its event loop for each pupil who joins.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import logging
+import threading
+from collections.abc import Callable, Mapping
+from concurrent.futures import Future
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
+from caterpillar_learn.caterpillars import Move, Roll, State
 from caterpillar_learn.classroom.codes import ClassroomError
 from caterpillar_learn.errors import describe
 from caterpillar_learn.i18n import text
 from caterpillar_learn.lessons import LESSONS, SETUPS, get_table
+from caterpillar_learn.lessons.scenarios import is_led
 from caterpillar_learn.ui.base import BadEventError
+from caterpillar_learn.ui.caterpillars.advice import WAIT_SECONDS, helper_move, hint_view, later, thinking_view, workers
 from caterpillar_learn.ui.caterpillars.controller import LessonSession
 from caterpillar_learn.ui.raupe.controller import RaupeTable
 
@@ -39,6 +45,7 @@ __all__ = [
     "LESSON_NAMES",
     "MODES",
     "NOTEBOOK_SEEDS",
+    "HelperMoves",
     "LessonPupil",
     "LessonSettings",
     "RoomLesson",
@@ -48,6 +55,10 @@ __all__ = [
     "new_controller",
     "table_steps",
 ]
+
+log = logging.getLogger("caterpillar_learn.classroom")
+#: What a pupil's hint panel says while a worker works the hint out.
+HINT_THINKING = "classroom.msg.hint_thinking"
 
 #: Every lesson a room can play: the notebooks of ``lessons/`` (the Caterpillars lessons, then Räuber Raupe's),
 #: but the strategy lab (see the module's text).
@@ -117,11 +128,100 @@ class LessonSettings:
         return cls(settings.lesson, settings.mode, int(data["seed"]))
 
 
+class HelperMoves:
+    """The helper's best moves that the pupils of one lesson room have needed, shared by all of them.
+
+    The same sheet and the same dice give the same best move, and a class on
+    one lesson meets the same sheets again and again (the guided game's led
+    rounds are the same for everyone who played its first round alike): each
+    is worked out once for the room.  With the server's workers
+    (:func:`~caterpillar_learn.ui.caterpillars.advice.use_workers`),
+    :meth:`ask` has a worker find it, never the server's event loop, and
+    calls back each pupil who asked meanwhile once it is known.
+
+    >>> from caterpillar_learn.caterpillars import Game
+    >>> game = Game("beginner", [1, 3, 6, 4, 2, 2, 5, 5, 6, 6, 1, 1], seed=3)
+    >>> helpers = HelperMoves()
+    >>> helpers.known(game.state, game.roll()) is None
+    True
+    >>> move = helpers.find(game.state, game.roll())
+    >>> helpers.known(game.state, game.roll()) is move
+    True
+    """
+
+    def __init__(self) -> None:
+        self._moves: dict[tuple[State, Roll], Move] = {}
+        self._asked: dict[tuple[State, Roll], list[Callable[[], None]]] = {}
+        self._failed: set[tuple[State, Roll]] = set()
+        self._lock = threading.Lock()
+
+    def known(self, state: State, roll: Roll) -> Move | None:
+        with self._lock:
+            return self._moves.get((state, roll))
+
+    def failed(self, state: State, roll: Roll) -> bool:
+        """Whether a worker could not find it (the lesson then works it out itself)."""
+        with self._lock:
+            return (state, roll) in self._failed
+
+    def find(self, state: State, roll: Roll, here: Callable[[], Move] | None = None) -> Move:
+        """The move, known or worked out now: by a worker if the server has them (waited for), else by
+        ``here()`` (by default the helper in this process)."""
+        move = self.known(state, roll)
+        if move is not None:
+            return move
+        if workers() is not None:
+            try:
+                move = later(helper_move, state, roll).result(WAIT_SECONDS)
+            except Exception:  # the lesson goes on: worked out here instead
+                log.exception("the helper's move failed in a worker")
+        if move is None:
+            move = here() if here is not None else helper_move(state, roll)
+        with self._lock:
+            self._moves[(state, roll)] = move
+        return move
+
+    def ask(self, state: State, roll: Roll, then: Callable[[], None]) -> None:
+        """Have a worker find it (once for everybody who asks meanwhile); ``then()`` once it is known (or failed)."""
+        key = (state, roll)
+        with self._lock:
+            if key in self._moves or key in self._failed:
+                return
+            waiting = self._asked.get(key)
+            if waiting is not None:
+                waiting.append(then)
+                return
+            self._asked[key] = [then]
+        later(helper_move, state, roll).add_done_callback(partial(self._arrived, key))
+
+    def _arrived(self, key: tuple[State, Roll], future: Future[Move]) -> None:
+        """On the pool's thread: keep the move, then tell the pupils who wait for it (their pages redraw)."""
+        with self._lock:
+            waiting = self._asked.pop(key, [])
+            if not future.cancelled() and future.exception() is None:
+                self._moves[key] = future.result()
+            else:
+                log.error(
+                    "the helper's move failed in a worker: %r", None if future.cancelled() else future.exception()
+                )
+                self._failed.add(key)
+        for then in waiting:
+            then()
+
+
 class RoomLesson(LessonSession):
     """A Caterpillars lesson in a room: the lesson's own session, which the teacher may hold at a step.
 
     ``hold`` is the step (0-based) nobody goes past; the lesson's own
     following of the game stops there, and *next* says who holds it.
+
+    The helper's moves come from the room's :class:`HelperMoves` (``helpers``).
+    With the server's workers, a led round's move and a hint are worked out
+    in a worker: meanwhile the sheet shows no star and the lesson says the
+    helper is thinking (:meth:`awaits_helper`; the room refuses a move then),
+    and ``told()`` (the room's call to this pupil's page) redraws the page
+    once the answer is there.  Without workers (a test, a restart's replay)
+    they are worked out at once, as in Voila.
 
     >>> lesson = RoomLesson("01-beginner")
     >>> lesson.hold = 0
@@ -131,9 +231,122 @@ class RoomLesson(LessonSession):
     2
     """
 
-    def __init__(self, name: str, seed: int | None = None) -> None:
+    def __init__(self, name: str, seed: int | None = None, helpers: HelperMoves | None = None) -> None:
         self.hold: int | None = None
+        self.helpers = HelperMoves() if helpers is None else helpers
+        #: Redraws this pupil's page (the room sets it); called from the workers' thread.
+        self.told: Callable[[], None] = lambda: None
+        self._hint_coming: tuple[int, Future[dict[str, Any]]] | None = None
         super().__init__(name, seed)
+
+    # -- the helper, in the workers when the server has them --------------------------------
+    def _helper(self) -> Move:
+        return self.helpers.find(self.game.state, self.game.roll(), super()._helper)
+
+    def _led_round(self) -> bool:
+        scenario = self.lesson.scenario
+        return scenario is not None and self.games_made == 1 and self.revealed and is_led(scenario, self.game)
+
+    def led_move(self) -> Move | None:
+        if workers() is None or not self._led_round():
+            return super().led_move()
+        turn = len(self.game.history)
+        if self._led is not None and self._led[0] == turn:
+            return self._led[1]
+        state, roll = self.game.state, self.game.roll()
+        move = self.helpers.known(state, roll)
+        if move is None and not self.helpers.failed(state, roll):
+            self.helpers.ask(state, roll, self.told)
+            return None  # awaits_helper() says so: no star, no move, until the page is told
+        if move is None:
+            move = helper_move(state, roll)
+        self._led = (turn, move)
+        return move
+
+    def awaits_helper(self) -> bool:
+        """Whether a worker is still working out this round's led move or the hint asked for (no move meanwhile)."""
+        coming = self._hint_coming
+        if coming is not None and coming[0] == len(self.game.history) and not coming[1].done():
+            return True
+        if workers() is None or not self._led_round():
+            return False
+        if self._led is not None and self._led[0] == len(self.game.history):
+            return False
+        state, roll = self.game.state, self.game.roll()
+        return self.helpers.known(state, roll) is None and not self.helpers.failed(state, roll)
+
+    def legal_moves(self) -> list[Move]:
+        moves = super().legal_moves()  # asks for the led move if it is not known yet
+        return [] if self.awaits_helper() else moves
+
+    def click_box(self, slot: int) -> None:
+        self._settle()
+        super().click_box(slot)
+
+    def _play(self, move: Move) -> None:
+        self._settle()
+        super()._play(move)
+
+    def _settle(self) -> None:
+        """Wait for what a worker is working out for this round (the led move, the hint) before a move.
+
+        The room refuses a pupil's move meanwhile (:meth:`awaits_helper`), so
+        this waits only where nobody is waiting for a page: a replay of the
+        log, or the controller driven directly.  A replayed move is then
+        played on the same led move and after the same hint as it was live.
+        """
+        if self._led_round() and workers() is not None:
+            turn = len(self.game.history)
+            if self._led is None or self._led[0] != turn:
+                self._led = (turn, self._helper())
+        coming = self._hint_coming
+        if coming is not None and coming[0] == len(self.game.history) and not coming[1].done():
+            try:
+                coming[1].result(WAIT_SECONDS)
+            except Exception:  # shown by _hint_arrived
+                log.debug("the hint a move waited for failed", exc_info=True)
+        self._hint_arrived()
+
+    def ask_hint(self) -> None:
+        if workers() is None:
+            super().ask_hint()
+            return
+        self._need_roll()
+        if self.game.phase != "play":
+            raise BadEventError(text("lessons.msg.hint_play_only"))
+        self.progress.hints += 1
+        self.hint = thinking_view(HINT_THINKING)
+        turn = len(self.game.history)
+        if self._hint_coming is not None and self._hint_coming[0] == turn:
+            return  # asked again while it is on its way
+        future = later(hint_view, self.game.state, self.game.roll())
+        self._hint_coming = (turn, future)
+        future.add_done_callback(lambda _: self.told())
+
+    def _hint_arrived(self) -> None:
+        """Show the hint a worker found, if it is still this round's (else it is dropped)."""
+        coming = self._hint_coming
+        if coming is None:
+            return
+        turn, future = coming
+        if turn != len(self.game.history):
+            self._hint_coming = None
+            future.cancel()
+        elif future.done():
+            self._hint_coming = None
+            try:
+                self.hint = future.result()
+            except Exception:  # one line for the pupil, the trace for the log; the lesson goes on
+                log.exception("a lesson's hint failed in a worker")
+                self.hint = {}
+                self.message = text("ui.internal")
+
+    def views(self) -> dict[str, Any]:
+        self._hint_arrived()
+        views = super().views()
+        if self.awaits_helper():
+            views["lesson"] = {**views["lesson"], "guide": text("classroom.lesson.helper_thinking")}
+        return views
 
     @property
     def held(self) -> bool:
@@ -183,11 +396,11 @@ class RoomTable(RaupeTable):
 Controller = RoomLesson | RoomTable
 
 
-def new_controller(settings: LessonSettings) -> Controller:
-    """A fresh controller of the room's lesson, as its notebook makes it."""
+def new_controller(settings: LessonSettings, helpers: HelperMoves | None = None) -> Controller:
+    """A fresh controller of the room's lesson, as its notebook makes it (``helpers``: the room's, shared)."""
     if settings.kind == "raupe":
         return RoomTable(settings.lesson, settings.seed)
-    return RoomLesson(settings.lesson, settings.seed)
+    return RoomLesson(settings.lesson, settings.seed, helpers)
 
 
 @dataclass

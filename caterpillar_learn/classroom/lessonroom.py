@@ -48,6 +48,7 @@ import logging
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from caterpillar_learn.classroom.codes import ClassroomError
@@ -56,6 +57,7 @@ from caterpillar_learn.classroom.identity import secret_hash
 from caterpillar_learn.classroom.lessonpupil import (
     LESSON_NAMES,
     MODES,
+    HelperMoves,
     LessonPupil,
     LessonSettings,
     RoomLesson,
@@ -152,6 +154,8 @@ class LessonRoom(EventRoom):
     paused: bool = field(init=False, default=False)
     anonymous: bool = field(init=False, default=False)
     _stuck: frozenset[int] = field(init=False, default=frozenset(), repr=False)
+    #: The helper's moves worked out for any pupil of the room, shared by all of them.
+    helpers: HelperMoves = field(init=False, default_factory=HelperMoves, repr=False)
 
     # -- what pages read ---------------------------------------------------------------
     @property
@@ -300,6 +304,8 @@ class LessonRoom(EventRoom):
                 raise ClassroomError(text("classroom.lesson.paused"))
             if self.settings.mode == "together":
                 self._check_together(found, kind)
+            if kind in ("box", "option") and isinstance(found.session, RoomLesson) and found.session.awaits_helper():
+                raise ClassroomError(text("classroom.lesson.wait_helper"))  # not written: a replay plays no other move
             self.record("lesson_event", {"pupil": pupil, "event": json.loads(line), "at": self.clock()})
 
     def _check_together(self, pupil: LessonPupil, kind: str) -> None:
@@ -339,11 +345,12 @@ class LessonRoom(EventRoom):
             self.record("names_hidden", {"on": on})
 
     def record(self, kind: str, data: dict[str, Any]) -> None:
-        """Write the event (committed), apply it, tell the pages (a pupil's event: the teacher and that pupil)."""
+        """Write the event (committed), apply it, tell the pages (a pupil's event: the teacher and that pupil;
+        a pupil joining: the teacher, as it changes nothing on the other pupils' screens)."""
         if self.write is not None:
             self.write(kind, data)
         self.apply(kind, data)
-        who = data.get("pupil") if kind == "lesson_event" else None
+        who = data.get("pupil") if kind == "lesson_event" else TEACHER if kind == "pupil_joined" else None
         self.notify(who if isinstance(who, int) else None)
 
     def apply(self, kind: str, data: Mapping[str, Any]) -> None:
@@ -361,8 +368,10 @@ class LessonRoom(EventRoom):
         if ident in self.pupils:
             raise ClassroomError(describe("pupil", ident, "a new pupil number"))
         self.roster.add(ident, nickname, data.get("secret_hash"))
-        session = new_controller(self.settings)
+        session = new_controller(self.settings, self.helpers)
         session.hold = self.hold
+        if isinstance(session, RoomLesson):
+            session.told = partial(self.notify, ident)  # a worker's answer redraws this pupil's page
         self.pupils[ident] = LessonPupil(ident, nickname, session, float(data.get("at", 0.0)))
 
     def _on_let_in(self, data: Mapping[str, Any]) -> None:

@@ -114,7 +114,13 @@ def available_languages() -> list[str]:
     >>> "en" in available_languages()
     True
     """
-    return sorted(p.name for p in _FOLDER.iterdir() if p.is_dir() and any(p.glob("*.json")))
+    return list(_languages_in(_FOLDER))
+
+
+@cache
+def _languages_in(folder: Path) -> tuple[str, ...]:
+    # Looked up once per folder, as the catalogues are read once (every widget of a server asks, twice).
+    return tuple(sorted(p.name for p in folder.iterdir() if p.is_dir() and any(p.glob("*.json"))))
 
 
 def language_choices() -> list[dict[str, str]]:
