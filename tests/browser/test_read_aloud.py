@@ -29,6 +29,7 @@ from tests.languages import second_language
 from tests.ui.test_front_end import HARNESS, Harness
 from tests.ui.test_questions import QUESTIONED, walk
 
+from .driver import RENDER_TIMEOUT
 from .speech import heard_by_itself, record_speech, spoken_text, take_speech
 
 pytestmark = pytest.mark.browser
@@ -331,13 +332,13 @@ def test_the_switch_is_remembered_across_a_reload(listened: Page) -> None:
     assert box and box["width"] >= 44 and box["height"] >= 44, box
     switch.tap()
     expect(switch).to_have_attribute("aria-checked", "false")
-    page.reload()
+    page.reload(timeout=RENDER_TIMEOUT)  # a new kernel runs the notebook before the page's load event
     LessonHarness(page, CaterpillarsLesson("01-beginner"))
     expect(voice_switch(page)).to_have_attribute("aria-checked", "false")
     page.wait_for_timeout(1200)
     assert take_speech(page) == []  # off, as the learner left it
     voice_switch(page).tap()
-    page.reload()
+    page.reload(timeout=RENDER_TIMEOUT)  # a new kernel runs the notebook before the page's load event
     LessonHarness(page, CaterpillarsLesson("01-beginner"))
     expect(voice_switch(page)).to_have_attribute("aria-checked", "true")
     assert heard_by_itself(page)

@@ -80,7 +80,7 @@ def open_and_play(context: Any, server: Server, taps: int) -> Page:
 
 
 def reload(page: Page, drawn: str = "sheet") -> None:
-    page.reload()
+    page.reload(timeout=RENDER_TIMEOUT)  # Voila's page loads once the new kernel has run the notebook
     expect(page.get_by_test_id(drawn).first).to_be_visible(timeout=RENDER_TIMEOUT)
 
 
