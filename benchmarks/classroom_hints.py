@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
 import sys
@@ -163,8 +164,16 @@ class Asker:
             self.placed_at[count] = time.perf_counter()
 
 
-def askers_process(base: str, code: str, nicknames: list[str], seed: int, plan: dict[str, int], report: Any) -> None:
-    """One client process's pupils: join, set up, report the layouts, play, report the stamps."""
+def askers_process(
+    base: str, code: str, nicknames: list[str], seed: int, plan: dict[str, int], report: Any, nice: int = 0
+) -> None:
+    """One client process's pupils: join, set up, report the layouts, play, report the stamps.
+
+    ``nice``: how much lower this process runs than the server (a class's pages run on their own
+    tablets, not on the server's cores: here they take what the server and its workers leave).
+    """
+    if nice:
+        os.nice(nice)
     pupils = [
         Asker(name, join(base, code, name, "ClassroomBoard"), random.Random(f"{seed}-{name}")) for name in nicknames
     ]
@@ -216,7 +225,9 @@ def solve_seconds(layouts: list[list[int]], count: int | None = None) -> list[fl
     return found
 
 
-def run(pupils: int, processes: int, roll_every: float, seed: int, yardstick: int | None = None) -> dict[str, Any]:
+def run(
+    pupils: int, processes: int, roll_every: float, seed: int, yardstick: int | None = None, client_nice: int = 0
+) -> dict[str, Any]:
     import multiprocessing
 
     with tempfile.TemporaryDirectory(prefix="classroom-hints-") as folder:
@@ -242,7 +253,7 @@ def run(pupils: int, processes: int, roll_every: float, seed: int, yardstick: in
             nicknames = [f"P{n:02d}" for n in range(pupils)]
             for share in (nicknames[i::processes] for i in range(processes)):
                 child = context.Process(
-                    target=askers_process, args=(base, code, share, seed, plan, report), daemon=True
+                    target=askers_process, args=(base, code, share, seed, plan, report, client_nice), daemon=True
                 )
                 child.start()
                 children.append(child)
@@ -321,6 +332,7 @@ def run(pupils: int, processes: int, roll_every: float, seed: int, yardstick: in
         "distinct_layouts": len(distinct),
         "workers": workers,
         "roll_every_s": roll_every,
+        "client_nice": client_nice,
         "rolls_sent_while_hints_outstanding": sum(1 for at in sent.values() if at < last_hint),
         "figures": [
             summary("roll -> dice while hints are outstanding (pupils who had placed)", dice),
@@ -371,6 +383,12 @@ def _children_cpu(process: psutil.Process) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--pupils", type=int, default=30)
+    parser.add_argument(
+        "--client-nice",
+        type=int,
+        default=10,
+        help="the client processes' niceness (the tablets' pages are not the server's load; 0: as high as the server)",
+    )
     parser.add_argument("--processes", type=int, default=3, help="client processes sharing the pupils")
     parser.add_argument("--roll-every", type=float, default=10.0, help="seconds between rolls while hints are out")
     parser.add_argument("--seed", type=int, default=16)
@@ -378,7 +396,8 @@ def main() -> None:
         "--yardstick", type=int, default=None, help="solve only this many of the class's layouts for the solve-time"
     )
     args = parser.parse_args()
-    print(json.dumps(run(args.pupils, args.processes, args.roll_every, args.seed, args.yardstick), indent=2))
+    found = run(args.pupils, args.processes, args.roll_every, args.seed, args.yardstick, args.client_nice)
+    print(json.dumps(found, indent=2))
 
 
 if __name__ == "__main__":
