@@ -1,6 +1,6 @@
 """Hints for a whole class at once: an Intermediate room of 30 pupils, each on a layout of their own (docs/DEPLOY.md).
 
-    .venv/bin/python benchmarks/classroom_hints.py [--pupils 30] [--processes 3] [--roll-every 6]
+    .venv/bin/python benchmarks/classroom_hints.py [--pupils 30] [--processes 3] [--roll-every 6] [--client-nice 10]
 
 Starts ``caterpillar-learn classroom`` on a free port with a fresh data
 folder; a teacher page opens an Intermediate room with the class's own
@@ -8,7 +8,8 @@ setup rolls (the printed layout, its blanks filled by the pupils from the
 setup dice), server dice and hints on.  The pupils are protocol clients
 (:class:`tests.classroom.probe.PageClient`, spread over client
 processes, as in ``benchmarks/classroom_load.py``, whose helpers are
-imported here):
+imported here; they run at ``--client-nice``, below the server and its
+workers, since a class's pages run on their own tablets):
 
 * **setup**: the teacher rolls the setup dice; each pupil puts them on the
   blank labels in an order of its own (seeded), so the pupils' layouts differ;
