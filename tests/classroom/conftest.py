@@ -1,13 +1,16 @@
 """Pupils' boards with hints on start the exact solve of their layout in a
 daemon thread (as in the lessons): each test waits for the solves it
-started, so none runs on behind a later test."""
+started, so none runs on behind a later test.  ``pool`` gives a test the
+server's worker processes instead (one worker)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
+from caterpillar_learn.advice.workers import Solves
 from caterpillar_learn.ui.caterpillars import advice as advice_bridge
 
 
@@ -16,3 +19,15 @@ def no_background_solve_left_behind() -> Iterator[None]:
     yield
     left = advice_bridge.join_background_solves(timeout=60.0)
     assert not left, f"background solves still running after the test: {left}"
+
+
+@pytest.fixture
+def pool(tmp_path: Path) -> Iterator[Solves]:
+    """The server's pool of one worker, in use by the pupils' sessions and lessons of this process."""
+    solves = Solves(tmp_path / "solved", workers=1)
+    before = advice_bridge.use_workers(solves)
+    try:
+        yield solves
+    finally:
+        advice_bridge.use_workers(before)
+        solves.close()

@@ -18,7 +18,6 @@ import asyncio
 import re
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -42,18 +41,6 @@ OTHER = "1 1 6 4 2 2 2 5 5 6 2 1"
 
 def labels(typed: str) -> tuple[int, ...]:
     return tuple(int(v) for v in typed.split())
-
-
-@pytest.fixture
-def pool(tmp_path: Path) -> Iterator[Solves]:
-    """The server's pool of one worker, in use by the pupils' sessions of this process."""
-    solves = Solves(tmp_path / "solved", workers=1)
-    before = bridge.use_workers(solves)
-    try:
-        yield solves
-    finally:
-        bridge.use_workers(before)
-        solves.close()
 
 
 def a_room(level: str, typed: str, dice: str) -> CaterpillarsRoom:

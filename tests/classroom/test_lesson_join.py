@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -27,7 +25,6 @@ from caterpillar_learn.classroom.consoles import door_cards
 from caterpillar_learn.classroom.lessonpage import lesson_widget
 from caterpillar_learn.classroom.lessonroom import TEACHER, LessonRoom, LessonSettings
 from caterpillar_learn.i18n import text
-from caterpillar_learn.ui.caterpillars import advice as bridge
 from tests.classroom.test_lesson_room import lesson_of, right_step
 
 #: Long enough never to fire in a passing test, short enough to end a failing one (a loaded machine).
@@ -36,18 +33,6 @@ SAFETY = 240.0
 SHOWN = ("lesson", "dice", "sheet", "legal", "question", "hint", "message", "explanation")
 #: Another Beginner layout than the lesson's: its solve keeps the one worker busy for a second or more.
 BUSY = (1, 1, 6, 4, 2, 2, 2, 5, 5, 6, 2, 1)
-
-
-@pytest.fixture
-def pool(tmp_path: Path) -> Iterator[Solves]:
-    """The server's pool of one worker, in use by the lessons of this process."""
-    solves = Solves(tmp_path / "solved", workers=1)
-    before = bridge.use_workers(solves)
-    try:
-        yield solves
-    finally:
-        bridge.use_workers(before)
-        solves.close()
 
 
 def page_of(widget: Any) -> dict[str, Any]:
