@@ -16,6 +16,7 @@ was pressed just before it.  Use it in three lines::
 from __future__ import annotations
 
 import re
+import time
 from dataclasses import dataclass, field
 from typing import Any, TypedDict
 
@@ -118,6 +119,10 @@ class Heard:
     ``on_wait``.  Each wait's speech is checked (:func:`check_speech`) and kept."""
 
     page: Page
+    #: How long a wait listens for the voice when nothing new has been said yet (seconds; 0: not at all).
+    #: The page speaks once it has been still for 250 ms (widgets/shared.js, ``VOICE_SETTLE_MS``), and a
+    #: walk may look sooner: a child who listens waits for the voice before the next tap.
+    listen: float = 0.0
     said: list[Utterance] = field(default_factory=list)
     #: Waits after which something new was said.
     spoken_waits: int = 0
@@ -128,6 +133,10 @@ class Heard:
 
     def at_wait(self, _walk: object) -> None:
         new = take_speech(self.page)
+        deadline = time.monotonic() + self.listen
+        while not new and time.monotonic() < deadline:
+            self.page.wait_for_timeout(50)
+            new = take_speech(self.page)
         check_speech(new)
         self.said += new
         self.spoken_waits += bool(new)

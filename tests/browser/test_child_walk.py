@@ -74,7 +74,7 @@ def walk_lesson(
             page.screenshot(path=str(SCREENSHOTS / f"walk-{name}-failed.png"))
             raise AssertionError(f"the lesson did not render: {errors}") from None
         expect(page.get_by_test_id("sheet")).to_be_visible(timeout=RENDER_TIMEOUT)
-        heard = Heard(page)
+        heard = Heard(page, listen=1.0 if speaks_by_default(name) and not careless else 0.0)
         shooter = shoot(shots, each_step=shots_each_step) if shots else None
         walk = ChildWalk(page, random.Random(seed), on_wait=heard.at_wait, shots=shooter)  # type: ignore[arg-type]
         if careless:
