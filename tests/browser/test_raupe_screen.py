@@ -273,14 +273,16 @@ def walk_the_table(page: Page, lesson: str, lang: str = "en") -> None:
         "node => { node.value = '2.5'; node.dispatchEvent(new Event('change')); }"
     )
     expect(page.get_by_test_id("raupe-speed")).to_have_attribute("aria-valuetext", "×2,5" if lang == "de" else "×2.5")
-    heard = Heard(page)
+    heard = Heard(page, listen=1.0 if speaks_by_default(lesson) else 0.0)  # a listening child, as in the Caterpillars walks
     heard.at_wait(None)  # what the lesson said by itself as it opened
     follow_todo_to_start(page)
     progress = page.get_by_test_id("lesson-progress")
     deadline = time.monotonic() + WALK_LIMIT
-    while progress.get_attribute("aria-valuenow") != progress.get_attribute("aria-valuemax"):
+    while True:
         assert time.monotonic() < deadline, "the game did not reach its end"
         heard.at_wait(None)  # by itself, no speaker pressed, no symbol
+        if progress.get_attribute("aria-valuenow") == progress.get_attribute("aria-valuemax"):
+            break  # looked at after listening: the bots may have ended the game meanwhile (then Start is marked)
         assert small_targets(page) == []
         todo = the_todo(page)
         if todo.get_attribute("data-testid") == "raupe-hand":  # the whole hand is marked: any card of it
