@@ -273,7 +273,8 @@ def walk_the_table(page: Page, lesson: str, lang: str = "en") -> None:
         "node => { node.value = '2.5'; node.dispatchEvent(new Event('change')); }"
     )
     expect(page.get_by_test_id("raupe-speed")).to_have_attribute("aria-valuetext", "×2,5" if lang == "de" else "×2.5")
-    heard = Heard(page, listen=1.0 if speaks_by_default(lesson) else 0.0)  # a listening child, as in the Caterpillars walks
+    # A listening child, as in the Caterpillars walks.
+    heard = Heard(page, listen=1.0 if speaks_by_default(lesson) else 0.0)
     heard.at_wait(None)  # what the lesson said by itself as it opened
     follow_todo_to_start(page)
     progress = page.get_by_test_id("lesson-progress")
