@@ -106,7 +106,7 @@ def summary(found: dict[tuple[str, str], list[dict[str, Any]]]) -> str:
 
 @pytest.mark.parametrize("lang", SERVERS)
 @pytest.mark.parametrize("name", NOTEBOOKS)
-def test_axe_finds_no_serious_violation(
+def test_axe_finds_no_serious_violation_and_tab_reaches_every_control(
     request: pytest.FixtureRequest,
     page: Page,
     axe_script: str,
@@ -114,6 +114,8 @@ def test_axe_finds_no_serious_violation(
     name: str,
     lang: str,
 ) -> None:
+    """axe-core on every lesson in each language; on the lessons in :data:`WALKED`, the same page is then
+    walked by Tab (:func:`check_tab_walk`), as a keyboard user would after the page has been read."""
     server: Server = request.getfixturevalue(SERVERS[lang])
     lesson = lesson_page(page, server, name, lang)
     try:
@@ -121,6 +123,8 @@ def test_axe_finds_no_serious_violation(
         axe_counts[name, lang] = violations
         refused = describe_violations(violations)
         assert not refused, f"{name} ({lang}): {len(refused)} serious or critical:\n" + "\n".join(refused)
+        if name in WALKED:
+            check_tab_walk(lesson, name, lang)
     finally:
         lesson.close()
 
@@ -158,32 +162,25 @@ def widget_words(widget: type[Any], lang: str) -> set[str]:
     return {word for word in words if "{" not in word}
 
 
-@pytest.mark.parametrize("lang", SERVERS)
-@pytest.mark.parametrize("name", WALKED)
-def test_tab_reaches_every_control_with_a_visible_focus_and_a_name_in_the_language(
-    request: pytest.FixtureRequest, page: Page, name: str, lang: str
-) -> None:
-    server: Server = request.getfixturevalue(SERVERS[lang])
-    lesson = lesson_page(page, server, name, lang)
-    try:
-        walked = tab_walk(lesson)
-        assert walked, f"{name}: Tab never reached a widget control"
-        named: dict[str, str] = {}
-        for info in walked:
-            where = f"{name} ({lang}) {info['html']}"
-            visible = (info["outlineStyle"] != "none" and info["outlineWidth"] > 0) or info["boxShadow"] != "none"
-            assert visible, f"{where}: no visible focus (outline {info['outlineStyle']} {info['outlineWidth']}px)"
-            assert info["width"] > 0 and info["height"] > 0, f"{where}: focused but not shown"
-            role, accessible = accessible_name(lesson, info["index"])
-            assert accessible.strip(), f"{where}: a {role} without an accessible name"
-            named[info["testid"] or info["html"]] = accessible
-        for line in lesson.locator(WIDGET_ROOTS).first.aria_snapshot().splitlines():
-            found = role_and_name(line)
-            if found and found[0] in CONTROL_ROLES:  # disabled ones too, which Tab skips
-                assert found[1].strip(), f"{name} ({lang}): a {found[0]} without a name: {line.strip()}"
-        check_language_of_names(WALKED[name], lang, named)
-    finally:
-        lesson.close()
+def check_tab_walk(lesson: Page, name: str, lang: str) -> None:
+    """Tab reaches every control of the lesson's widget with a visible focus and a name in ``lang``, and every
+    control (disabled ones too, which Tab skips) has a name."""
+    walked = tab_walk(lesson)
+    assert walked, f"{name}: Tab never reached a widget control"
+    named: dict[str, str] = {}
+    for info in walked:
+        where = f"{name} ({lang}) {info['html']}"
+        visible = (info["outlineStyle"] != "none" and info["outlineWidth"] > 0) or info["boxShadow"] != "none"
+        assert visible, f"{where}: no visible focus (outline {info['outlineStyle']} {info['outlineWidth']}px)"
+        assert info["width"] > 0 and info["height"] > 0, f"{where}: focused but not shown"
+        role, accessible = accessible_name(lesson, info["index"])
+        assert accessible.strip(), f"{where}: a {role} without an accessible name"
+        named[info["testid"] or info["html"]] = accessible
+    for line in lesson.locator(WIDGET_ROOTS).first.aria_snapshot().splitlines():
+        found = role_and_name(line)
+        if found and found[0] in CONTROL_ROLES:  # disabled ones too, which Tab skips
+            assert found[1].strip(), f"{name} ({lang}): a {found[0]} without a name: {line.strip()}"
+    check_language_of_names(WALKED[name], lang, named)
 
 
 def tab_walk(page: Page) -> list[dict[str, Any]]:
