@@ -33,6 +33,7 @@ True
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -55,6 +56,7 @@ from caterpillar_learn.advice.tables import (
     exact_level,
     max_box_score,
     roll_table,
+    solved_as,
 )
 from caterpillar_learn.caterpillars.levels import Level
 from caterpillar_learn.caterpillars.sheet import BOXES, SLOTS
@@ -345,7 +347,36 @@ def _progress_bar(total: int, level: Level) -> Any:
 
 # -- the cache --------------------------------------------------------------------
 
+#: Solutions by (level, labels), least recently used first.  Layouts that differ only in the order of a
+#: caterpillar's boxes share one solve (:func:`~caterpillar_learn.advice.tables.solved_as`): each keeps a view
+#: with its own labels on the same tables, and :data:`CACHE_SIZE` counts the tables, not the views.
 _CACHE: OrderedDict[tuple[Level, tuple[int, ...]], Solution] = OrderedDict()
+#: Held while the cache is read or changed: a worker stores its tables on a thread of its own.
+_CACHE_LOCK = threading.RLock()
+
+
+def _cached(level: Level, labels: tuple[int, ...]) -> Solution | None:
+    """The layout's solution from memory: its own entry, or a view of a layout it shares a solve with."""
+    key = (level, labels)
+    with _CACHE_LOCK:
+        if key in _CACHE:
+            _CACHE.move_to_end(key)
+            return _CACHE[key]
+        same = solved_as(labels)
+        for (other_level, other), solution in reversed(_CACHE.items()):
+            if other_level == level and solved_as(other) == same:
+                return _keep(replace(solution, labels=labels))
+    return None
+
+
+def _keep(solution: Solution) -> Solution:
+    """Keep ``solution`` in memory, and forget the least recently used tables beyond :data:`CACHE_SIZE`."""
+    with _CACHE_LOCK:
+        _CACHE[(solution.level, solution.labels)] = solution
+        _CACHE.move_to_end((solution.level, solution.labels))
+        while len({(level, solved_as(labels)) for level, labels in _CACHE}) > CACHE_SIZE:
+            _CACHE.popitem(last=False)
+    return solution
 
 
 def solve_layout(level: Level | str, labels: Sequence[int | None], *, progress: bool = False) -> Solution:
@@ -366,16 +397,14 @@ expected beginner or intermediate for an exact solve
     level = exact_level(level)
     if len(labels) != SLOTS or any(not isinstance(v, int) or not 1 <= v <= 12 for v in labels):
         raise AdviceError(describe("labels", list(labels), "12 labels from 1 to 12 (finish the setup first)"))
-    key = (level, tuple(int(v) for v in labels if v is not None))
-    if key in _CACHE:
-        _CACHE.move_to_end(key)
-        return _CACHE[key]
+    own = tuple(int(v) for v in labels if v is not None)
+    found = _cached(level, own)
+    if found is not None:
+        return found
     folder = disk_cache.cache_folder()
-    solution = _solve(level, key[1], progress) if folder is None else _shared_solve(folder, level, key[1], progress)
-    _CACHE[key] = solution
-    while len(_CACHE) > CACHE_SIZE:
-        _CACHE.popitem(last=False)
-    return solution
+    same = solved_as(own)  # solved (and stored) once for every order of the caterpillars' boxes
+    solution = _solve(level, same, progress) if folder is None else _shared_solve(folder, level, same, progress)
+    return _keep(solution if same == own else replace(solution, labels=own))
 
 
 def _shared_solve(folder: Path, level: Level, labels: tuple[int, ...], progress: bool) -> Solution:
@@ -417,12 +446,13 @@ def solve_here(level: Level | str, labels: Sequence[int]) -> Solution:
     and checksummed.
     """
     level = exact_level(level)
-    key = (level, tuple(int(v) for v in labels))
-    if key not in _CACHE:
-        _CACHE[key] = _solve(level, key[1], False)
-        while len(_CACHE) > CACHE_SIZE:
-            _CACHE.popitem(last=False)
-    return _CACHE[key]
+    own = tuple(int(v) for v in labels)
+    found = _cached(level, own)
+    if found is not None:
+        return found
+    same = solved_as(own)
+    solution = _solve(level, same, False)
+    return _keep(solution if same == own else replace(solution, labels=own))
 
 
 def store(folder: Path, solution: Solution) -> None:
@@ -430,20 +460,25 @@ def store(folder: Path, solution: Solution) -> None:
 
     A full or read-only disk is logged; the process then keeps its own copy.
     """
+    same = solved_as(solution.labels)  # the file serves every order of the caterpillars' boxes
     try:
-        disk_cache.write(folder, solution.level, solution.labels, solution.values)
+        disk_cache.write(folder, solution.level, same, solution.values)
     except OSError as error:
-        log.warning("cannot store the %s layout %s in %s: %s", solution.level.value, solution.labels, folder, error)
+        log.warning("cannot store the %s layout %s in %s: %s", solution.level.value, same, folder, error)
         return
-    stored = _stored(folder, solution.level, solution.labels, check=False)  # just written from these values
-    key = (solution.level, solution.labels)
-    if stored is not None and _CACHE.get(key) is solution:
-        _CACHE[key] = replace(stored, seconds=solution.seconds)
+    stored = _stored(folder, solution.level, same, check=False)  # just written from these values
+    if stored is None:
+        return
+    with _CACHE_LOCK:
+        for key, kept in _CACHE.items():  # every view of these tables now reads the shared copy
+            if kept.values is solution.values:
+                _CACHE[key] = replace(stored, labels=kept.labels, seconds=kept.seconds)
 
 
 def clear_cache() -> None:
     """Forget every solved layout kept in memory (a cache folder keeps its files)."""
-    _CACHE.clear()
+    with _CACHE_LOCK:
+        _CACHE.clear()
 
 
 __all__ = ["CACHE_SIZE", "clear_cache", "solve_here", "solve_layout", "store"]

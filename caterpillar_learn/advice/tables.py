@@ -5,6 +5,9 @@
   :func:`~caterpillar_learn.caterpillars.offers`, no sheet needed);
 * :class:`Part`: one caterpillar's possible sets of empty boxes (equal
   labels are interchangeable, so a set is a sub-multiset of its labels);
+* :func:`solved_as`: the layout whose solve serves another (the order of
+  a caterpillar's boxes does not change a value, so one solve serves all
+  the orders);
 * :class:`Solution`: the solved tables of one layout, and the value of any
   state of it.
 
@@ -118,6 +121,22 @@ class Part:
         """Index of the empty boxes of one caterpillar's labels and scores."""
         empty = [lab for lab, s in zip(labels, scores) if s is None]
         return self.index[tuple(empty.count(v) for v in self.labels)]
+
+
+def solved_as(labels: Sequence[int]) -> tuple[int, ...]:
+    """The layout whose solve serves ``labels``: each caterpillar's four labels in ascending order.
+
+    A value depends on which labels of each caterpillar are still empty, not
+    on where its boxes are (:class:`Part`), so a class whose pupils wrote the
+    same setup dice into a caterpillar in different orders needs one solve,
+    not one per order.  Which caterpillar holds which labels still counts.
+
+    >>> solved_as((6, 1, 3, 4,  2, 5, 2, 5,  5, 6, 2, 1))
+    (1, 3, 4, 6, 2, 2, 5, 5, 1, 2, 5, 6)
+    >>> Part.of((6, 1, 3, 4)) == Part.of((1, 3, 4, 6))
+    True
+    """
+    return tuple(v for c in range(0, len(labels), BOXES) for v in sorted(int(x) for x in labels[c : c + BOXES]))
 
 
 # -- the solution: every table, in one flat array ---------------------------------

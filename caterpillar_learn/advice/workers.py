@@ -10,7 +10,9 @@ one (:func:`default_workers`):
 
 * :meth:`Solves.solve` solves a layout **once** for everyone who asks: a
   dict of layout → :class:`~concurrent.futures.Future`, so thirty pupils
-  on one layout start one solve;
+  on one layout start one solve (and layouts that differ only in the order
+  of a caterpillar's boxes are one layout here:
+  :func:`~caterpillar_learn.advice.tables.solved_as`);
 * :meth:`Solves.run` runs a small job (a hint's view, the loss of a move, a
   "what if") in a worker once its layout is solved, and hands back a
   future of its (small, JSON-shaped) result.
@@ -68,6 +70,7 @@ from typing import Any, TypeVar
 from caterpillar_learn.advice import disk_cache
 from caterpillar_learn.advice.errors import AdviceError
 from caterpillar_learn.advice.levels import solved_level
+from caterpillar_learn.advice.tables import solved_as
 from caterpillar_learn.caterpillars.levels import Level
 from caterpillar_learn.errors import describe
 from caterpillar_learn.i18n import current_language, language
@@ -419,7 +422,9 @@ class Solves:
 def _key(level: Level | str, labels: Sequence[int]) -> Key:
     if any(not isinstance(v, int) or not 1 <= v <= 12 for v in labels) or len(labels) != 12:
         raise AdviceError(describe("labels", list(labels), "12 labels from 1 to 12 (finish the setup first)"))
-    return solved_level(Level.parse(level)), tuple(int(v) for v in labels)
+    # One solve serves every order of a caterpillar's boxes: thirty pupils who wrote the same setup dice
+    # into their caterpillars in different orders share it.
+    return solved_level(Level.parse(level)), solved_as(labels)
 
 
 def _copy(future: Future[Any], value: Any, error: BaseException | None) -> None:

@@ -5,11 +5,15 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 from functools import cache
+from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from caterpillar_learn.advice import solve_layout
 from caterpillar_learn.advice.errors import AdviceError
+from caterpillar_learn.advice.tables import solved_as
 from caterpillar_learn.caterpillars import State, apply, chance_outcomes, legal_moves
 
 LAYOUTS = [
@@ -117,6 +121,42 @@ def test_unsolvable_level_and_unfinished_layout_are_refused() -> None:
 
 def test_the_cache_returns_the_same_solution() -> None:
     assert solve_layout("beginner", LAYOUTS[0]) is solve_layout("beginner", LAYOUTS[0])
+
+
+def reordered(values: tuple[Any, ...], orders: tuple[tuple[int, ...], ...]) -> tuple[Any, ...]:
+    """Each caterpillar's four boxes put in the order ``orders[c]`` (labels and scores alike)."""
+    return tuple(values[4 * c + i] for c, order in enumerate(orders) for i in order)
+
+
+SHUFFLED = ((3, 1, 0, 2), (2, 0, 3, 1), (1, 3, 2, 0))
+
+
+def test_boxes_in_another_order_share_the_solve_and_their_values_are_exact() -> None:
+    first = solve_layout("beginner", LAYOUTS[1])
+    layout = reordered(LAYOUTS[1], SHUFFLED)
+    assert layout != LAYOUTS[1] and solved_as(layout) == solved_as(LAYOUTS[1])
+    solution = solve_layout("beginner", layout)
+    assert solution.values is first.values, "one solve for both orders"
+    assert solution.labels == layout, "each order answers for its own boxes"
+    assert solve_layout("beginner", layout) is solution
+    for seed in range(3):
+        state = random_subgame("beginner", layout, 3, seed)
+        assert solution.value(state) == pytest.approx(float(brute_force(state)), abs=1e-9)
+    other = (5, 5, 2, 1) + LAYOUTS[1][4:]  # another caterpillar's labels: not the same game
+    assert solved_as(other) != solved_as(LAYOUTS[1])
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    orders=st.tuples(*(st.permutations(range(4)).map(tuple) for _ in range(3))),
+    scores=st.lists(st.one_of(st.none(), st.integers(0, 6)), min_size=12, max_size=12),
+)
+def test_a_state_is_worth_the_same_whatever_the_order_of_its_boxes(
+    orders: tuple[tuple[int, ...], ...], scores: list[int | None]
+) -> None:
+    state = State("beginner", LAYOUTS[0], tuple(scores))
+    moved = State("beginner", reordered(LAYOUTS[0], orders), reordered(tuple(scores), orders))
+    assert solve_layout("beginner", moved.labels).value(moved) == solve_layout("beginner", LAYOUTS[0]).value(state)
 
 
 @pytest.mark.slow

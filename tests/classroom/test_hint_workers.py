@@ -25,6 +25,7 @@ import psutil
 import pytest
 
 from caterpillar_learn.advice import disk_cache
+from caterpillar_learn.advice.tables import solved_as
 from caterpillar_learn.advice.workers import Solves
 from caterpillar_learn.caterpillars.levels import Level
 from caterpillar_learn.classroom.pupil import ClassroomBoard, RoomSession
@@ -37,6 +38,7 @@ from tests.threads import on_own_thread
 SAFETY = 240.0
 LAYOUT = "1 3 6 4 6 2 3 5 5 4 2 1"
 OTHER = "1 1 6 4 2 2 2 5 5 6 2 1"
+REORDERED = "6 4 1 3 2 5 6 3 1 2 4 5"
 
 
 def labels(typed: str) -> tuple[int, ...]:
@@ -88,7 +90,9 @@ def test_two_asks_for_one_layout_start_one_solve(pool: Solves) -> None:
     assert all(entry.pid != psutil.Process().pid for entry in found)
     # Asked again at once, while the worker may still be writing the file behind its answer: no new solve.
     assert pool.solve("beginner", labels(LAYOUT)) is asks[0], "a solved layout is not solved again"
-    expected = sorted(disk_cache.file_name(Level.BEGINNER, labels(t)) for t in (LAYOUT, OTHER))
+    # The same labels with each caterpillar's boxes in another order: the same game, the same solve.
+    assert pool.solve("beginner", labels(REORDERED)) is asks[0], "another order of the boxes is not solved again"
+    expected = sorted(disk_cache.file_name(Level.BEGINNER, solved_as(labels(t))) for t in (LAYOUT, OTHER))
     deadline = time.monotonic() + SAFETY
     while (stored := sorted(p.name for p in pool.folder.glob(f"*{disk_cache.SUFFIX}"))) != expected:
         assert time.monotonic() < deadline, f"the workers wrote {stored}, not {expected}"
