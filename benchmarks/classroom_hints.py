@@ -24,8 +24,9 @@ Measured:
 
 * **hint arrival**: from a pupil's hint request until the page shows the
   hint, each pupil; the last one against ``pupils / workers`` solve-times,
-  a solve-time being the median over every one of the class's own layouts,
-  each solved afterwards in this process (the machine otherwise quiet, so
+  a solve-time being the median over every one of the class's own layouts
+  (one per solve: layouts that differ only in the order of a caterpillar's
+  boxes are one), each solved afterwards in this process (the machine otherwise quiet, so
   the bound is the stricter one; ``--yardstick N`` solves only N of them);
 * **roll → dice** while hints are still outstanding: from the roll leaving
   this process until a pupil's page has the dice, for every pupil who had
@@ -325,12 +326,17 @@ def run(
     ]
     clicks = [shown - clicked for row in rows for clicked, shown in row["clicks"] if clicked < last_hint]
     workers = default_workers(psutil.cpu_count())
+    from caterpillar_learn.advice.tables import solved_as
+
     distinct = sorted({tuple(layout) for layout in layouts.values()})
-    seconds = solve_seconds([list(layout) for layout in distinct], yardstick)
+    # A layout whose caterpillars hold the same labels in another order is the same solve (one in the workers too).
+    solves = sorted({solved_as(layout) for layout in distinct})
+    seconds = solve_seconds([list(layout) for layout in solves], yardstick)
     solve = statistics.median(seconds)
     return {
         "pupils": pupils,
         "distinct_layouts": len(distinct),
+        "distinct_solves": len(solves),
         "workers": workers,
         "roll_every_s": roll_every,
         "client_nice": client_nice,

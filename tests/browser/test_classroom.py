@@ -374,7 +374,12 @@ def test_the_teacher_lets_a_second_tablet_in_refuses_a_third_and_removes_a_pupil
 
         # Rename Ben, then remove him: his page is told so.
         ben_row = teacher.locator('[data-testid="pupil"][data-nickname="Ben"]')
+        for target in ("rename-pupil", "remove-pupil"):  # a teacher taps them on a tablet too: 44 px or more
+            box = ben_row.get_by_test_id(target).bounding_box()
+            assert box and box["width"] >= 44 and box["height"] >= 44, (target, box)
         ben_row.get_by_test_id("rename-pupil").click()
+        box = teacher.get_by_test_id("rename-save").bounding_box()
+        assert box and box["width"] >= 44 and box["height"] >= 44, ("rename-save", box)
         teacher.get_by_test_id("rename-nickname").fill("Benno")
         teacher.get_by_test_id("rename-save").click()
         expect(pages["Ben"].get_by_test_id("you")).to_contain_text(f"{code} · Benno")

@@ -356,11 +356,18 @@ def _box_option(inner: object) -> str:
 
 
 def pick(page: Page, option: str) -> None:
+    """Tap one answer (or take it back), and wait until the page shows it so: the next tap is a tap of its own,
+    not one that lands while the question is redrawn (under load, the lesson's answer can take seconds)."""
     if option[0].isupper() and "-" in option:  # a box of the sheet
         name, box = option.split("-")
-        page.get_by_test_id(f"box-{name}-{box}").click()
+        target = page.get_by_test_id(f"box-{name}-{box}")
     else:
-        page.locator(f'[data-testid="answer"][data-option="{option}"]').click()
+        target = page.locator(f'[data-testid="answer"][data-option="{option}"]')
+    pressed = target.get_attribute("aria-pressed")
+    target.click()
+    if pressed in ("true", "false"):
+        flipped = "false" if pressed == "true" else "true"
+        expect(target).to_have_attribute("aria-pressed", flipped, timeout=CLICK_TIMEOUT)
 
 
 #: The questions whose right answer the engine's twin of the game gives here; the others are answered as a
