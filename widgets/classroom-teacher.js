@@ -304,8 +304,10 @@ function render({ model, el }) {
     h("td", {}, row.review
       ? h("details", { "data-testid": "pupil-review" }, h("summary", { text: strings.review }),
         h("ul", {}, row.review.map((line) => h("li", { text: line }))))
-      : h("button", { class: "cr-button", type: "button", "data-testid": "review-button", disabled: !row.complete,
-        text: strings.review, onclick: () => send("review", { nickname: row.nickname }) }))));
+      : h("button", { class: "cr-button", type: "button", "data-testid": "review-button",
+        disabled: !row.complete || Boolean(row.reviewing), "aria-busy": String(Boolean(row.reviewing)),
+        text: row.reviewing ? strings.reviewing : strings.review,
+        onclick: () => send("review", { nickname: row.nickname }) }))));
     return h("section", { class: "cr-leaderboard", "aria-label": strings.leaderboard },
       h("h2", { text: strings.leaderboard }),
       h("table", { "data-testid": "leaderboard" }, h("thead", {}, head), h("tbody", {}, rows)));

@@ -435,7 +435,7 @@ class TeacherWidget(LearnWidget[TeacherConsole]):
     STRING_KEYS: ClassVar[dict[str, str]] = _ui(
         "title", "rooms", "new_room", "game", "level", "layout", "labels", "dice", "hints", "variation", "seats",
         "bots", "create", "code", "join_at", "qr", "roll", "roll_typed", "dice_input", "auto", "pupils", "leaderboard",
-        "place", "nickname", "final", "all_boxes", "flies", "review", "start_tables", "no_room", "tables",
+        "place", "nickname", "final", "all_boxes", "flies", "review", "reviewing", "start_tables", "no_room", "tables",
         "waiting_pupils", "remove", "rename", "rename_save", "let_in", "refuse", "requests", "print_sheets",
         "lesson", "mode", "progress", "step", "asked", "right_first", "stuck", "hold", "hold_none", "pause", "resume",
         "anonymize", "export", "watch_close", "roll_lesson", "start_lesson", "anonymous", "paused_note",

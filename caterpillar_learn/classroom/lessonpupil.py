@@ -37,7 +37,15 @@ from caterpillar_learn.i18n import text
 from caterpillar_learn.lessons import LESSONS, SETUPS, get_table
 from caterpillar_learn.lessons.scenarios import is_led
 from caterpillar_learn.ui.base import BadEventError
-from caterpillar_learn.ui.caterpillars.advice import WAIT_SECONDS, helper_move, hint_view, later, thinking_view, workers
+from caterpillar_learn.ui.caterpillars.advice import (
+    WAIT_SECONDS,
+    helper_move,
+    hint_view,
+    later,
+    review_of,
+    thinking_view,
+    workers,
+)
 from caterpillar_learn.ui.caterpillars.controller import LessonSession
 from caterpillar_learn.ui.raupe.controller import RaupeTable
 
@@ -237,6 +245,8 @@ class RoomLesson(LessonSession):
         #: Redraws this pupil's page (the room sets it); called from the workers' thread.
         self.told: Callable[[], None] = lambda: None
         self._hint_coming: tuple[int, Future[dict[str, Any]]] | None = None
+        #: The review of a finished game on its way from a worker: (which game of this lesson, its future).
+        self._review_coming: tuple[int, Future[dict[str, list[str]]]] | None = None
         super().__init__(name, seed)
 
     # -- the helper, in the workers when the server has them --------------------------------
@@ -341,11 +351,41 @@ class RoomLesson(LessonSession):
                 self.hint = {}
                 self.message = text("ui.internal")
 
+    def on_review(self, event: Mapping[str, Any]) -> None:
+        """The helper's review of the finished game: it reads the layout's solve, so a worker works it out."""
+        if workers() is None or self.advice_review is not None or self.game.phase != "over":
+            super().on_review(event)
+            return
+        coming = self._review_coming
+        if coming is not None and coming[0] == self.games_made:
+            return  # asked again while it is on its way
+        future = later(review_of, self.game.state, self.game.to_json())
+        self._review_coming = (self.games_made, future)
+        future.add_done_callback(lambda _: self.told())
+
+    def _review_arrived(self) -> None:
+        """Show the review a worker worked out, if it is still this game's (else it is dropped)."""
+        coming = self._review_coming
+        if coming is None or (coming[0] == self.games_made and not coming[1].done()):
+            return
+        self._review_coming = None
+        if coming[0] != self.games_made:
+            coming[1].cancel()
+            return
+        try:
+            self.advice_review = coming[1].result()
+        except Exception:  # one line for the pupil, the trace for the log; the lesson goes on
+            log.exception("a lesson's review failed in a worker")
+            self.message = text("ui.internal")
+
     def views(self) -> dict[str, Any]:
         self._hint_arrived()
+        self._review_arrived()
         views = super().views()
         if self.awaits_helper():
             views["lesson"] = {**views["lesson"], "guide": text("classroom.lesson.helper_thinking")}
+        if self._review_coming is not None and views.get("review"):
+            views["review"] = {**views["review"], "thinking": text("lessons.ui.thinking")}
         return views
 
     @property

@@ -94,6 +94,7 @@ class RoomSession(Session):
         self.seen_turn = -1
         #: What the worker processes are working out for this page: kind → (turn, future, how to show it).
         self.coming: dict[str, tuple[int, Future[Any], Callable[[Any], None]]] = {}
+        self.review_asked = False  # the pupil asked for the helper's review (it may be on its way)
         settings = room.settings
         super().__init__(settings.level.value, 0, settings.labels, settings.variation, auto_setup=False)
         self.events = PUPIL_EVENTS
@@ -104,6 +105,7 @@ class RoomSession(Session):
         self.game = self.pupil.game
         self.explanation = ""
         self.advice_review = None
+        self.review_asked = False
         self.follow()
 
     def _layout_known(self) -> None:
@@ -135,7 +137,8 @@ class RoomSession(Session):
             raise BadEventError(text("classroom.msg.hints_off"))
         if kind == "review" and self.game.phase == "over":
             self.message = ""
-            self.advice_review = self.room.review(self.pupil)
+            self.review_asked = True
+            self.advice_review = self.room.review(self.pupil)  # None while a worker works it out
             return
         super().handle(event)
         self.follow()
@@ -248,7 +251,16 @@ class RoomSession(Session):
 
     def views(self) -> dict[str, Any]:
         self.follow()
+        # A review asked for comes from a worker, and the room tells this page when it has.
+        if self.review_asked and self.advice_review is None:
+            self.advice_review = self.room.reviewed(self.pupil)
+            if self.advice_review is None and not self.room.reviewing(self.pupil):  # it failed there
+                self.review_asked = False
+                self.message = text("ui.internal")
         views = super().views()
+        review = views.get("review")
+        if self.review_asked and self.advice_review is None and review:
+            review["thinking"] = text("lessons.ui.thinking")
         sheet = views.get("sheet")
         if isinstance(sheet, dict) and "round" in sheet:  # never ahead of the projector's round
             sheet["round"] = max(1, min(int(sheet["round"]), self.room.turn - self.room.setup_turns))

@@ -26,7 +26,9 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from caterpillar_learn.caterpillars import (
@@ -233,6 +235,8 @@ class CaterpillarsRoom(EventRoom):
     #: Roll the next dice as soon as every pupil has placed (server dice only).
     auto: bool = field(init=False, default=False)
     _reviews: dict[int, dict[str, list[str]]] = field(init=False, default_factory=dict, repr=False)
+    #: Reviews on their way from the server's workers, by pupil.
+    _reviewing: dict[int, Future[dict[str, list[str]]]] = field(init=False, default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         self.hints = self.settings.hints
@@ -280,15 +284,47 @@ class CaterpillarsRoom(EventRoom):
         """The review of ``pupil``'s sheet if someone has asked for it already."""
         return self._reviews.get(pupil.id)
 
-    def review(self, pupil: Pupil) -> dict[str, list[str]]:
-        """The hint generator's review of a finished sheet (loss against best play), computed once."""
+    def reviewing(self, pupil: Pupil) -> bool:
+        """Whether ``pupil``'s review is being worked out in the server's workers."""
+        return pupil.id in self._reviewing
+
+    def review(self, pupil: Pupil) -> dict[str, list[str]] | None:
+        """The hint generator's review of a finished sheet (loss against best play), computed once.
+
+        It needs the layout's exact solve: with the server's workers
+        (:func:`~caterpillar_learn.ui.caterpillars.advice.use_workers`) it is
+        worked out there, so ``None`` comes back until it has come, and its
+        arrival tells the pupil's page and the teacher's (:meth:`notify`).
+        Without them (a test, a notebook) it is worked out here and now.
+        """
         if not pupil.game.is_over:
             raise ClassroomError(text("classroom.msg.review_at_end", nickname=pupil.nickname))
-        if pupil.id not in self._reviews:
-            from caterpillar_learn.ui.caterpillars.advice import review_view  # the solver: only when asked
+        from caterpillar_learn.ui.caterpillars import advice  # the solver: only when asked
 
-            self._reviews[pupil.id] = review_view(pupil.game)
-        return self._reviews[pupil.id]
+        with self.lock:
+            if pupil.id in self._reviews:
+                return self._reviews[pupil.id]
+            if advice.workers() is None:
+                self._reviews[pupil.id] = advice.review_view(pupil.game)
+                return self._reviews[pupil.id]
+            if pupil.id not in self._reviewing:
+                game = pupil.game
+                coming = advice.later(advice.review_of, game.state, game.to_json())
+                self._reviewing[pupil.id] = coming
+                coming.add_done_callback(partial(self._reviewed, pupil.id))
+        return None
+
+    def _reviewed(self, ident: int, coming: Future[dict[str, list[str]]]) -> None:
+        """On the pool's thread: keep the review that came (a failed one is logged, and may be asked again)."""
+        with self.lock:
+            if self._reviewing.get(ident) is not coming:  # the pupil was removed meanwhile
+                return
+            del self._reviewing[ident]
+            try:
+                self._reviews[ident] = coming.result()
+            except Exception:
+                log.exception("room %s: the review of pupil %s failed in a worker", self.code, ident)
+        self.notify(ident)
 
     # -- what happens (each one an event, written before it is applied) -----------------
     def join(self, nickname: str, secret: str | None = None) -> Pupil:
@@ -364,6 +400,7 @@ class CaterpillarsRoom(EventRoom):
             ident = self._pupil_id(data["pupil"])
             self.roster.remove(ident, self.pupils.pop(ident).nickname)
             self._reviews.pop(ident, None)
+            self._reviewing.pop(ident, None)
         elif kind == "pupil_renamed":
             ident = self._pupil_id(data["pupil"])
             nickname = str(data["nickname"])

@@ -82,6 +82,7 @@ class LeaderRow(TypedDict, total=False):
     flying_text: str
     complete: bool
     review: list[str]
+    reviewing: bool  # the review is on its way from the server's workers
 
 
 class TableLine(TypedDict):
@@ -373,6 +374,8 @@ def _leaderboard(room: CaterpillarsRoom) -> list[LeaderRow]:
         cached = room.reviewed(pupil)
         if cached is not None:
             row["review"] = [*cached["summary"], *cached["rounds"]]
+        elif room.reviewing(pupil):
+            row["reviewing"] = True
         rows.append(row)
     return rows
 

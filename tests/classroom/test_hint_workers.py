@@ -24,12 +24,13 @@ from typing import Any
 import psutil
 import pytest
 
-from caterpillar_learn.advice import disk_cache
+from caterpillar_learn.advice import disk_cache, solver
 from caterpillar_learn.advice.tables import solved_as
 from caterpillar_learn.advice.workers import Solves
 from caterpillar_learn.caterpillars.levels import Level
 from caterpillar_learn.classroom.pupil import ClassroomBoard, RoomSession
 from caterpillar_learn.classroom.rooms import CaterpillarsRoom, RoomSettings
+from caterpillar_learn.classroom.views import room_view
 from caterpillar_learn.i18n import language, text
 from caterpillar_learn.ui.caterpillars import advice as bridge
 from tests.threads import on_own_thread
@@ -184,6 +185,35 @@ def test_what_if_comes_from_a_worker_too(pool: Solves) -> None:
     other = page.board.session.other_moves()[0]
     assert page.board.whatif["yours"]["value"] == bridge.outcome(last.before, last.choice)["value"]  # type: ignore[arg-type]
     assert page.board.whatif["other"]["value"] == bridge.outcome(last.before, other)["value"]
+
+
+def test_the_review_at_the_end_comes_from_a_worker_and_the_server_never_solves(pool: Solves) -> None:
+    solver.clear_cache()
+    room = a_room("beginner", LAYOUT, "typed")
+    page = Page(room, "Ada")
+    room.roster.seen.add(page.board.session.pupil.id)  # her page has connected: the console counts her
+    for _ in range(12):
+        room.roll("3 5")
+        page.board.refresh()
+        first = page.board.legal[0]
+        page.board.act("box", caterpillar=first["caterpillar"], box=first["box"])
+        if page.board.menu:
+            page.board.act("option", index=0)
+    game = page.board.session.game
+    assert game.phase == "over"
+    page.board.act("review")
+    assert page.board.review.get("thinking") == text("lessons.ui.thinking"), page.board.review
+    assert not page.board.review["reviewed"]
+    row = next(row for row in room_view(room, "http://x/")["leaderboard"] if row["nickname"] == "Ada")
+    assert row.get("reviewing") is True and "review" not in row, "the teacher sees it is on its way"
+    page.redraw_when_told(lambda: bool(page.board.review.get("reviewed")))
+    assert "thinking" not in page.board.review
+    row = next(row for row in room_view(room, "http://x/")["leaderboard"] if row["nickname"] == "Ada")
+    assert "reviewing" not in row and row["review"], row
+    assert not solver._CACHE, "the server's process solved nothing: the review came from a worker"
+    expected = bridge.review_view(game)  # only now, here, for the comparison
+    assert page.board.review["advice"] == expected["summary"]
+    assert page.board.review["rounds"] == expected["rounds"]
 
 
 def test_a_hint_in_german_comes_back_in_german(pool: Solves) -> None:

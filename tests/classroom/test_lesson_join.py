@@ -131,3 +131,33 @@ def test_a_led_move_and_a_hint_come_from_a_worker(pool: Solves) -> None:
         again.apply(kind, data)
     assert lesson_of(again.pupils[ada.id]).game.state == session.game.state
     assert lesson_of(again.pupils[ada.id]).explanation == session.explanation
+
+
+def test_a_lessons_review_comes_from_a_worker(pool: Solves) -> None:
+    from caterpillar_learn.advice import solver
+    from caterpillar_learn.caterpillars import Game
+    from caterpillar_learn.ui.caterpillars.advice import review_view
+
+    solver.clear_cache()
+    room = LessonRoom("KX47PQ", LessonSettings.build("01-beginner"))
+    ada = room.join("Ada")
+    page = lesson_widget(room, ada)
+    told = threading.Event()
+    room.subscribe(lambda _part: told.set(), ada.id)
+    session = lesson_of(ada)
+    # A free game after the guided one, finished (the lesson's steps before it are tested elsewhere).
+    game = Game("beginner", list(session.game.state.labels), seed=5)
+    while game.phase != "over":
+        game.play(game.legal_moves()[0])
+    session.game, session.games_made, session.numbers = game, 2, True
+    room.act(ada.id, {"type": "review"})
+    assert page_of(page) and page.review.get("thinking") == text("lessons.ui.thinking"), page.review
+    deadline = time.monotonic() + SAFETY
+    while not page.review.get("reviewed"):  # the room tells the page once the worker has answered
+        assert told.wait(max(0.0, deadline - time.monotonic())), "the review never came"
+        told.clear()
+        page.refresh()
+    assert "thinking" not in page.review
+    assert not solver._CACHE, "the server's process solved nothing: the review came from a worker"
+    expected = review_view(game)
+    assert page.review["advice"] == expected["summary"] and page.review["rounds"] == expected["rounds"]

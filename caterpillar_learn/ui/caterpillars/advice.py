@@ -20,8 +20,8 @@ A server that answers many learners from one event loop (the classroom)
 hands this work to worker processes instead (:func:`use_workers`, a
 :class:`~caterpillar_learn.advice.workers.Solves`): :func:`prepare` then
 shares the workers' one solve per layout, and :func:`later` runs a view of
-this module (:func:`hint_view`, :func:`loss_lines`, :func:`outcome`) in a
-worker and hands back its future.  A lesson's kernel keeps its thread: it
+this module (:func:`hint_view`, :func:`loss_lines`, :func:`outcome`,
+:func:`review_of`) in a worker and hands back its future.  A lesson's kernel keeps its thread: it
 answers one learner, a hint there is meant to wait, and the kernels of a
 class already share their solves through the cache folder; a pool per
 kernel would only add processes.
@@ -63,6 +63,7 @@ __all__ = [
     "loss_lines",
     "outcome",
     "prepare",
+    "review_of",
     "review_view",
     "start_workers",
     "stop_workers",
@@ -306,6 +307,21 @@ def review_view(game: Game) -> dict[str, list[str]]:
         "summary": [str(line) for line in found.summary],
         "rounds": [entry.line for entry in found.entries],
     }
+
+
+def review_of(state: State, saved: dict[str, Any]) -> dict[str, list[str]]:
+    """:func:`review_view` of the game ``saved`` (its ``to_json``) as a worker's job.
+
+    :func:`later` hands a job the state whose layout it reads first; the game
+    travels as its save, a copy its page cannot change meanwhile.
+
+    >>> game = Game("beginner", [1, 3, 6, 4, 2, 2, 5, 5, 6, 6, 1, 1], seed=3)
+    >>> while game.phase != "over":
+    ...     game.play(game.legal_moves()[0])
+    >>> review_of(game.state, game.to_json()) == review_view(game)
+    True
+    """
+    return review_view(Game.from_json(saved))
 
 
 def outcome(before: State, move: Move) -> dict[str, Any]:
