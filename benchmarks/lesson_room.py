@@ -18,7 +18,10 @@ thinking 1-3 s (seeded) before the next tap.
   number of pupils;
 * **last pupil interactive**: from the moment the pupils start until the
   last one's page shows the lesson (a protocol client: the message with its
-  lesson came off the socket; Chromium: the lesson's step title is drawn);
+  lesson came off the socket; Chromium: the lesson's step title is drawn).
+  The Chromium pupils' browser and tabs are open before that moment, as a
+  tablet's are before a class; then they all go to the door at once, type a
+  nickname and join;
   beside it the server's CPU time over those joins, per pupil, and the
   machine's load average (the figures above move with it on a shared machine);
 * **a step or a tap answered**: from a tap leaving this process until the
@@ -142,33 +145,57 @@ class Pupil:
 
 
 def chromium_pupils(
-    base: str, code: str, count: int, start: float, out: list[float], done: threading.Event, stay: threading.Event
+    base: str,
+    code: str,
+    count: int,
+    ready: threading.Event,
+    go: threading.Event,
+    start: list[float],
+    out: list[float],
+    done: threading.Event,
+    stay: threading.Event,
 ) -> None:
-    """``count`` Chromium pages join the room; each one's time until its lesson is drawn goes to ``out``.
+    """``count`` Chromium pages join the room at once; each one's time until its lesson is drawn goes to ``out``.
 
-    The pages stay open (pupils in the class) until ``stay`` is set: a page closing makes the server
-    collect its garbage a few seconds later (``Freezer``), which would land among the others' taps."""
-    from playwright.sync_api import sync_playwright
+    The browser and its pages are opened first (``ready``), as a tablet's browser is open before the class
+    starts; at ``go`` every page goes to the door together, each pupil types a nickname and joins, and the
+    time is taken from ``start[0]`` (the moment the protocol pupils start too).  The pages stay open (pupils
+    in the class) until ``stay`` is set: a page closing makes the server collect its garbage a few seconds
+    later (``Freezer``), which would land among the others' taps."""
+    from playwright.async_api import async_playwright
 
     from tests.conftest import CHROMIUM, CHROMIUM_ARGS
 
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            pages = []
-            for number in range(count):
-                page = browser.new_context(viewport={"width": 1024, "height": 768}, has_touch=True).new_page()
-                page.goto(f"{base}/join?room={code}", timeout=TIMEOUT * 1000)
-                page.get_by_test_id("nickname").fill(f"C{number:02d}")
-                page.get_by_test_id("join-button").click()
-                pages.append(page)
-            for page in pages:
-                page.get_by_test_id("lesson-step").wait_for(timeout=TIMEOUT * 1000)
-                out.append(time.perf_counter() - start)
-        finally:
-            done.set()
-            stay.wait(TIMEOUT * 5)
-            browser.close()
+    async def run() -> None:
+        loop = asyncio.get_running_loop()
+        async with async_playwright() as playwright:
+            browser = await playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+            try:
+                pages = []
+                for _ in range(count):
+                    context = await browser.new_context(viewport={"width": 1024, "height": 768}, has_touch=True)
+                    pages.append(await context.new_page())
+                ready.set()
+                await loop.run_in_executor(None, go.wait)
+
+                async def one(number: int, page: Any) -> None:
+                    await page.goto(f"{base}/join?room={code}", timeout=TIMEOUT * 1000)
+                    await page.get_by_test_id("nickname").fill(f"C{number:02d}")
+                    await page.get_by_test_id("join-button").click()
+                    await page.get_by_test_id("lesson-step").wait_for(timeout=TIMEOUT * 1000)
+                    out.append(time.perf_counter() - start[0])
+
+                await asyncio.gather(*(one(number, page) for number, page in enumerate(pages)))
+            finally:
+                done.set()
+                await loop.run_in_executor(None, stay.wait, TIMEOUT * 5)
+                await browser.close()
+
+    try:
+        asyncio.run(run())
+    finally:
+        ready.set()
+        done.set()
 
 
 def lesson_room(lesson: str, pupils: int, browsers: int, taps: int) -> dict[str, Any]:
@@ -192,15 +219,21 @@ def lesson_room(lesson: str, pupils: int, browsers: int, taps: int) -> dict[str,
         rss_empty = process.memory_info().rss
         class_ = [Pupil(base, code, f"P{n:02d}", seed=n) for n in range(pupils)]
         chromium: list[float] = []
-        cpu_before = process.cpu_times()
-        start = time.perf_counter()
-        threads = [threading.Thread(target=pupil.join) for pupil in class_]
-        shown, stay = threading.Event(), threading.Event()
-        browser = threading.Thread(target=chromium_pupils, args=(base, code, browsers, start, chromium, shown, stay))
+        shown, stay, ready, go = threading.Event(), threading.Event(), threading.Event(), threading.Event()
+        starts: list[float] = []
+        browser = threading.Thread(
+            target=chromium_pupils, args=(base, code, browsers, ready, go, starts, chromium, shown, stay)
+        )
         if browsers:
-            browser.start()
+            browser.start()  # the tablets' browsers are open before the class starts
+            ready.wait(TIMEOUT)
         else:
             shown.set()
+        threads = [threading.Thread(target=pupil.join) for pupil in class_]
+        cpu_before = process.cpu_times()
+        start = time.perf_counter()
+        starts.append(start)
+        go.set()
         for thread in threads:
             thread.start()
         for thread in threads:
@@ -252,8 +285,8 @@ def voila(lesson: str, pupils: int) -> dict[str, Any]:
 
     LOGS.mkdir(parents=True, exist_ok=True)
     port = free_port()
-    command = [*cli_command(), "serve", "--no-browser", "--port", str(port), "--cull-after", "120",
-               "--max-kernels", str(pupils + 10)]  # fmt: skip
+    # serve's own cull time (600 s): with 120 s, kernels whose page had not connected yet were culled.
+    command = [*cli_command(), "serve", "--no-browser", "--port", str(port), "--max-kernels", str(pupils + 10)]
     server = start_server(command, f"http://localhost:{port}/", LOGS / "serve.log")
     try:
         rest = memory(server)
