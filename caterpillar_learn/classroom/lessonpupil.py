@@ -385,7 +385,7 @@ class RoomLesson(LessonSession):
         if self.awaits_helper():
             views["lesson"] = {**views["lesson"], "guide": text("classroom.lesson.helper_thinking")}
         if self._review_coming is not None and views.get("review"):
-            views["review"] = {**views["review"], "thinking": text("lessons.ui.thinking")}
+            views["review"] = {**views["review"], "thinking": text("lessons.ui.review_thinking")}
         return views
 
     @property

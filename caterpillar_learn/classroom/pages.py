@@ -198,10 +198,10 @@ def build_pages(
                 cover = pn.pane.HTML(_cover(room, widget.lang), sizing_mode="stretch_width")  # type: ignore[no-untyped-call]
             elif isinstance(room, CaterpillarsRoom):
                 widget, key = ClassroomBoard(RoomSession(room, pupil)), pupil.id
-                component = _component(ClassroomBoard, widget)
+                component = _component(ClassroomBoard, widget, sizing_mode="stretch_width")
             else:
                 widget, key = SeatWidget(SeatTable(room, pupil)), pupil.table
-                component = _component(SeatWidget, widget)
+                component = _component(SeatWidget, widget, sizing_mode="stretch_width")
             _log_tampering(component, widget, f"room {room.code}, pupil {pupil.nickname!r}")
             first = None
             if isinstance(widget, ClassroomBoard):

@@ -260,7 +260,7 @@ class RoomSession(Session):
         views = super().views()
         review = views.get("review")
         if self.review_asked and self.advice_review is None and review:
-            review["thinking"] = text("lessons.ui.thinking")
+            review["thinking"] = text("lessons.ui.review_thinking")
         sheet = views.get("sheet")
         if isinstance(sheet, dict) and "round" in sheet:  # never ahead of the projector's round
             sheet["round"] = max(1, min(int(sheet["round"]), self.room.turn - self.room.setup_turns))
@@ -483,6 +483,8 @@ class SeatTable:
             {**opponent, "name": self.shared.name(int(opponent["seat"]))} for opponent in table["opponents"]
         ]
         table["winner"] = self.shared.winner_text()  # by nickname, not by seat number
+        # The pupil's own place at the table, as the others and the table's lines number it (not the lesson's 1).
+        table["hand_title"] = text("classroom.raupe.hand", player=self.pupil.seat + 1)
         return {"table": table, "hand": hand_view(seat), "log": list(self.shared.lines)}
 
 
@@ -492,13 +494,6 @@ class SeatWidget(RaupeWidget):
     def __init__(self, seat: SeatTable, *, lang: str | None = None) -> None:
         self.lesson = "classroom"
         LearnWidget.__init__(self, seat, lang=lang)  # type: ignore[misc]  # a seat is shaped like a RaupeTable
-
-    def front_end_strings(self) -> dict[str, str]:
-        strings = super().front_end_strings()
-        seat = self.session
-        assert isinstance(seat, SeatTable)
-        strings["hand"] = text("classroom.raupe.hand", player=seat.pupil.seat + 1)
-        return strings
 
     def handle(self, event: object) -> None:
         super().handle(event)

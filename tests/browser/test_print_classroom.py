@@ -320,6 +320,9 @@ def test_printing_the_console_and_a_pupils_sheet_leaves_the_buttons_out(
         pupil.get_by_test_id("nickname").fill("Dora")
         pupil.get_by_test_id("join-button").click()
         expect(pupil.get_by_test_id("sheet")).to_be_visible(timeout=RENDER_TIMEOUT)
+        # The pupil's game takes the tablet's width (it was drawn as narrow as its content, dice stacked).
+        root = pupil.locator(".cl-root:not(.cr-join)").bounding_box()
+        assert root and root["width"] >= 0.9 * 1024, root
         expect(teacher.get_by_test_id("pupil")).to_have_count(1)
         teacher.get_by_test_id("teacher-roll").click()
         expect(pupil.get_by_test_id("legal-move").first).to_be_attached(timeout=RENDER_TIMEOUT)

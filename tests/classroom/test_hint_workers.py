@@ -202,7 +202,7 @@ def test_the_review_at_the_end_comes_from_a_worker_and_the_server_never_solves(p
     game = page.board.session.game
     assert game.phase == "over"
     page.board.act("review")
-    assert page.board.review.get("thinking") == text("lessons.ui.thinking"), page.board.review
+    assert page.board.review.get("thinking") == text("lessons.ui.review_thinking"), page.board.review
     assert not page.board.review["reviewed"]
     row = next(row for row in room_view(room, "http://x/")["leaderboard"] if row["nickname"] == "Ada")
     assert row.get("reviewing") is True and "review" not in row, "the teacher sees it is on its way"

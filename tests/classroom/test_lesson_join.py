@@ -151,7 +151,7 @@ def test_a_lessons_review_comes_from_a_worker(pool: Solves) -> None:
         game.play(game.legal_moves()[0])
     session.game, session.games_made, session.numbers = game, 2, True
     room.act(ada.id, {"type": "review"})
-    assert page_of(page) and page.review.get("thinking") == text("lessons.ui.thinking"), page.review
+    assert page_of(page) and page.review.get("thinking") == text("lessons.ui.review_thinking"), page.review
     deadline = time.monotonic() + SAFETY
     while not page.review.get("reviewed"):  # the room tells the page once the worker has answered
         assert told.wait(max(0.0, deadline - time.monotonic())), "the review never came"

@@ -14,6 +14,7 @@ from caterpillar_learn.classroom.pupil import SeatTable, SeatWidget
 from caterpillar_learn.classroom.store import EventStore
 from caterpillar_learn.classroom.tables import RaupeRoom, TableSettings
 from caterpillar_learn.classroom.views import room_view
+from caterpillar_learn.i18n import text
 from caterpillar_learn.raupe import Game, next_table_event
 
 
@@ -95,6 +96,10 @@ def test_two_pupils_play_each_other_through_their_seats() -> None:
     assert seats[1].table["pile"]["size"] == 7 and seats[1].table["running"] is False  # the server's clock
     names = [o["name"] for o in seats[1].table["opponents"]]
     assert names == ["Player 1: Ada"]
+    # Each page numbers its own pupil as the table does ("Player 2: Ben puts down …"), not as a lesson's 1.
+    assert seats[0].table["hand_title"] == text("classroom.raupe.hand", player=1)
+    assert seats[1].table["hand_title"] == text("classroom.raupe.hand", player=2)
+    assert any(line.startswith("Player 2: Ben") for line in seats[1].log), seats[1].log
 
 
 def test_a_call_is_judged_by_the_referee_and_its_cut_is_logged_before_it_happens() -> None:

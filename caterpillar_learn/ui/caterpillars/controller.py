@@ -168,7 +168,7 @@ class Session:
         if event["type"] == "hint":
             return {"hint": {"status": "thinking", "title": text("lessons.ui.thinking")}}
         if event["type"] == "review" and self.game.phase == "over":
-            return {"review": {**self.views()["review"], "thinking": text("lessons.ui.thinking")}}
+            return {"review": {**self.views()["review"], "thinking": text("lessons.ui.review_thinking")}}
         return {}
 
     def handle(self, event: Mapping[str, Any]) -> None:
