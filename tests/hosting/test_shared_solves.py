@@ -29,8 +29,11 @@ import pytest
 from caterpillar_learn.advice import disk_cache, solver
 from caterpillar_learn.caterpillars.levels import Level
 
-LAYOUT = (1, 3, 6, 4, 6, 2, 3, 5, 5, 4, 2, 1)
-OTHER = (1, 1, 6, 4, 2, 2, 2, 5, 5, 6, 2, 1)
+#: Layouts as the folder names them: each caterpillar's labels in order (one file serves every order of its boxes).
+LAYOUT = (1, 3, 4, 6, 2, 3, 5, 6, 1, 2, 4, 5)
+OTHER = (1, 1, 4, 6, 2, 2, 2, 5, 1, 2, 5, 6)
+#: LAYOUT with each caterpillar's boxes in another order: the same game.
+REORDERED = (6, 4, 3, 1, 5, 2, 6, 3, 4, 5, 1, 2)
 #: An Expert kernel's resident memory after several new games (the issue's budget).
 KERNEL_BUDGET_MB = 150
 
@@ -102,6 +105,12 @@ def test_a_stored_layout_is_read_not_solved(folder: Path, solves: list, referenc
     for name in ("offset", "height", "width", "base"):
         assert np.array_equal(getattr(again, name), getattr(first, name))
     assert again.start_value == first.start_value
+    solver.clear_cache()
+    moved = solver.solve_layout("beginner", REORDERED)
+    assert solves == [LAYOUT], "another order of the boxes reads the same file"
+    assert moved.labels == REORDERED and moved.start_value == first.start_value
+    stored = sorted(p.name for p in folder.glob(f"*{disk_cache.SUFFIX}"))
+    assert stored == [disk_cache.file_name(Level.BEGINNER, LAYOUT)]
 
 
 def test_another_process_reads_the_layout_without_solving(folder: Path, reference: dict) -> None:
