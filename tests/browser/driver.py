@@ -139,6 +139,12 @@ def lesson_card(list_page: Page, name: str) -> Locator:
     return list_page.locator(f'[data-testid="lesson-card"][data-lesson="{name}"]')
 
 
+def expect_no_error(page: Page) -> None:
+    """No cell failed: Voila shows an error box (tracebacks are off) or stderr output."""
+    expect(page.locator(".jp-RenderedText[data-mime-type='application/vnd.jupyter.stderr']")).to_have_count(0)
+    expect(page.get_by_text("There was an error when executing cell")).to_have_count(0)
+
+
 def open_lesson(list_page: Page, name: str) -> Page:
     """Open a lesson as a learner does: find its card in the gallery, tap it (it opens in a tab of its own)."""
     entry = lesson_card(list_page, name)

@@ -2,14 +2,20 @@
 
 * axe-core (``tests/browser/axe.py``: the npm package, pinned and checked,
   injected into the page, never from a CDN) runs over the whole page of every
-  lesson once its widgets are drawn, served by ``caterpillar-learn serve``
-  and by ``caterpillar-learn serve --lang de``; no violation of impact
-  "serious" or "critical" is allowed.  The counts of every impact, by lesson
-  and language, are written to ``artifacts/axe-core.md`` (and printed with
-  ``pytest -s``).
+  lesson once its widgets are drawn, served by ``caterpillar-learn serve``;
+  then the learner's language menu switches the same page to German and
+  axe-core reads it again (lessons that *start* in German, from
+  ``serve --lang de``, are walked in ``test_careless_child.py`` and
+  ``test_raupe_screen.py``).  No
+  violation of impact "serious" or "critical" is allowed.  The counts of
+  every impact, by lesson and language, are written to
+  ``artifacts/axe-core.md`` (and printed with ``pytest -s``).
 * Tab walks through a lesson's controls: each one shows a visible focus
   indicator, and each has an accessible name in the page's language (the
   widgets' words of the chosen catalogue, never the English ones in German).
+* The page is the lesson's render check too: no cell failed, and the lessons
+  without a Caterpillars board leave a screenshot (``test_lessons.py`` plays
+  and shoots the others).
 """
 
 from __future__ import annotations
@@ -22,20 +28,22 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from caterpillar_learn.i18n import language, text
+from caterpillar_learn.lessons import LESSONS
 from caterpillar_learn.ui.base import template
 from caterpillar_learn.ui.caterpillars import CaterpillarsLesson
 from caterpillar_learn.ui.lab import LabWidget
 from caterpillar_learn.ui.raupe import RaupeWidget
 
 from .axe import IMPACTS, VERSION, count_by_impact, describe_violations, run_axe
-from .conftest import ROOT, Server
-from .driver import RENDER_TIMEOUT, open_lesson
+from .conftest import ROOT, Server, screenshot
+from .driver import CLICK_TIMEOUT, RENDER_TIMEOUT, expect_no_error, open_lesson
 
 pytestmark = pytest.mark.browser
 
 NOTEBOOKS = sorted(p.stem for p in (ROOT / "lessons").glob("*.ipynb"))
-#: Each language and the server whose lessons start in it.
-SERVERS = {"en": "lessons_server", "de": "german_lessons_server"}
+#: The languages each lesson is read in: the first is the one the page starts in, the others are chosen
+#: in the page's language menu (one page and one kernel a lesson: a Voila page costs about 5 s of CPU).
+LANGUAGES = ("en", "de")
 SUMMARY = ROOT / "artifacts" / "axe-core.md"
 WIDGET_ROOTS = ".cl-root, .rr-root, .lab-root"
 #: Every widget output of the page holds a drawn widget root (its ``lang`` is set when drawn).
@@ -45,6 +53,8 @@ DRAWN = """(roots) => {
   return outputs.length > 0 && outputs.every((output) => output.querySelector(drawn));
 }"""
 #: The lessons whose controls are walked by Tab, and each one's widget (whose words name the controls).
+#: The Caterpillars lessons with a board (played, and shot, by test_lessons.py).
+GAME_LESSONS = [name for name, lesson in LESSONS.items() if "board" in lesson.widgets]
 WALKED = {"01-beginner": CaterpillarsLesson, "10-raupe-shape": RaupeWidget, "05-strategy-lab": LabWidget}
 TAB_PRESSES = 120
 #: Roles a learner operates: each needs a name.
@@ -63,6 +73,16 @@ FOCUSED = """() => {
     testid: node.getAttribute("data-testid"), tag: node.tagName.toLowerCase(),
     outlineStyle: style.outlineStyle, outlineWidth: parseFloat(style.outlineWidth) || 0, boxShadow: style.boxShadow,
     width: box.width, height: box.height, html: node.outerHTML.slice(0, 160) };
+}"""
+
+#: Forget an earlier Tab walk of the page (its marks, and which nodes it has seen), shadow roots included.
+FORGET_WALK = """() => {
+  window.__tabSeen = new Map();
+  const forget = (root) => root.querySelectorAll("*").forEach((node) => {
+    node.removeAttribute("data-tab-walk");
+    if (node.shadowRoot) forget(node.shadowRoot);
+  });
+  forget(document);
 }"""
 
 
@@ -104,29 +124,46 @@ def summary(found: dict[tuple[str, str], list[dict[str, Any]]]) -> str:
     return "\n".join(lines) + "\n"
 
 
-@pytest.mark.parametrize("lang", SERVERS)
 @pytest.mark.parametrize("name", NOTEBOOKS)
 def test_axe_finds_no_serious_violation_and_tab_reaches_every_control(
-    request: pytest.FixtureRequest,
     page: Page,
+    lessons_server: Server,
     axe_script: str,
     axe_counts: dict[tuple[str, str], list[dict[str, Any]]],
     name: str,
-    lang: str,
 ) -> None:
-    """axe-core on every lesson in each language; on the lessons in :data:`WALKED`, the same page is then
-    walked by Tab (:func:`check_tab_walk`), as a keyboard user would after the page has been read."""
-    server: Server = request.getfixturevalue(SERVERS[lang])
-    lesson = lesson_page(page, server, name, lang)
+    """axe-core on every lesson in each language of :data:`LANGUAGES`, the page switched by its own language
+    menu; on the lessons in :data:`WALKED`, the page is then walked by Tab (:func:`check_tab_walk`) in that
+    language, as a keyboard user would after the page has been read."""
+    first, *others = LANGUAGES
+    lesson = lesson_page(page, lessons_server, name, first)
     try:
-        violations = run_axe(lesson, axe_script)
-        axe_counts[name, lang] = violations
-        refused = describe_violations(violations)
-        assert not refused, f"{name} ({lang}): {len(refused)} serious or critical:\n" + "\n".join(refused)
-        if name in WALKED:
-            check_tab_walk(lesson, name, lang)
+        expect_no_error(lesson)
+        if name not in GAME_LESSONS:  # the played lessons are shot by test_lessons.py
+            screenshot(lesson, name)
+        for lang in LANGUAGES:
+            if lang != first:
+                switch_language(lesson, lang)
+            violations = run_axe(lesson, axe_script)
+            axe_counts[name, lang] = violations
+            refused = describe_violations(violations)
+            assert not refused, f"{name} ({lang}): {len(refused)} serious or critical:\n" + "\n".join(refused)
+            if name in WALKED:
+                check_tab_walk(lesson, name, lang)
+        assert others, "a second language is read on the same page"
+        expect_no_error(lesson)
     finally:
         lesson.close()
+
+
+def switch_language(lesson: Page, lang: str) -> None:
+    """Choose ``lang`` in the page's language menu (the first widget's; it switches the page) and wait until
+    every widget on it is drawn again in ``lang``."""
+    lesson.get_by_test_id("language").first.select_option(lang)
+    roots = lesson.locator(WIDGET_ROOTS)
+    for index in range(roots.count()):
+        expect(roots.nth(index)).to_have_attribute("lang", lang, timeout=CLICK_TIMEOUT)
+    lesson.wait_for_function("() => !document.querySelector('[aria-busy=\"true\"]')", timeout=CLICK_TIMEOUT)
 
 
 def role_and_name(line: str) -> tuple[str, str] | None:
@@ -185,6 +222,7 @@ def check_tab_walk(lesson: Page, name: str, lang: str) -> None:
 
 def tab_walk(page: Page) -> list[dict[str, Any]]:
     """Tab from the top of the page until focus comes back round; every widget control it focused, in order."""
+    page.evaluate(FORGET_WALK)
     page.locator("body").click(position={"x": 1, "y": 1})
     walked: list[dict[str, Any]] = []
     for _ in range(TAB_PRESSES):

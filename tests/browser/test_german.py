@@ -19,8 +19,8 @@ from caterpillar_learn.lessons.caterpillars import guided_game
 
 from .axe import describe_violations, run_axe
 from .conftest import Server, screenshot
-from .driver import CLICK_TIMEOUT, RENDER_TIMEOUT, Player, open_lesson
-from .test_lessons import expect_no_error, play_the_lesson
+from .driver import CLICK_TIMEOUT, RENDER_TIMEOUT, Player, expect_no_error, open_lesson
+from .test_lessons import play_the_lesson
 
 pytestmark = pytest.mark.browser
 

@@ -30,6 +30,7 @@ from .driver import (
     Player,
     box_id,
     choose,
+    expect_no_error,
     follow_the_show_me,
     lesson_card,
     open_lesson,
@@ -37,7 +38,8 @@ from .driver import (
 
 pytestmark = pytest.mark.browser
 
-#: Every notebook of lessons/ (Caterpillars and the card game): each is opened and rendered.
+#: Every notebook of lessons/ (Caterpillars and the card game): each is in the list (each is opened, read
+#: by axe-core and checked for a failed cell in test_accessibility.py).
 NOTEBOOKS = sorted(p.stem for p in (ROOT / "lessons").glob("*.ipynb"))
 #: The Caterpillars lessons with a board: each plays a whole game.
 GAME_LESSONS = [name for name, lesson in LESSONS.items() if "board" in lesson.widgets]
@@ -54,34 +56,23 @@ def lesson_list(page: Page, lessons_server: Server) -> Page:
     return page
 
 
-def expect_no_error(page: Page) -> None:
-    """No cell failed: Voila shows an error box (tracebacks are off) or stderr output."""
-    expect(page.locator(".jp-RenderedText[data-mime-type='application/vnd.jupyter.stderr']")).to_have_count(0)
-    expect(page.get_by_text("There was an error when executing cell")).to_have_count(0)
-
-
 def test_lesson_list_names_every_lesson(lesson_list: Page) -> None:
     for name in NOTEBOOKS:
         expect(lesson_card(lesson_list, name)).to_be_visible(timeout=RENDER_TIMEOUT)
     assert "import " not in lesson_list.content()
 
 
-@pytest.mark.parametrize("name", [n for n in NOTEBOOKS if n not in GAME_LESSONS])
-def test_lesson_renders(lesson_list: Page, name: str) -> None:
-    """A lesson without a Caterpillars board (strategy lab, card game) renders its outputs."""
-    page = open_lesson(lesson_list, name)
-    try:
-        expect(page.locator(".jp-OutputArea-output").first).to_be_visible(timeout=RENDER_TIMEOUT)
-        expect_no_error(page)
-    finally:
-        screenshot(page, name)
-        page.close()
+#: The lesson played with the page's motion on (the dice tumble, the pulse, the caterpillar's flight); the
+#: suite's other pages ask for reduced motion (tests/conftest.py, ``StillBrowser``).
+MOVING = "01-beginner"
 
 
 @pytest.mark.parametrize("name", GAME_LESSONS)
 def test_lesson_plays_a_whole_seeded_game(lesson_list: Page, name: str) -> None:
     lesson = get_lesson(name)
     page = open_lesson(lesson_list, name)
+    if name == MOVING:
+        page.emulate_media(reduced_motion="no-preference")
     try:
         expect(page.get_by_test_id("sheet")).to_be_visible(timeout=RENDER_TIMEOUT)
         expect_no_error(page)

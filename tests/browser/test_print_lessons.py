@@ -58,6 +58,7 @@ def label_on(page: Page, caterpillar: str, box: int) -> str:
 
 def test_a_printed_lesson_shows_the_sheet_and_no_buttons(page: Page, lessons_server: Server, tmp_path: Path) -> None:
     page.set_default_timeout(CLICK_TIMEOUT)
+    page.emulate_media(reduced_motion="no-preference")  # the suite's pages are still; this one looks at the pulse
     page.goto(f"{lessons_server.url}voila/render/{LESSON}.ipynb", timeout=RENDER_TIMEOUT)
     sheet = page.get_by_test_id("sheet")
     expect(sheet).to_be_visible(timeout=RENDER_TIMEOUT)

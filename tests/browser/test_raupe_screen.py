@@ -1,7 +1,8 @@
 """Räuber Raupe lessons 10-15 on a tablet and on a big screen (issue 15), in Chromium through Voila.
 
 After Start, the pile, every card of the hand and the calls the lesson shows
-lie inside the viewport, at 1024 × 768 with touch and at 1920 × 1080.  A card
+lie inside the viewport, at 1024 × 768 with touch and at 1920 × 1080 (on the
+page the child's walk then plays, which is made a tablet again).  A card
 tapped just after a bot covered the pile is refused as too late and costs
 nothing; lesson 12 deals no aphid; lesson 14's right call gives 3 of the
 learner's cards to the bot.  The child's walk taps only what carries
@@ -175,22 +176,21 @@ def assert_table_in_view(page: Page) -> None:
     assert box is not None and box["height"] >= 44
 
 
-@pytest.mark.parametrize("lesson", LESSONS)
-def test_after_start_the_pile_the_hand_and_the_calls_are_in_view(
-    browser: Browser, lessons_server: Server, lesson: str
-) -> None:
-    """On a tablet, then on the same page made a big screen (as a tablet on a projector's cable would be)."""
-    for page in open_table(browser, lessons_server, lesson, TABLET, True):
-        follow_todo_to_start(page)
-        time.sleep(1.0)  # the hand is fitted after the first redraw
-        assert_table_in_view(page)
-        assert small_targets(page) == []
-        assert page.get_by_test_id("raupe-how-to-play").locator("xpath=..").get_attribute("open") is None
-        screenshot(page, f"raupe-{lesson}-tablet")
-        page.set_viewport_size(SCREEN)
-        time.sleep(1.0)  # the hand is fitted again once the table has its new size
-        assert_table_in_view(page)
-        screenshot(page, f"raupe-{lesson}-screen")
+def look_at_the_table_on_both_screens(page: Page, lesson: str) -> None:
+    """Just after Start: the table in view with targets of 44 px on the tablet, then in view on the same page
+    made a big screen (as a tablet on a projector's cable would be); the page is a tablet again after."""
+    time.sleep(1.0)  # the hand is fitted after the first redraw
+    assert_table_in_view(page)
+    assert small_targets(page) == []
+    assert page.get_by_test_id("raupe-how-to-play").locator("xpath=..").get_attribute("open") is None
+    screenshot(page, f"raupe-{lesson}-tablet")
+    page.set_viewport_size(SCREEN)
+    time.sleep(1.0)  # the hand is fitted again once the table has its new size
+    assert_table_in_view(page)
+    screenshot(page, f"raupe-{lesson}-screen")
+    page.set_viewport_size(TABLET)
+    time.sleep(1.0)
+    assert_table_in_view(page)
 
 
 @pytest.mark.parametrize("tablet", ["10-raupe-shape"], indirect=True)
@@ -266,9 +266,10 @@ def test_lesson_fourteen_a_right_call_gives_three_of_the_learners_cards(tablet: 
     expect(page.get_by_test_id("raupe-card")).to_have_count(mine - 3)
 
 
-def walk_the_table(page: Page, lesson: str, lang: str = "en") -> None:
+def walk_the_table(page: Page, lesson: str, lang: str = "en", *, both_screens: bool = False) -> None:
     """The child's walk at a table: only the marked thing is tapped, from the lesson's first step to its
-    last; at every wait the speech came by itself and every target is 44 px or more."""
+    last; at every wait the speech came by itself and every target is 44 px or more.  ``both_screens``: just
+    after Start, :func:`look_at_the_table_on_both_screens`."""
     rng = random.Random(15)
     # A grown-up sets the bots fast, so that a game fits the test's time.
     page.get_by_test_id("raupe-speed").evaluate(
@@ -279,6 +280,8 @@ def walk_the_table(page: Page, lesson: str, lang: str = "en") -> None:
     heard = Heard(page, listen=1.0 if speaks_by_default(lesson) else 0.0)
     heard.at_wait(None)  # what the lesson said by itself as it opened
     follow_todo_to_start(page)
+    if both_screens:
+        look_at_the_table_on_both_screens(page, lesson)
     progress = page.get_by_test_id("lesson-progress")
     deadline = time.monotonic() + WALK_LIMIT
     while True:
@@ -307,7 +310,9 @@ def walk_the_table(page: Page, lesson: str, lang: str = "en") -> None:
 def test_the_childs_walk_taps_only_the_marked_thing_to_the_last_step(
     tablet: Page, request: pytest.FixtureRequest
 ) -> None:
-    walk_the_table(tablet, request.node.callspec.params["tablet"])
+    """After Start the pile, the hand and the calls are in view on a tablet and on a big screen; then the child
+    walks the table to the lesson's last step."""
+    walk_the_table(tablet, request.node.callspec.params["tablet"], both_screens=True)
 
 
 def test_the_german_childs_walk_at_lesson_ten(browser: Browser, german_lessons_server: Server) -> None:
