@@ -11,10 +11,21 @@ software renderer costs 16-25 % of a core for every lesson page left open, and
 the suite keeps hundreds of them open for seconds each.  A test that looks at
 the motion itself asks for it (``reduced_motion="no-preference"``, as
 ``tests/browser/test_print_lessons.py`` does for the pulse).
+
+``solve_cache``: the session's one folder of solved layouts
+(:mod:`caterpillar_learn.advice.disk_cache`), shared by every pytest-xdist
+worker and every lesson server of the session, so a lesson's layout is solved
+once a session instead of once a process (a board starts its layout's exact
+solve as it is made: tests/ui/conftest.py).  Tests opt in; the tests of the
+solve itself (``tests/ui/test_background_solve.py``, ``tests/hosting/test_shared_solves.py``)
+keep folders of their own or none.
 """
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,6 +33,41 @@ from typing import Any
 import pytest
 
 CHROMIUM = Path("/usr/bin/chromium")
+#: Names the session's solve cache folder to the pytest-xdist workers, which start with the controller's
+#: environment (the solver itself reads :data:`caterpillar_learn.advice.disk_cache.ENV`, set by the fixture).
+SESSION_SOLVES = "CATERPILLAR_LEARN_TEST_SOLVES"
+_made_here: list[str] = []
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The controller (or a run without workers) makes the session's solve cache folder."""
+    if not hasattr(config, "workerinput") and not os.environ.get(SESSION_SOLVES):
+        folder = tempfile.mkdtemp(prefix="caterpillar-learn-test-solves-")
+        os.environ[SESSION_SOLVES] = folder
+        _made_here.append(folder)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    for folder in _made_here:
+        shutil.rmtree(folder, ignore_errors=True)
+        os.environ.pop(SESSION_SOLVES, None)
+
+
+def session_solves() -> Path:
+    """The session's solve cache folder (``--solve-cache`` of the lesson servers the tests start)."""
+    return Path(os.environ[SESSION_SOLVES])
+
+
+@pytest.fixture
+def solve_cache(monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The session's solve cache, named to the solver (and to the kernels the test starts) for this test."""
+    from caterpillar_learn.advice import disk_cache
+
+    folder = session_solves()
+    monkeypatch.setenv(disk_cache.ENV, str(folder))
+    return folder
+
+
 CHROMIUM_ARGS = [
     "--no-sandbox",  # CI runs as root
     "--disable-gpu",

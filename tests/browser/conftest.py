@@ -23,6 +23,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import session_solves
+
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
 START_TIMEOUT = 90.0
@@ -143,6 +145,8 @@ def _serve_lessons(tmp_path_factory: pytest.TempPathFactory, *options: str) -> I
             "--port",
             str(port),
             *(["--lessons", other] if other else []),
+            "--solve-cache",  # the session's: every server and kernel of the session reads one solve a layout
+            str(session_solves()),
             *options,
         ],
         f"http://localhost:{port}/",

@@ -21,6 +21,9 @@ from nbclient import NotebookClient
 from caterpillar_learn.lessons import LESSONS
 from caterpillar_learn.lessons.teacher import sample_game
 
+#: The kernels read and write the session's solve cache (tests/conftest.py): a lesson's layout is solved once.
+pytestmark = pytest.mark.usefixtures("solve_cache")
+
 ROOT = Path(__file__).resolve().parents[2]
 LESSON_DIR = ROOT / "lessons"
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 import caterpillar_learn.advice as advice
-from caterpillar_learn.advice import estimate, solver, values
+from caterpillar_learn.advice import disk_cache, estimate, solver, values
 from caterpillar_learn.advice.levels import solved_level
 from caterpillar_learn.caterpillars.levels import Level
 from caterpillar_learn.i18n import text
@@ -41,6 +41,12 @@ class Watch:
 
     def solutions(self, key: tuple[Any, ...]) -> set[int]:
         return {ident for _, k, ident in self.calls if k == key}
+
+
+@pytest.fixture(autouse=True)
+def no_solve_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every solve here is a real one: no file of the session's solve cache (tests/ui/conftest.py) stands in."""
+    monkeypatch.delenv(disk_cache.ENV, raising=False)
 
 
 @pytest.fixture
