@@ -53,6 +53,17 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         os.environ.pop(SESSION_SOLVES, None)
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The files of long tests (marked ``browser`` or ``slow``) first, each file's tests in their own order.
+
+    pytest-xdist hands whole files to its workers in this order (``--dist loadfile``), so the walks and the
+    servers start while every worker is busy, and the last minutes are the many short tests, not a walk
+    that began when the others had run out of work.
+    """
+    long_files = {item.path for item in items if item.get_closest_marker("browser") or item.get_closest_marker("slow")}
+    items.sort(key=lambda item: item.path not in long_files)
+
+
 def session_solves() -> Path:
     """The session's solve cache folder (``--solve-cache`` of the lesson servers the tests start)."""
     return Path(os.environ[SESSION_SOLVES])
