@@ -281,6 +281,11 @@ function boxOf(node) {
   return box ? { caterpillar: box.getAttribute("data-caterpillar"), box: Number(box.getAttribute("data-box")) } : null;
 }
 
+/** Whether two boxes (``boxOf``'s answers, or null) are the same caterpillar's same box. */
+function sameBox(one, other) {
+  return Boolean(one && other && one.caterpillar === other.caterpillar && one.box === other.box);
+}
+
 function render({ model, el }) {
   const root = h("div", { class: "cl-root" });
   el.appendChild(root);
@@ -363,19 +368,44 @@ function render({ model, el }) {
     send("box", box);
   };
 
-  root.addEventListener("pointerdown", (event) => { pointer = event.pointerType || "mouse"; }, true);
-  root.addEventListener("click", (event) => {
-    const box = boxOf(event.target);
-    if (!box) return;
+  const tap = (box) => {
     const entry = shown ? entryAt(shown, box) : null;
-    const same = armed && armed.caterpillar === box.caterpillar && armed.box === box.box;
-    if (pointer !== "mouse" && entry && !same) {
+    if (pointer !== "mouse" && entry && !sameBox(armed, box)) {
       armed = box;
       showRule(root, entry, true);
       return;
     }
     armed = null;
     play(box);
+  };
+  // Each answer from Python redraws the sheet.  When a redraw lands between press and release, the box
+  // pressed is gone and a mouse's click is never sent (a finger's still is): a release on the box of the
+  // same caterpillar and number that was pressed is then the tap, and the click that may follow is not
+  // a second one.
+  let pressed = null;
+  let released = null;
+  root.addEventListener("pointerdown", (event) => {
+    pointer = event.pointerType || "mouse";
+    pressed = event.target && event.target.closest ? event.target.closest(".cl-box[data-caterpillar]") : null;
+    released = null;
+  }, true);
+  root.addEventListener("pointerup", (event) => {
+    const gone = pressed && !pressed.isConnected ? boxOf(pressed) : null;
+    pressed = null;
+    const box = boxOf(event.target);
+    if (gone && sameBox(gone, box)) {
+      released = box;
+      tap(box);
+    }
+  });
+  root.addEventListener("click", (event) => {
+    const box = boxOf(event.target);
+    if (!box) return;
+    if (sameBox(released, box)) {
+      released = null;
+      return;
+    }
+    tap(box);
   });
   root.addEventListener("keydown", (event) => {
     const box = boxOf(event.target);
