@@ -33,6 +33,7 @@ from .driver import (
     expect_no_error,
     follow_the_show_me,
     lesson_card,
+    measure,
     open_lesson,
 )
 
@@ -130,7 +131,7 @@ def test_a_tap_held_while_the_sheet_redraws_still_writes_its_label(lesson_list: 
         player.roll()
         dice = player.game.roll().dice
         first, second, third = (box_id(slot) for slot in player.game.state.blank_label_slots()[:3])
-        held = page.get_by_test_id(second).bounding_box()
+        held = measure(page.get_by_test_id(second))
         assert held, second
         page.mouse.move(held["x"] + held["width"] / 2, held["y"] + held["height"] / 2)
         page.mouse.down()
