@@ -30,6 +30,12 @@ CHROMIUM = Path("/usr/bin/chromium")
 TEST_PACKAGES = {CHROMIUM: "chromium", Path("/usr/bin/pdftotext"): "poppler-utils"}
 #: ``dev.py test`` runs these before pytest (configuration in pyproject.toml).
 LINT_STEPS = (("ruff", "check", "."), ("ruff", "format", "--check", "."), ("mypy",))
+#: The front end's npm packages (TypeScript for the check, preact's source for the vendored copy's test),
+#: pinned with their hashes by widgets/package-lock.json.
+WIDGETS = ROOT / "widgets"
+NODE_STAMP = WIDGETS / "node_modules" / ".dev-stamp"
+#: The JavaScript's check, beside the linters: TypeScript's checkJs over the JSDoc types (widgets/tsconfig.json).
+JS_STEPS = (("node", "widgets/node_modules/typescript/bin/tsc", "-p", "widgets"),)
 
 
 def _run(*cmd: str | Path) -> None:
@@ -68,6 +74,17 @@ def ensure_test_packages() -> None:
         )
 
 
+def ensure_node_packages() -> None:
+    """``npm ci`` in widgets/ when its lock file changed (the machine's Node.js and npm; npm's registry)."""
+    wanted = hashlib.sha256((WIDGETS / "package-lock.json").read_bytes()).hexdigest()
+    if NODE_STAMP.exists() and NODE_STAMP.read_text() == wanted:
+        return
+    if not shutil.which("npm"):
+        sys.exit("dev.py: the JavaScript's type check needs Node.js and npm (apt-get install nodejs npm)")
+    subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"], check=True, cwd=WIDGETS)
+    NODE_STAMP.write_text(wanted)
+
+
 def _workers(args: list[str]) -> list[str]:
     """pytest-xdist's options: two workers more than there are cores (at most 6), each test file on one
     worker, so the servers a file's tests share start once; none when the arguments choose (``-n``,
@@ -96,9 +113,11 @@ def _main(argv: list[str]) -> int:
         cli = BIN / "caterpillar-learn"
         return subprocess.call([str(cli), "serve", *rest], cwd=ROOT)
     ensure_test_packages()
+    ensure_node_packages()
     # The linters are steps of their own, before the tests (each names what it found); all of them run,
     # and the command fails if any step failed.
     failed = [" ".join(step) for step in LINT_STEPS if subprocess.call([str(BIN / "python"), "-m", *step], cwd=ROOT)]
+    failed += [" ".join(step) for step in JS_STEPS if subprocess.call(list(step), cwd=ROOT)]
     tests = subprocess.call([str(BIN / "python"), "-m", "pytest", *_workers(rest), *rest], cwd=ROOT)
     for step in failed:
         print(f"dev.py: {step} found problems (see above)", file=sys.stderr)

@@ -127,7 +127,7 @@ const VOICE_WAIT_MS = 600;
 // How long the page stays still before its voice reads what is new (a redraw comes in bursts).
 const VOICE_SETTLE_MS = 250;
 
-function voicesReady(synth) {
+export function voicesReady(synth) {
   if (typeof synth.getVoices !== "function" || synth.getVoices().length) return Promise.resolve(true);
   return new Promise((resolve) => {
     const done = () => {
@@ -142,7 +142,7 @@ function voicesReady(synth) {
 
 // -- Icons: inline SVG (no emoji font, no network), drawn in the text's colour -------------------------------
 
-const ICONS = {
+export const ICONS = {
   speaker: '<path d="M3 9h4l5-4v14l-5-4H3z"/>'
     + '<path d="M15.5 8.8a4.5 4.5 0 0 1 0 6.4M18.2 6.2a8.2 8.2 0 0 1 0 11.6" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"/>',
   mute: '<path d="M3 9h4l5-4v14l-5-4H3z"/>'
@@ -226,8 +226,8 @@ export function forEar(shown, words = {}) {
 // on the page before.  On by default where Python says so (`strings.voice_default`), and the learner's switch
 // wins; the page remembers the choice in localStorage.
 
-const ROOTS = ".cl-root, .rr-root, .lab-root";
-const voices = new WeakMap();
+export const ROOTS = ".cl-root, .rr-root, .lab-root";
+export const voices = new WeakMap();
 const memory = new Map(); // where localStorage is refused (a sandboxed page)
 
 function voiceKey() {
@@ -238,7 +238,7 @@ function remembered() {
   try { return window.localStorage.getItem(voiceKey()); } catch (error) { return memory.get(voiceKey()) || null; }
 }
 
-function remember(on) {
+export function remember(on) {
   const value = on ? "on" : "off";
   memory.set(voiceKey(), value);
   try { window.localStorage.setItem(voiceKey(), value); } catch (error) { /* kept in memory for this page */ }
@@ -250,7 +250,7 @@ export function voiceOn(words = {}) {
   return chosen ? chosen === "on" : words.voice_default === "on";
 }
 
-function utter(synth, spoken, lang) {
+export function utter(synth, spoken, lang) {
   const utterance = new window.SpeechSynthesisUtterance(spoken);
   utterance.lang = lang || "en";
   synth.speak(utterance);
@@ -320,7 +320,7 @@ class Voice {
   }
 }
 
-function listen(node, words, tries = 2) {
+export function listen(node, words, tries = 2) {
   const root = node.isConnected && node.closest ? node.closest(ROOTS) : null;
   if (!root) {
     if (tries > 0) requestAnimationFrame(() => listen(node, words, tries - 1));

@@ -37,6 +37,8 @@ THEME_FILE = "theme.css"
 _IMPORT = re.compile(r'^import\s*\{([^}]*)\}\s*from\s*"\./([\w.-]+\.js)";\s*$', re.MULTILINE)
 _ANY_IMPORT = re.compile(r"^\s*import\b", re.MULTILINE)
 _EXPORT = re.compile(r"^export\s+(?:async\s+)?(?:function\*?|const|let|class)\s+([A-Za-z_$][\w$]*)", re.MULTILINE)
+# A vendored module's one export list at its end (``export{k as h,R as render};``, as npm's builds write it).
+_EXPORT_LIST = re.compile(r"export\s*\{([^}]*)\};?\s*$")
 
 
 def widget_styles(name: str) -> str:
@@ -114,6 +116,12 @@ def es_module(entry: str) -> str:
             raise ValueError(f"widgets/{file}: only the widget's entry file may `export default`")
         names = _EXPORT.findall(body)
         body = re.sub(r"^export\s+", "", body, flags=re.MULTILINE)
+        listed = _EXPORT_LIST.search(body)
+        if listed:
+            body = body[: listed.start()]
+            for part in filter(None, (p.strip() for p in listed.group(1).split(","))):
+                local, _, public = part.partition(" as ")
+                names.append(f"{public.strip()}: {local.strip()}" if public else local)
         parts.append(
             f"// ---- {file}\nconst {_scope_name(file)} = (() => {{\n{body}\nreturn {{ {', '.join(names)} }};\n}})();"
         )

@@ -1,0 +1,228 @@
+// The one way every widget draws: describe the whole view, and preact (vendored from npm, widgets/preact.js)
+// changes in the page only what differs from the last description.  A node whose data did not change is not
+// touched; a list keyed by a stable identity (`key`: pupil, card, box, option) keeps each row's node, its
+// focus and a half-done press when other rows come and go.  See docs/WIDGETS.md for why preact.
+//
+//   const paint = mount(root);            // once, when the widget renders
+//   paint(h("div", {class: "x"}, ...));   // on every change of a view trait
+//
+// h(tag, attrs, ...children) keeps the signature the widgets always used: `text` is the element's text,
+// `onclick` (any `on*` function) a listener, `key` an identity, `ref` a callback given the element.
+
+import { h as element, render as preactRender, Fragment as PreactFragment } from "./preact.js";
+import { forEar, listen, remember, utter, voiceOn, voicesReady, voices, ROOTS, ICONS } from "./shared.js";
+
+/**
+ * @typedef {Object<string, any>} Attrs  an element's attributes, listeners (`on*`), `text`, `key` and `ref`
+ * @typedef {any} Child  a description (from h), a string or number, or null/false/undefined for nothing
+ */
+
+export const Fragment = PreactFragment;
+
+/**
+ * An element's description: `h("button", {class: "go", onclick: f, text: "Go"}, child, ...)`.
+ * SVG elements are described the same way; inside an <svg> they are made in SVG's namespace.
+ * @param {string} tag
+ * @param {Attrs|null} [attrs]
+ * @param {...(Child|Child[])} children
+ * @returns {any}
+ */
+export function h(tag, attrs, ...children) {
+  /** @type {Attrs} */
+  const props = {};
+  let text = null;
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (key === "text") text = value;
+    else if (value === null || value === undefined || value === false) continue;
+    else props[key] = value === true && !key.startsWith("on") && key !== "ref" ? (key in PROPERTIES ? true : "") : value;
+  }
+  const kids = children.flat(2).filter((child) => child !== null && child !== undefined && child !== false && child !== true);
+  if (text !== null && text !== undefined && text !== false) kids.unshift(String(text));
+  return element(tag, props, ...kids);
+}
+
+// Attributes whose `true` is a DOM property (preact sets these as properties): the rest are written as "".
+const PROPERTIES = { checked: 1, disabled: 1, selected: 1, hidden: 1, open: 1, multiple: 1, readOnly: 1, required: 1, autofocus: 1 };
+
+/** `h` for SVG elements (the same function: the namespace comes from the enclosing <svg>). */
+export const s = h;
+
+/**
+ * The drawing function of one widget root: `paint(description)` makes the root's children match it.
+ * @param {Element} root
+ * @returns {(description: any) => void}
+ */
+export function mount(root) {
+  return (description) => preactRender(description, root);
+}
+
+// -- Pictures drawn by Python --------------------------------------------------------------------------------
+
+/** @type {Map<string, any>} */
+const parsed = new Map();
+const PARSED_KEEP = 24;
+
+/**
+ * @param {Node} node
+ * @returns {any}
+ */
+function describe(node) {
+  if (node.nodeType === 3) return node.nodeValue;
+  if (node.nodeType !== 1) return null;
+  const el = /** @type {Element} */ (node);
+  /** @type {Attrs} */
+  const attrs = {};
+  for (const attr of Array.from(el.attributes)) {
+    if (attr.name !== "xmlns" && !attr.name.startsWith("xmlns:")) attrs[attr.name] = attr.value;
+  }
+  return element(el.localName, attrs,
+    ...Array.from(el.childNodes).map(describe).filter((child) => child !== null));
+}
+
+/**
+ * Python's SVG markup (the scoresheet, a card; every text in it escaped by Python) as a description, so that
+ * a new sheet changes only the boxes that differ and each box keeps its node (a press, the focus, a motion).
+ * The markup is parsed once per distinct text.
+ * @param {string} svgText
+ * @returns {any[]}
+ */
+export function markup(svgText) {
+  const text = String(svgText || "");
+  let found = parsed.get(text);
+  if (!found) {
+    const template = document.createElement("template");
+    template.innerHTML = text;
+    found = Array.from(template.content.childNodes).map(describe).filter((child) => child !== null);
+    if (parsed.size >= PARSED_KEEP) parsed.delete(/** @type {string} */ (parsed.keys().next().value));
+    parsed.set(text, found);
+  }
+  return found;
+}
+
+/**
+ * A picture drawn by Python (SVG markup) in a <span>, drawn in place: only what changed in it is changed.
+ * @param {string} svgText
+ * @param {string} cls
+ * @param {boolean} [hidden]  hidden from screen readers (the words beside it say the same)
+ * @param {Attrs} [attrs]
+ */
+export function picture(svgText, cls, hidden = true, attrs = {}) {
+  return h("span", { class: cls, "aria-hidden": hidden ? "true" : null, ...attrs }, markup(svgText));
+}
+
+// -- Icons, the voice's buttons, the settings ---------------------------------------------------------------
+
+/**
+ * A small picture for a button or a mark, hidden from screen readers (the button has the name).
+ * @param {string} name  one of shared.js's ICONS
+ * @param {string} [cls]
+ */
+export function icon(name, cls = "learn-icon") {
+  return h("svg", { class: cls, viewBox: "0 0 24 24", width: 24, height: 24, fill: "currentColor",
+    "aria-hidden": "true", focusable: "false", "data-icon": name,
+    dangerouslySetInnerHTML: { __html: ICONS[name] || "" } });
+}
+
+/**
+ * A "read aloud" button that speaks `text` (or what a function returns at the tap) with the browser's own
+ * speech, in `lang`; where the browser has no voice, a short notice instead.  While the page's voice is on,
+ * the same text is read by itself when it appears.
+ * @param {string|(() => string)} textOrFn
+ * @param {string|(() => string)} lang
+ * @param {Object<string, any>} [words]
+ * @param {Attrs} [attrs]  more attributes for the outer <span> (a `key`)
+ */
+export function speaker(textOrFn, lang, words = {}, attrs = {}) {
+  const read = () => String((typeof textOrFn === "function" ? textOrFn() : textOrFn) || "").trim();
+  const language = () => (typeof lang === "function" ? lang() : lang) || "en";
+  /** @param {MouseEvent} event */
+  const say = async (event) => {
+    const button = /** @type {HTMLElement} */ (event.currentTarget);
+    const notice = button.parentElement ? button.parentElement.querySelector(".learn-no-voice") : null;
+    const spoken = forEar(read(), words);
+    const synth = window.speechSynthesis;
+    if (notice) notice.textContent = "";
+    if (!spoken) return;
+    if (!synth || typeof window.SpeechSynthesisUtterance !== "function" || !(await voicesReady(synth))) {
+      if (notice) notice.textContent = words.no_voice || "This browser has no voice to read aloud.";
+      return;
+    }
+    synth.cancel();
+    utter(synth, spoken, language());
+  };
+  /** @param {any} node */
+  const wire = (node) => {
+    if (!node) return;
+    node.learnSpeech = { text: read, lang: language, words };
+    queueMicrotask(() => listen(node, words));
+  };
+  return h("span", { class: "learn-speaker", ...attrs },
+    h("button", { class: "learn-speak", type: "button", "data-testid": "read-aloud",
+      "aria-label": words.read_aloud || "Read aloud", title: words.read_aloud || "Read aloud", onclick: say, ref: wire },
+    icon("speaker")),
+    h("span", { class: "learn-no-voice", role: "status", "data-testid": "no-voice" }));
+}
+
+/**
+ * The page's voice switch (role="switch"): on, each new text is read aloud by itself.  The choice holds for
+ * the page and survives a reload.  Both icons are drawn; the CSS shows the one that fits aria-checked.
+ * @param {Object<string, any>} [words]
+ */
+export function voiceSwitch(words = {}) {
+  const label = words.voice_switch || "Read aloud by itself";
+  /** @param {MouseEvent} event */
+  const flip = (event) => {
+    const button = /** @type {HTMLElement} */ (event.currentTarget);
+    const now = !voiceOn(words);
+    remember(now);
+    const root = button.closest(ROOTS);
+    for (const other of (root ? /** @type {Document} */ (root.getRootNode()) : document).querySelectorAll('[data-testid="voice-switch"]')) {
+      other.setAttribute("aria-checked", String(now));
+    }
+    const voice = root ? voices.get(root) : null;
+    if (!now) window.speechSynthesis?.cancel?.();
+    else if (voice) voice.restart();
+  };
+  /** @param {any} node */
+  const wire = (node) => { if (node) queueMicrotask(() => listen(node, words)); };
+  return h("button", { class: "learn-voice-switch", type: "button", role: "switch", "data-testid": "voice-switch",
+    "aria-checked": String(voiceOn(words)), title: label, onclick: flip, ref: wire },
+  icon("speaker", "learn-icon learn-icon-on"), icon("mute", "learn-icon learn-icon-off"),
+  h("span", { class: "learn-voice-label", text: label }));
+}
+
+/**
+ * The learner's page settings: the voice switch, and the choice of language (`languages` from Python, each
+ * named in itself; no menu while the catalogue has only one).
+ * @param {Array<{code: string, name: string}>|null|undefined} languages
+ * @param {string} lang
+ * @param {Object<string, any>} words
+ * @param {(type: string, fields?: Object<string, any>) => void} send
+ */
+export function languageSwitch(languages, lang, words, send) {
+  const voice = voiceSwitch(words);
+  if (!languages || languages.length < 2) return h("div", { class: "learn-settings" }, voice);
+  /** @param {Event} event */
+  const choose = (event) => send("language", { value: /** @type {HTMLSelectElement} */ (event.target).value });
+  const select = h("select", { "data-testid": "language", value: lang, onchange: choose },
+    languages.map((choice) => h("option", { key: choice.code, value: choice.code, lang: choice.code, text: choice.name })));
+  return h("div", { class: "learn-settings" }, voice, h("label", { class: "learn-language" }, (words.language || "Language") + " ", select));
+}
+
+/**
+ * A lesson's card from the gallery (caterpillar_learn/lessons/gallery.py, Card.to_json): the title, the age,
+ * the one line and the picture.  A card to look at, not a link: the page that knows the address draws that.
+ * @param {{name: string, game: string, language: string, title: string, age_text: string, learns: string,
+ *   picture: string, picture_url?: string, picture_label: string}} card
+ */
+export function lessonCard(card) {
+  const id = `lesson-${card.name}`;
+  return h("div", { class: `lesson-card lesson-${card.game}`, role: "group", "aria-labelledby": `${id}-title`,
+    "data-testid": "lesson-card", "data-lesson": card.name, "data-game": card.game, lang: card.language },
+  h("span", { class: "lesson-title", id: `${id}-title`, text: card.title }), " ",
+  h("span", { class: "lesson-about" }, h("span", { class: "lesson-age", text: card.age_text }), " ",
+    h("span", { class: "lesson-learns", text: card.learns })), " ",
+  card.picture_url
+    ? h("span", { class: "lesson-picture" }, h("img", { src: card.picture_url, alt: card.picture_label }))
+    : picture(card.picture, "lesson-picture", false));
+}
