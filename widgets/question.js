@@ -4,7 +4,7 @@
 // answers are saved under the learner's nickname: asked once (the event
 // "nickname"; Python checks it and names the file), then remembered by the page.
 
-import { h, speaker } from "./shared.js";
+import { h, speaker } from "./draw.js";
 
 // The payloads; their Python twins are the TypedDicts of caterpillar_learn/ui/quiz.py.
 
@@ -59,7 +59,7 @@ export function drawQuestion(question, send, lang = "en", words = {}) {
   const options = question.on_board ? [] : (question.options || []).map((option) => h("button", {
     class: "cl-button learn-answer" + (option.selected ? " learn-chosen" : "") + (wrong.has(option.id) ? " learn-shake" : "")
       + (shown.has(option.id) ? " learn-shown" : ""), type: "button",
-    "data-testid": "answer", "data-option": option.id, "aria-pressed": String(option.selected), disabled: done,
+    key: option.id, "data-testid": "answer", "data-option": option.id, "aria-pressed": String(option.selected), disabled: done,
     onclick: () => send("answer", { option: option.id }),
   }, (done && option.selected ? "✓ " : "") + option.label));
   const feedback = question.feedback ? h("p", {
@@ -77,8 +77,9 @@ export function drawQuestion(question, send, lang = "en", words = {}) {
 }
 
 const NICKNAME_KEY = "caterpillar-learn.nickname";
-// The nickname form, open or not, and what is typed so far: kept across redraws (one lesson per page).
-const form = { open: false, value: "", download: false };
+// The nickname form: open or not, what is typed so far, and whether the download and the focus are still to
+// come.  One lesson per page, so one form; its state is the page's, not a node's.
+const form = { open: false, value: "", download: false, focus: false };
 
 function remembered() {
   try {
@@ -106,23 +107,30 @@ export function keepNickname(model) {
 
 // "Save my answers": a download named by Python once the learner has a nickname; before that, the button
 // opens a small form that asks for it (once: the page remembers it), and the download follows.
-/** @param {RecordView} record */
-export function saveLink(record, words, send) {
+// `redraw` draws the widget again (the form opened).
+/**
+ * @param {RecordView} record
+ * @param {Object<string, string>} words
+ * @param {(type: string, fields?: Object<string, any>) => void} send
+ * @param {() => void} redraw
+ */
+export function saveLink(record, words, send, redraw) {
   if (!record || !record.answers || !record.answers.length) return null;
   if (record.file) {
     const href = "data:application/json;charset=utf-8," + encodeURIComponent(JSON.stringify(record, null, 1));
-    const link = h("a", { class: "learn-save", href, download: record.file, "data-testid": "save-answers",
-      text: words.save_answers });
-    if (form.download) {
+    /** @param {HTMLAnchorElement|null} link  the learner asked for the file: it comes as soon as it has a name */
+    const fetchOnce = (link) => {
+      if (!link || !form.download) return;
       form.download = false;
       form.open = false;
-      queueMicrotask(() => link.click()); // the learner asked for it: the file comes as soon as it has a name
-    }
-    return link;
+      queueMicrotask(() => link.click());
+    };
+    return h("a", { class: "learn-save", href, download: record.file, "data-testid": "save-answers",
+      text: words.save_answers, ref: fetchOnce });
   }
   if (!form.open) {
     return h("button", { class: "cl-button learn-save", type: "button", "data-testid": "save-answers",
-      text: words.save_answers, onclick: (event) => {
+      text: words.save_answers, onclick: () => {
         const known = remembered();
         if (known) { // asked before: the file follows at once
           form.download = true;
@@ -130,20 +138,27 @@ export function saveLink(record, words, send) {
           return;
         }
         form.open = true;
-        const holder = event.currentTarget.parentNode;
-        const next = saveLink(record, words, send);
-        event.currentTarget.replaceWith(next);
-        const input = holder && holder.querySelector('[data-testid="nickname"]');
-        if (input) input.focus();
+        form.focus = true;
+        redraw();
       } });
   }
+  /** @param {HTMLInputElement|null} input */
+  const focusOnce = (input) => {
+    if (!input || !form.focus) return;
+    form.focus = false;
+    input.focus();
+  };
+  /** @param {Event} event */
+  const typed = (event) => { form.value = /** @type {HTMLInputElement} */ (event.target).value; };
   const input = h("input", { id: "learn-nickname", type: "text", maxlength: "20", autocomplete: "off",
-    "data-testid": "nickname", value: form.value, oninput: (event) => { form.value = event.target.value; } });
-  return h("form", { class: "learn-nickname", "data-testid": "nickname-form", onsubmit: (event) => {
+    "data-testid": "nickname", value: form.value, oninput: typed, ref: focusOnce });
+  /** @param {Event} event */
+  const submit = (event) => {
     event.preventDefault();
     form.download = true;
     send("nickname", { value: form.value });
-  } },
+  };
+  return h("form", { class: "learn-nickname", "data-testid": "nickname-form", onsubmit: submit },
     h("label", { for: "learn-nickname", text: words.nickname }),
     input,
     h("button", { class: "cl-button cl-primary", type: "submit", "data-testid": "nickname-save", text: words.nickname_save }));

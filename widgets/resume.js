@@ -2,7 +2,7 @@
 // page opens (the event "resume"), and show the note that says what came of it.  Python decides
 // everything: whether the save is good, where it leads, what the note says.  No rules here.
 
-import { h } from "./shared.js";
+import { h } from "./draw.js";
 
 // The payloads; their Python twins are the TypedDicts of caterpillar_learn/ui/resume.py.
 
