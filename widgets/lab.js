@@ -4,8 +4,12 @@
 // event of the lab's own; the language switch sends "language" (handled by the
 // widget base) and a speaker reads the status and the findings aloud.
 // No rules and no simulation here: Python plays the games.
+// Drawn with draw.js: one description of the whole lab per change; the parts
+// whose data did not change (the lesson's words, the result) are the same
+// description as last time, so preact does not even look at them.
 
-import { decimal, h, languageSwitch, picture, sender, speaker, watch } from "./shared.js";
+import { h, languageSwitch, mount, picture, speaker } from "./draw.js";
+import { decimal, sender, watch } from "./shared.js";
 
 // The trait payload, one @typedef each; their Python twins are the TypedDicts
 // of caterpillar_learn/ui/lab/views.py (a test keeps the two alike).
@@ -66,108 +70,139 @@ let labs = 0; // ids unique on the page, so each label names its own control
 
 function render({ model, el }) {
   labs += 1;
+  /** @param {string} name */
   const id = (name) => `lab${labs}-${name}`;
   const send = sender(model);
-  const str = (key) => (model.get("strings") || {})[key] || key;
-  const drawn = {};
-  const changed = (name, value) => {
-    const json = JSON.stringify(value);
-    if (drawn[name] === json) return false;
-    drawn[name] = json;
-    return true;
+  /** @returns {Object<string, any>} */
+  const strings = () => model.get("strings") || {};
+  /** @param {string} key */
+  const str = (key) => strings()[key] || key;
+
+  // A part's description is made again only when its data changed; otherwise the same object is given to
+  // preact, which then leaves its nodes alone.
+  /** @type {Object<string, {json: string, made: any}>} */
+  const parts = {};
+  /**
+   * @param {string} name
+   * @param {any} data
+   * @param {() => any} make
+   */
+  const part = (name, data, make) => {
+    const json = JSON.stringify(data);
+    if (!parts[name] || parts[name].json !== json) parts[name] = { json, made: make() };
+    return parts[name].made;
   };
 
-  const root = h("div", { class: "cl-root lab-root" });
-  el.appendChild(root);
-  const level = h("select", { id: id("level"), "data-testid": "lab-level" });
-  const strategies = h("fieldset", { class: "lab-strategies" });
-  const games = h("input", { id: id("games"), type: "number", step: 1, required: true, "data-testid": "lab-games" });
-  const run = h("button", { type: "submit", class: "lab-run", "data-testid": "lab-run" });
-  const form = h("form", { class: "lab-controls", onsubmit: (event) => {
-    event.preventDefault();
-    if (!form.reportValidity()) return;
-    const chosen = [...strategies.querySelectorAll("input:checked")].map((box) => box.value);
-    send("run", { level: level.value, strategies: chosen, games: Number(games.value) });
-  } },
-  h("label", { for: id("level"), class: "lab-label" }), level, strategies,
-  h("label", { for: id("games"), class: "lab-label" }), games, run);
-  const status = h("p", { class: "lab-status", role: "status", "aria-live": "polite", "data-testid": "lab-status" });
-  const message = h("p", { class: "lab-message", role: "alert", "data-testid": "lab-message" });
-  const result = h("div", { class: "lab-result", "data-testid": "lab-result" });
-  const languageBox = h("div", { class: "lab-language" });
-  const voice = h("span", { class: "lab-voice" });
-  const spoken = () => [status.textContent, ...[...result.querySelectorAll(".lab-insights li, .lab-note")]
-    .map((node) => node.textContent)].filter(Boolean).join("\n");
-  const intro = h("section", { class: "lab-page", "data-testid": "lab-intro" });
-  const after = h("section", { class: "lab-page", "data-testid": "lab-shows" });
-  root.append(languageBox, intro, form, h("div", { class: "lab-said" }, status, voice), message, result, after);
+  // The learner's choices not sent yet: the form shows them, and only a run's new controls replace them.
+  /** @type {{level: string, checked: Object<string, boolean>, games: string}} */
+  let chosen = { level: "", checked: {}, games: "" };
+  let chosenFrom = "";
+  /** @type {LabView} */
+  let view = /** @type {any} */ ({});
 
-  // The lesson's words: a heading, paragraphs, each with its own read-aloud button.
-  function said(lines, lang, words) {
-    return lines.map((line) => h("div", { class: "lab-said" }, h("p", {}, line), speaker(line, lang, words)));
-  }
+  // What the speaker beside the status reads: the status, then the findings of the run on the page.
+  const spoken = () => [view.status_text, ...(view.rows && view.rows.length ? [...view.insights, ...view.notes] : [])]
+    .filter(Boolean).join("\n");
 
-  function drawPage(page, lang) {
-    if (!page || !changed("page", [lang, page])) return;
-    const words = model.get("strings") || {};
-    intro.setAttribute("aria-label", page.heading);
-    intro.replaceChildren(h("h2", { class: "lab-heading", text: page.heading }), ...said(page.intro, lang, words));
-    after.setAttribute("aria-label", page.shows_title);
-    after.replaceChildren(h("h3", { text: page.shows_title }), ...said(page.shows, lang, words), ...said(page.tips, lang, words));
-  }
+  // The lesson's words: paragraphs, each with its own read-aloud button.
+  /**
+   * @param {string} where
+   * @param {string[]} lines
+   * @param {string} lang
+   * @param {Object<string, any>} words
+   */
+  const said = (where, lines, lang, words) => lines.map((line, index) =>
+    h("div", { class: "lab-said", key: `${where}${index}` }, h("p", { text: line }), speaker(line, lang, words)));
 
-  function drawLanguage(lang) {
-    if (!changed("lang", [lang, model.get("strings"), model.get("languages")])) return;
-    const focused = languageBox.contains(document.activeElement);
-    const words = model.get("strings") || {};
-    languageBox.replaceChildren(languageSwitch(model.get("languages"), lang, words, send) || "");
-    if (focused && languageBox.querySelector("select")) languageBox.querySelector("select").focus();
-    voice.replaceChildren(speaker(spoken, lang, words));
-  }
+  /**
+   * @param {LabPage} page
+   * @param {string} lang
+   */
+  const pageParts = (page, lang) => part("page", [lang, page, strings()], () => {
+    const words = strings();
+    return [
+      h("section", { class: "lab-page", "data-testid": "lab-intro", "aria-label": page.heading, key: "intro" },
+        h("h2", { class: "lab-heading", text: page.heading }), said("intro", page.intro, lang, words)),
+      h("section", { class: "lab-page", "data-testid": "lab-shows", "aria-label": page.shows_title, key: "shows" },
+        h("h3", { text: page.shows_title }), said("shows", page.shows, lang, words), said("tips", page.tips, lang, words)),
+    ];
+  });
 
-  function drawControls(c) {
-    if (!changed("controls", c)) return; // keep the learner's unsent choices until a run changes them
-    const [levelLabel, gamesLabel] = form.querySelectorAll("label.lab-label");
-    levelLabel.textContent = str("level");
-    gamesLabel.textContent = str("games");
-    level.replaceChildren(...c.levels.map((lv) => h("option", { value: lv.value, selected: lv.value === c.level }, lv.label)));
-    level.value = c.level;
-    strategies.replaceChildren(h("legend", {}, str("strategies")), ...c.strategies.map((s) => h("label", { class: "lab-choice" },
-      h("input", { type: "checkbox", name: id("strategy"), value: s.name, checked: s.checked, "data-testid": "lab-strategy" }),
-      ` ${s.label}`)));
-    Object.assign(games, { min: c.min_games, max: c.max_games, value: c.games });
-    run.textContent = str("run");
-  }
+  /** @param {LabRow[]} rows */
+  const table = (rows) => h("table", { class: "lab-table", "data-testid": "lab-table", key: "table" },
+    h("caption", { text: str("caption") }),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col", text: str("col_strategy") }),
+      NUMBERS.map((key) => h("th", { scope: "col", key, text: str(`col_${key}`) })))),
+    h("tbody", {}, rows.map((row) => h("tr", { key: row.strategy, "data-strategy": row.strategy },
+      h("th", { scope: "row", text: row.name }),
+      NUMBERS.map((key) => h("td", { key, text: key === "games" ? String(row[key]) : decimal(row[key], 1, strings()) }))))));
 
-  function drawTable(rows) {
-    const head = h("tr", {}, h("th", { scope: "col" }, str("col_strategy")),
-      ...NUMBERS.map((key) => h("th", { scope: "col" }, str(`col_${key}`))));
-    const body = rows.map((row) => h("tr", { "data-strategy": row.strategy }, h("th", { scope: "row" }, row.name),
-      ...NUMBERS.map((key) => h("td", {}, key === "games" ? String(row[key]) : decimal(row[key], 1, model.get("strings") || {})))));
-    return h("table", { class: "lab-table", "data-testid": "lab-table" }, h("caption", {}, str("caption")),
-      h("thead", {}, head), h("tbody", {}, ...body));
-  }
+  /** @param {string} lang */
+  const result = (lang) => part("result", [lang, view.svg, view.rows, view.insights, view.notes, strings()], () =>
+    h("div", { class: "lab-result", "data-testid": "lab-result" }, view.rows.length ? [
+      picture(view.svg, "lab-picture", false, { key: "picture" }),
+      table(view.rows),
+      h("ul", { class: "lab-insights", key: "insights" }, view.insights.map((line, index) => h("li", { key: index, text: line }))),
+      view.notes.map((line, index) => h("p", { class: "lab-note", key: `note${index}`, text: line })),
+    ] : null));
+
+  /**
+   * @param {LabControls} c
+   * @param {boolean} running
+   */
+  const form = (c, running) => {
+    const from = JSON.stringify(c);
+    if (from !== chosenFrom) { // a run (or the start) gives new controls: the learner's unsent choices give way
+      chosenFrom = from;
+      chosen = { level: c.level, checked: Object.fromEntries(c.strategies.map((s) => [s.name, s.checked])), games: String(c.games) };
+    }
+    /** @param {Event} event */
+    const submit = (event) => {
+      event.preventDefault();
+      if (!/** @type {HTMLFormElement} */ (event.currentTarget).reportValidity()) return;
+      const names = c.strategies.map((s) => s.name).filter((name) => chosen.checked[name]);
+      send("run", { level: chosen.level, strategies: names, games: Number(chosen.games) });
+    };
+    return h("form", { class: "lab-controls", key: "form", onsubmit: submit },
+      h("label", { for: id("level"), class: "lab-label", text: str("level") }),
+      h("select", { id: id("level"), "data-testid": "lab-level", value: chosen.level,
+        onchange: (/** @type {Event} */ event) => { chosen.level = /** @type {HTMLSelectElement} */ (event.target).value; } },
+      c.levels.map((lv) => h("option", { key: lv.value, value: lv.value, text: lv.label }))),
+      h("fieldset", { class: "lab-strategies" }, h("legend", { text: str("strategies") }),
+        c.strategies.map((s) => h("label", { class: "lab-choice", key: s.name },
+          h("input", { type: "checkbox", name: id("strategy"), value: s.name, checked: Boolean(chosen.checked[s.name]),
+            "data-testid": "lab-strategy",
+            onchange: (/** @type {Event} */ event) => { chosen.checked[s.name] = /** @type {HTMLInputElement} */ (event.target).checked; } }),
+          ` ${s.label}`))),
+      h("label", { for: id("games"), class: "lab-label", text: str("games") }),
+      h("input", { id: id("games"), type: "number", step: 1, required: true, "data-testid": "lab-games",
+        min: c.min_games, max: c.max_games, value: chosen.games,
+        oninput: (/** @type {Event} */ event) => { chosen.games = /** @type {HTMLInputElement} */ (event.target).value; } }),
+      h("button", { type: "submit", class: "lab-run", "data-testid": "lab-run", disabled: running, text: str("run") }));
+  };
+
+  const paint = mount(el);
 
   function draw() {
-    /** @type {LabView} */
-    const view = model.get("lab") || {};
+    view = model.get("lab") || {};
     if (!view.controls) return;
     const lang = model.get("lang") || "en";
-    root.setAttribute("lang", lang);
-    drawLanguage(lang);
-    drawPage(view.page, lang);
-    drawControls(view.controls);
+    const words = strings();
     const running = view.status === "running";
-    run.disabled = running;
-    root.setAttribute("aria-busy", String(running));
-    status.textContent = view.status_text;
-    message.textContent = model.get("message") || "";
-    if (!changed("result", [lang, view.svg, view.rows, view.insights, view.notes])) return;
-    result.replaceChildren();
-    if (!view.rows.length) return;
-    result.append(picture(view.svg, "lab-picture", false), drawTable(view.rows),
-      h("ul", { class: "lab-insights" }, ...view.insights.map((line) => h("li", {}, line))),
-      ...view.notes.map((line) => h("p", { class: "lab-note" }, line)));
+    const [intro, shows] = view.page ? pageParts(view.page, lang) : [
+      h("section", { class: "lab-page", "data-testid": "lab-intro", key: "intro" }),
+      h("section", { class: "lab-page", "data-testid": "lab-shows", key: "shows" })];
+    paint(h("div", { class: "cl-root lab-root", lang, "aria-busy": String(running) },
+      h("div", { class: "lab-language", key: "language" },
+        part("language", [lang, words, model.get("languages")], () => languageSwitch(model.get("languages"), lang, words, send))),
+      intro,
+      form(view.controls, running),
+      h("div", { class: "lab-said", key: "status" },
+        h("p", { class: "lab-status", role: "status", "aria-live": "polite", "data-testid": "lab-status", text: view.status_text }),
+        h("span", { class: "lab-voice" }, part("voice", [lang, words], () => speaker(spoken, lang, words)))),
+      h("p", { class: "lab-message", role: "alert", "data-testid": "lab-message", key: "message", text: model.get("message") || "" }),
+      result(lang),
+      shows));
   }
 
   const stop = watch(model, draw);
