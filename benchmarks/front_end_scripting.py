@@ -1,13 +1,16 @@
 """The browser's scripting while a child plays, with the CPU slowed 4× (issue 28, "One way to draw").
 
-    .venv/bin/python benchmarks/front_end_scripting.py [--runs 3] [--seconds 20] [--root DIR] [--json FILE]
+    .venv/bin/python benchmarks/front_end_scripting.py [--runs 3] [--seconds 20] [--root DIR] [--baseline DIR]
+        [--json FILE]
 
 Measures the code of the checkout at ``--root`` (default: this repository), so the same script measures an
 old commit from another folder (``git worktree add /tmp/before <commit>``): ``caterpillar-learn serve`` runs
 with this interpreter but with ``PYTHONPATH=<root>`` first and ``cwd=<root>``, so the kernel's widgets (and
-the ES modules they link from ``<root>/widgets``) are that checkout's.  The script prints which code it found
-(the package's file, and whether the linked Caterpillars module still rebuilds by ``replaceChildren`` or
-draws with preact).
+the ES modules they link from ``<root>/widgets``) are that checkout's.  With ``--baseline DIR`` a second
+server runs that checkout's code in the same run, the two alternate run by run, and the ratios of the
+medians (now / baseline) are printed: the figure to quote on a shared, noisy machine.
+The script prints which code it found (the package's file, and whether the linked Caterpillars module
+still rebuilds by ``replaceChildren`` or draws with preact).
 
 The server serves a temporary folder with two notebooks:
 
@@ -266,61 +269,90 @@ def table(medians: dict[str, dict[str, float]]) -> str:
     return "\n".join(lines)
 
 
+def describe_code(label: str, root: Path) -> dict[str, Any]:
+    code = which_code(root)
+    print(
+        f"{label}: {root} ({code['package']}); caterpillars.js: "
+        f"{'rebuilds by replaceChildren' if code['replaceChildren'] else 'no root.replaceChildren'}"
+        f"{', preact' if code['preact'] else ''}",
+        flush=True,
+    )
+    return code
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--seconds", type=float, default=20.0, help="how long the race is played")
     parser.add_argument("--root", type=Path, default=ROOT, help="the checkout whose code is measured")
+    parser.add_argument(
+        "--baseline", type=Path, help="a checkout measured in the same run, alternating with --root (ratios)"
+    )
     parser.add_argument("--json", type=Path, help="also write the results here")
     args = parser.parse_args(argv)
-    root = args.root.resolve()
-    code = which_code(root)
-    print(
-        f"code: {root} ({code['package']}); caterpillars.js: "
-        f"{'rebuilds by replaceChildren' if code['replaceChildren'] else 'no root.replaceChildren'}"
-        f"{', preact' if code['preact'] else ''}",
-        flush=True,
-    )
+    codes = {"now": args.root.resolve()}
+    if args.baseline:
+        codes = {"baseline": args.baseline.resolve(), **codes}
+    found = {label: describe_code(label, root) for label, root in codes.items()}
     scenarios = {"beginner": "Beginner game, 12 rounds by taps", "race": f"Räuber Raupe race, {args.seconds:.0f} s"}
-    runs: dict[str, list[dict[str, float]]] = {name: [] for name in scenarios}
+    runs: dict[str, dict[str, list[dict[str, float]]]] = {label: {name: [] for name in scenarios} for label in codes}
     with tempfile.TemporaryDirectory(prefix="front-end-") as tmp:
-        folder = Path(tmp) / "lessons"
-        folder.mkdir()
-        (folder / f"{BOARD}.ipynb").write_text(json.dumps(NOTEBOOK), encoding="utf-8")
-        (folder / f"{RACE}.ipynb").symlink_to(root / "lessons" / f"{RACE}.ipynb")
-        server = serve(root, folder)
+        servers: dict[str, Server] = {}
         try:
+            for label, root in codes.items():
+                folder = Path(tmp) / label
+                folder.mkdir()
+                (folder / f"{BOARD}.ipynb").write_text(json.dumps(NOTEBOOK), encoding="utf-8")
+                (folder / f"{RACE}.ipynb").symlink_to(root / "lessons" / f"{RACE}.ipynb")
+                servers[label] = serve(root, folder)
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-                for run in range(args.runs):  # the scenarios alternate, so drift hits both alike
+                # The codes and the scenarios alternate, so the machine's drift hits all of them alike.
+                for run in range(args.runs):
                     for name in scenarios:
-                        runs[name].append(measure(browser, server.url, name, args.seconds))
-                        shown = runs[name][-1]
-                        print(
-                            f"run {run + 1} {name}: script {shown['ScriptDuration']:.0f} ms, task "
-                            f"{shown['TaskDuration']:.0f} ms, {shown['long_tasks']:.0f} long tasks",
-                            flush=True,
-                        )
+                        for label in codes:
+                            runs[label][name].append(measure(browser, servers[label].url, name, args.seconds))
+                            shown = runs[label][name][-1]
+                            print(
+                                f"run {run + 1} {label} {name}: script {shown['ScriptDuration']:.0f} ms, task "
+                                f"{shown['TaskDuration']:.0f} ms, {shown['long_tasks']:.0f} long tasks",
+                                flush=True,
+                            )
                 browser.close()
         finally:
-            server.stop()
+            for server in servers.values():
+                server.stop()
     medians = {
-        scenarios[name]: {key: statistics.median(run[key] for run in values) for key, _ in KEYS}
-        for name, values in runs.items()
+        label: {
+            scenarios[name]: {key: statistics.median(run[key] for run in values) for key, _ in KEYS}
+            for name, values in by_scenario.items()
+        }
+        for label, by_scenario in runs.items()
     }
-    print(f"\n## Scripting with the CPU slowed {THROTTLE}×, medians of {args.runs} runs\n")
-    print(table(medians))
+    for label in codes:
+        print(f"\n## {label}: scripting with the CPU slowed {THROTTLE}×, medians of {args.runs} runs\n")
+        print(table(medians[label]))
+    ratios: dict[str, dict[str, float | None]] = {}
+    if args.baseline:
+        for title in scenarios.values():
+            before, after = medians["baseline"][title], medians["now"][title]
+            ratios[title] = {key: (after[key] / before[key] if before[key] else None) for key, _ in KEYS}
+        print("\n## now / baseline (medians)\n")
+        for title, values in ratios.items():
+            shown = ", ".join(f"{key} {value:.2f}" for key, value in values.items() if value is not None)
+            print(f"- {title}: {shown}")
     report = {
-        "root": str(root),
-        "code": code,
+        "codes": {label: str(root) for label, root in codes.items()},
+        "found": found,
         "date": time.strftime("%Y-%m-%d %H:%M"),
         "machine": f"{os.cpu_count()} cores, {platform.machine()}, load {os.getloadavg()[0]:.1f}, "
         f"CPython {platform.python_version()}",
         "throttle": THROTTLE,
         "runs": runs,
         "medians": medians,
+        "ratios": ratios,
     }
-    print("\n" + json.dumps({k: report[k] for k in ("root", "code", "date", "machine", "medians")}, indent=1))
+    print("\n" + json.dumps({k: report[k] for k in ("codes", "date", "machine", "medians", "ratios")}, indent=1))
     if args.json:
         args.json.write_text(json.dumps(report, indent=1), encoding="utf-8")
     return 0
