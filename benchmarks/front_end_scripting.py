@@ -339,8 +339,8 @@ def main(argv: list[str] | None = None) -> int:
             ratios[title] = {key: (after[key] / before[key] if before[key] else None) for key, _ in KEYS}
         print("\n## now / baseline (medians)\n")
         for title, values in ratios.items():
-            shown = ", ".join(f"{key} {value:.2f}" for key, value in values.items() if value is not None)
-            print(f"- {title}: {shown}")
+            said = ", ".join(f"{key} {value:.2f}" for key, value in values.items() if value is not None)
+            print(f"- {title}: {said}")
     report = {
         "codes": {label: str(root) for label, root in codes.items()},
         "found": found,
