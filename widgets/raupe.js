@@ -2,10 +2,14 @@
 // `message`, `strings`, `lang`); every learner action (and every clock tick)
 // is one event.  No rules here: Python judges every card and draws it
 // (caterpillar_learn/raupe/svg.py).
+// Drawn with draw.js: the whole table is described again on every change and
+// preact changes in the page only what differs, so a card keeps its node (its
+// focus, a press half done) while the pile and the clock move on.
 
 import { drawQuestion, keepNickname, saveLink } from "./question.js";
 import { drawResumeNote, keepSave } from "./resume.js";
-import { h, icon, isShortcut, languageSwitch, picture, sender, speaker, watch } from "./shared.js";
+import { h, icon, languageSwitch, mount, picture, speaker } from "./draw.js";
+import { isShortcut, sender, watch } from "./shared.js";
 
 // The trait payloads, one @typedef each; their Python twins are the TypedDicts
 // of caterpillar_learn/ui/raupe/views.py (a test keeps the two alike).
@@ -60,35 +64,54 @@ import { h, icon, isShortcut, languageSwitch, picture, sender, speaker, watch } 
 
 
 const TICK_MS = 250;
+/** @type {Object<string, [string, string|null]>} */
 const KEYS = {
   s: ["shout", "shape"], c: ["shout", "colour"], a: ["shout", "aphid"], m: ["mistake", null], p: ["pause", null],
 };
 // Each button's key, shown on the button on an English page with a keyboard (none on a touch screen, none in German).
+/** @type {Object<string, string>} */
 const KEY_OF = { shape: "s", colour: "c", aphid: "a", mistake: "m", pause: "p" };
-const touch = () => window.matchMedia && window.matchMedia("(pointer: coarse)").matches;
-const keyed = (button, name, key, lang) => button.replaceChildren(name,
-  key && lang === "en" && !touch() ? h("kbd", { class: "rr-key", "aria-hidden": "true" }, key) : "");
+// The calls' buttons: id, event, word.
+/** @type {Array<[string, string, string|null]>} */
+const CALLS = [["shape", "shout", "shape"], ["colour", "shout", "colour"], ["aphid", "shout", "aphid"], ["mistake", "mistake", null]];
+const touch = () => Boolean(window.matchMedia && window.matchMedia("(pointer: coarse)").matches);
+/**
+ * A button's name and its key.
+ * @param {string} name
+ * @param {string} key
+ * @param {string} lang
+ */
+const keyed = (name, key, lang) => [name,
+  key && lang === "en" && !touch() ? h("kbd", { class: "rr-key", "aria-hidden": "true", text: key }) : null];
 
-const art = (markup) => picture(markup, "rr-art");
+/** @param {string} svg */
+const art = (svg) => picture(svg, "rr-art");
 let widgets = 0;  // numbers the ids of each table's headings (a page may show several tables)
 // A card's height per width (the picture is 100 × 150) plus its border and padding, and the flip row below it.
 const CARD_RATIO = 1.5;
 const CARD_EXTRA = 12;
 const FLIP_ROW = 50;
 
-// One short text with its read-aloud button, in `tag` (a paragraph of the intro, an item of "try this").
-const spoken = (tag, item, lang, words) => h(tag, { class: "rr-said-item" }, speaker(item, lang, words), h("span", {}, item));
+/**
+ * One short text with its read-aloud button, in `tag` (a paragraph of the intro, an item of "try this").
+ * @param {string} tag
+ * @param {string} item
+ * @param {string} key
+ * @param {string} lang
+ * @param {Object<string, any>} words
+ */
+const spoken = (tag, item, key, lang, words) => h(tag, { class: "rr-said-item", key },
+  speaker(item, lang, words), h("span", { text: item }));
 
-/** "How to play": the lesson's rules and its "try this", folded in one panel. @param {LessonText} lesson */
-function drawLesson(lesson, title, rules, lang, words) {
-  title.textContent = lesson.title || "";
-  rules.hidden = !(lesson.intro && lesson.intro.length);
-  rules.body.replaceChildren(...(lesson.intro || []).map((item) => spoken("p", item, lang, words)),
-    lesson.try_items && lesson.try_items.length ? h("h3", { class: "rr-heading" }, lesson.try_title || "") : "",
-    h("ul", { class: "rr-try-items" }, ...(lesson.try_items || []).map((item) => spoken("li", item, lang, words))));
-}
-
-// The largest card width (px) with which `count` cards fit `width` × `height`, wrapping into rows.
+/**
+ * The largest card width (px) with which `count` cards fit `width` × `height`, wrapping into rows.
+ * @param {number} count
+ * @param {number} width
+ * @param {number} height
+ * @param {number} gap
+ * @param {number} most
+ * @param {number} least
+ */
 function cardWidth(count, width, height, gap, most, least) {
   let best = least;
   for (let columns = 1; columns <= Math.max(count, 1); columns += 1) {
@@ -100,284 +123,134 @@ function cardWidth(count, width, height, gap, most, least) {
   return best;
 }
 
+/**
+ * The description `node` (from drawQuestion) with its element of `data-testid` `testid` marked as the one thing
+ * to do now (data-todo="true" and theme.css's pulse), the rest as it was.
+ * @param {any} node
+ * @param {string} testid
+ * @returns {any}
+ */
+function marked(node, testid) {
+  if (!node || typeof node !== "object" || !node.props) return node;
+  const { children, ...props } = node.props;
+  const own = { ...props, key: node.key, ref: node.ref };
+  if (props["data-testid"] === testid) {
+    return h(node.type, { ...own, class: `${props.class || ""} todo`, "data-todo": "true" }, children);
+  }
+  if (children === undefined || children === null) return node;
+  return h(node.type, own, Array.isArray(children) ? children.map((child) => marked(child, testid)) : marked(children, testid));
+}
+
+/** @param {{model: any, el: HTMLElement}} widget */
 function render({ model, el }) {
-  const root = h("div", { class: "rr-root" });
-  el.appendChild(root);
-  const drawn = {};
-  const send = sender(model, root); // aria-busy on root while Python answers
-  const str = (key) => (model.get("strings") || {})[key] || key;
   widgets += 1;
+  const number = widgets;
+  const paint = mount(el);
+  paint(h("div", { class: "rr-root" }));
+  // The table's root: the same node for the widget's life (sender marks it aria-busy; the voice watches it).
+  const root = /** @type {HTMLElement} */ (el.querySelector(".rr-root"));
+  const send = sender(model, root); // aria-busy on root while Python answers
+  /** @returns {Object<string, any>} */
+  const strings = () => model.get("strings") || {};
+  /** @param {string} key */
+  const str = (key) => strings()[key] || key;
+  /** @returns {TableView} */
+  const table = () => model.get("table") || {};
+
   // What the learner saw: the pile's size and when it last changed (sent with each card and call).
+  let pileSize = -1;
   let pileSeenAt = performance.now();
-  const seen = () => ({ seen: Number(pile.dataset.size || 0),
-    since: Math.round((performance.now() - pileSeenAt)) / 1000 });
+  const seen = () => ({ seen: Math.max(pileSize, 0), since: Math.round((performance.now() - pileSeenAt)) / 1000 });
 
-  const title = h("h2", { class: "rr-title", id: `rr-title-${widgets}` });
-  const progress = h("div", { class: "rr-progress", role: "progressbar", "data-testid": "lesson-progress",
-    "aria-valuemin": 1 });
-  const now = h("p", { class: "rr-now", "data-testid": "raupe-now", "aria-live": "polite" });
-  const nowVoice = h("span", { class: "rr-voice" });
-  const head = h("div", { class: "rr-head" }, title, progress, h("div", { class: "rr-said rr-now-box" }, now, nowVoice));
+  // A part's description is made again only when its data changed; otherwise the same object goes to preact,
+  // which leaves its nodes alone (a speaker's or a switch's ref would otherwise run, and wake the voice, on
+  // every clock tick).
+  /** @type {Map<string, {json: string, made: any}>} */
+  const parts = new Map();
+  /**
+   * @param {string} name
+   * @param {any} data
+   * @param {() => any} make
+   */
+  const part = (name, data, make) => {
+    const json = JSON.stringify(data);
+    const was = parts.get(name);
+    if (was && was.json === json) return was.made;
+    const made = make();
+    parts.set(name, { json, made });
+    return made;
+  };
 
-  const rulesSummary = h("summary", { class: "rr-button rr-rules-summary", "data-testid": "raupe-how-to-play" });
-  const rulesBody = h("div", { class: "rr-rules-body", "data-testid": "lesson-intro", role: "region",
-    "aria-labelledby": `rr-rules-${widgets}` });
-  const rules = h("details", { class: "rr-rules" }, rulesSummary, rulesBody);
-  rules.body = rulesBody;
-  rulesSummary.id = `rr-rules-${widgets}`;
+  // The parts measured for the hand's fit, and the fit itself (drawn as the hand's --rr-card).
+  /** @type {Object<string, HTMLElement>} */
+  const nodes = {};
+  /** @param {string} name */
+  const keep = (name) => (/** @type {HTMLElement|null} */ node) => { if (node) nodes[name] = node; };
+  const refs = { head: keep("head"), bar: keep("bar"), question: keep("question"), cards: keep("cards") };
+  let fit = { size: 124, small: false, top: /** @type {number|null} */ (null), width: /** @type {number|null} */ (null), count: -1 };
 
-  const modeText = h("span", { class: "rr-mode", "data-testid": "raupe-mode" });
-  const start = h("button", { class: "rr-button rr-start", "data-testid": "raupe-start", onclick: () => {
-    send("start");
-    root.scrollIntoView({ block: "start" });
-  } });
-  // A toggle button: its name stays "Pause" and aria-pressed says whether the game is paused.
-  const pause = h("button", { class: "rr-button rr-pause", "data-testid": "raupe-pause", "aria-pressed": "false",
-    "aria-keyshortcuts": KEY_OF.pause,
-    onclick: () => send("pause") });
-  const controls = h("div", { class: "rr-controls" });
-  const languageBox = h("span", { class: "rr-language" });
-  const bar = h("div", { class: "rr-bar" }, h("div", { class: "rr-banner", role: "status" }, modeText), start, pause,
-    controls, rules, languageBox);
-  const opponents = h("ul", { class: "rr-opponents", "data-testid": "raupe-opponents" });
-  const pile = h("div", { class: "rr-pile", "data-testid": "raupe-pile", role: "img" });
-  const below = h("div", { class: "rr-below", "data-testid": "raupe-below", "aria-hidden": "true" });
-  const message = h("p", { class: "rr-message", "data-testid": "raupe-message", "aria-live": "polite" });
-  const messageVoice = h("span", { class: "rr-voice" });
-  const log = h("ul", { class: "rr-log" });
-  const score = h("p", { class: "rr-score" });
-  const calls = h("div", { class: "rr-calls", role: "group", "data-testid": "raupe-calls" });
-  const callButtons = {};
-  for (const [id, type, word] of [["shape", "shout", "shape"], ["colour", "shout", "colour"],
-    ["aphid", "shout", "aphid"], ["mistake", "mistake", null]]) {
-    callButtons[id] = h("button", { class: `rr-button rr-call rr-call-${id}`, "data-testid": `raupe-call-${id}`,
-      "aria-keyshortcuts": KEY_OF[id], onclick: () => send(type, word ? { word } : { ...seen() }) });
-    calls.append(callButtons[id]);
-  }
-  const hint = h("p", { class: "rr-hint" });
-  const question = h("div", { class: "rr-question" });
-  const save = h("div", { class: "rr-save" });
-  const resumed = h("div", { class: "rr-resume" });
-  const handTitle = h("h3", { class: "rr-heading rr-hand-title" });
-  const cardsBox = h("div", { class: "rr-cards" });
-  const hand = h("div", { class: "rr-hand", "data-testid": "raupe-hand", role: "group" }, handTitle, cardsBox);
-  const end = h("div", { class: "rr-end" });
-  const keys = h("p", { class: "rr-keys" });
-  const record = h("pre", { "data-testid": "raupe-record" });
-  const recordBox = h("details", { class: "rr-record" }, h("summary", {}), record);
-  // Left: the pile (and the card below it) over the calls; right: what happens, then the whole hand.
-  root.append(head, resumed, question, bar,
-    h("div", { class: "rr-table" },
-      h("div", { class: "rr-left" }, h("div", { class: "rr-pile-box" }, below, pile), calls),
-      h("div", { class: "rr-right" },
-        h("div", { class: "rr-talk" }, opponents, h("div", { class: "rr-said" }, message, messageVoice), log, hint),
-        hand, end, score)),
-    keys, recordBox, save);
+  // "How to play" is open while the learner keeps it open; play starts: the rules fold away.
+  let rulesOpen = false;
+  let started = false;
+  /** @param {Event} event */
+  const toggled = (event) => { rulesOpen = /** @type {HTMLDetailsElement} */ (event.currentTarget).open; };
 
-  function changed(name, value) {
-    const json = JSON.stringify(value);
-    if (drawn[name] === json) return false;
-    drawn[name] = json;
-    return true;
-  }
+  /**
+   * "How to play": the lesson's rules and its "try this", folded in one panel.
+   * @param {LessonText} lesson
+   * @param {string} lang
+   * @param {Object<string, any>} words
+   */
+  const rulesBody = (lesson, lang, words) => h("div", { class: "rr-rules-body", "data-testid": "lesson-intro", role: "region",
+    "aria-labelledby": `rr-rules-${number}` },
+  (lesson.intro || []).map((item, i) => spoken("p", item, `intro${i}`, lang, words)),
+  lesson.try_items && lesson.try_items.length ? h("h3", { class: "rr-heading", key: "try", text: lesson.try_title || "" }) : null,
+  h("ul", { class: "rr-try-items", key: "try-items" }, (lesson.try_items || []).map((item, i) => spoken("li", item, `try${i}`, lang, words))));
 
-  function drawControls(t) {
-    const c = t.controls || {};
-    if (!changed("controls", c)) return;
-    const focused = controls.contains(document.activeElement) ? document.activeElement.id : null;
-    const speed = h("input", { type: "range", min: 0.25, max: 2.5, step: 0.05, value: c.speed, "data-testid": "raupe-speed",
-      id: `rr-speed-${widgets}`, "aria-valuetext": c.speed_text,
-      onchange: (e) => send("speed", { value: Number(e.target.value) }) });
-    const parts = [h("label", { class: "rr-speed", for: speed.id }, h("span", {}, `${str("speed")} ${c.speed_text || ""}`),
-      h("span", { class: "rr-speed-scale" }, h("span", { "aria-hidden": "true" }, str("slow")), speed,
-        h("span", { "aria-hidden": "true" }, str("fast"))))];
-    if (c.show) {
-      const level = h("select", { "data-testid": "raupe-level", id: `rr-level-${widgets}`,
-        onchange: (e) => send("level", { value: e.target.value }) },
-        ...c.levels.map((item) => h("option", { value: item.value, selected: item.value === c.level }, item.label)));
-      parts.push(h("label", { class: "rr-level" }, `${str("level")} `, level));
-    }
-    controls.replaceChildren(...parts);
-    if (focused && document.getElementById(focused)) document.getElementById(focused).focus();
-  }
+  /** @param {TableView["controls"]} c */
+  const controls = (c) => {
+    const speedId = `rr-speed-${number}`;
+    return h("div", { class: "rr-controls" },
+      h("label", { class: "rr-speed", for: speedId, key: "speed" }, h("span", { text: `${str("speed")} ${c.speed_text || ""}` }),
+        h("span", { class: "rr-speed-scale" }, h("span", { "aria-hidden": "true", text: str("slow") }),
+          h("input", { type: "range", min: 0.25, max: 2.5, step: 0.05, value: c.speed, "data-testid": "raupe-speed",
+            id: speedId, "aria-valuetext": c.speed_text,
+            onchange: (/** @type {Event} */ e) => send("speed", { value: Number(/** @type {HTMLInputElement} */ (e.target).value) }) }),
+          h("span", { "aria-hidden": "true", text: str("fast") }))),
+      c.show ? h("label", { class: "rr-level", key: "level" }, `${str("level")} `,
+        h("select", { "data-testid": "raupe-level", id: `rr-level-${number}`, value: c.level,
+          onchange: (/** @type {Event} */ e) => send("level", { value: /** @type {HTMLSelectElement} */ (e.target).value }) },
+        (c.levels || []).map((item) => h("option", { key: item.value, value: item.value, text: item.label })))) : null);
+  };
 
-  let fittedTop = null;
-  let fittedWidth = null;
-  function refit() {
-    const top = Math.round(cardsBox.getBoundingClientRect().top - root.getBoundingClientRect().top);
-    if (top !== fittedTop || cardsBox.clientWidth !== fittedWidth) fitHand((model.get("hand") || []).length);
-  }
-  function fitHand(count) {
-    fittedTop = Math.round(cardsBox.getBoundingClientRect().top - root.getBoundingClientRect().top);
-    // The whole hand in view: the space left below the table, as if the table's top were the screen's.
-    const rootTop = root.getBoundingClientRect().top;
-    const top = cardsBox.getBoundingClientRect().top - rootTop + Math.max(rootTop, 0);
-    const height = window.innerHeight - top - 24;
-    const width = cardsBox.clientWidth || root.clientWidth;
-    fittedWidth = cardsBox.clientWidth;
-    const most = window.innerWidth >= 1400 ? 150 : 124;
-    const size = cardWidth(count, width, height, 8, most, 50);
-    cardsBox.style.setProperty("--rr-card", `${size}px`);
-    cardsBox.classList.toggle("rr-small", size < 96);
-  }
+  /**
+   * One card of the hand and its flip button, in a slot keyed by the card's index.
+   * @param {HandCard} card
+   * @param {boolean} todoCard  the card is the one thing to do now
+   * @param {boolean} todoFlip  its flip button is
+   */
+  const slot = (card, todoCard, todoFlip) => {
+    const badge = card.fits ? "✓" : card.other_fits ? "↻" : null;
+    const button = h("button", { class: `rr-card rr-${card.kind}${card.fits ? " rr-fits" : ""}${todoCard ? " todo" : ""}`,
+      "data-testid": "raupe-card", "data-index": card.index, "data-side": card.side, "aria-label": card.label,
+      "aria-pressed": card.answer ? String(Boolean(card.chosen)) : null,  // an answer's toggle: on the button itself
+      "data-todo": todoCard ? "true" : null,
+      onclick: () => send("play", { index: card.index, ...seen() }) }, art(card.svg),
+    badge ? h("span", { class: "rr-badge", "aria-hidden": "true", text: badge }) : null);
+    const flip = h("button", { class: `rr-flip${todoFlip ? " todo" : ""}`, "data-testid": "raupe-flip", "data-index": card.index,
+      tabindex: -1, disabled: card.kind === "butterfly", "aria-label": `${str("flip")} ${card.index + 1}`,
+      "data-todo": todoFlip ? "true" : null,
+      onclick: () => send("flip", { index: card.index }) }, "↻ ", h("span", { class: "rr-flip-word", text: str("flip") }));
+    return card.answer
+      ? h("div", { class: `rr-slot rr-answer${card.chosen ? " learn-chosen" : ""}`, "data-testid": "answer",
+        "data-option": card.index, key: card.index }, button, flip)
+      : h("div", { class: "rr-slot", key: card.index }, button, flip);
+  };
 
-  function drawHand(cards, t) {
-    if (!changed("hand", [cards, t.hand_title])) return;
-    const focused = root.querySelector(".rr-card:focus");
-    const at = focused ? Number(focused.dataset.index) : null;
-    handTitle.textContent = t.hand_title;
-    hand.setAttribute("aria-label", t.hand_title);
-    const slots = [];
-    for (const card of cards) {
-      const badge = card.fits ? "✓" : card.other_fits ? "↻" : null;
-      const button = h("button", { class: `rr-card rr-${card.kind}${card.fits ? " rr-fits" : ""}`, "data-testid": "raupe-card",
-        "data-index": card.index, "data-side": card.side, "aria-label": card.label,
-        "aria-pressed": card.answer ? String(Boolean(card.chosen)) : null,  // an answer's toggle: on the button itself
-        onclick: () => send("play", { index: card.index, ...seen() }) }, art(card.svg),
-        badge ? h("span", { class: "rr-badge", "aria-hidden": "true" }, badge) : null);
-      const flip = h("button", { class: "rr-flip", "data-testid": "raupe-flip", "data-index": card.index, tabindex: -1,
-        disabled: card.kind === "butterfly", "aria-label": `${str("flip")} ${card.index + 1}`,
-        onclick: () => send("flip", { index: card.index }) }, "↻ ", h("span", { class: "rr-flip-word" }, str("flip")));
-      slots.push(card.answer
-        ? h("div", { class: `rr-slot rr-answer${card.chosen ? " learn-chosen" : ""}`, "data-testid": "answer",
-          "data-option": card.index }, button, flip)
-        : h("div", { class: "rr-slot" }, button, flip));
-    }
-    cardsBox.replaceChildren(...slots);
-    fitHand(cards.length);
-    if (at !== null && cards.length) {
-      const target = cardsBox.querySelector(`.rr-card[data-index="${Math.min(at, cards.length - 1)}"]`);
-      if (target) target.focus({ preventScroll: true });
-    }
-  }
-
-  // The one thing to do now: marked data-todo="true" with the shared pulse (theme.css `.todo`).
-  function markTodo(todo) {
-    for (const node of root.querySelectorAll("[data-todo]")) {
-      node.removeAttribute("data-todo");
-      node.classList.remove("todo");
-    }
-    const [kind, detail] = String(todo || "").split(":");
-    const node = {
-      question: () => question.querySelector('[data-testid="question"]'),
-      check: () => question.querySelector('[data-testid="check-answer"]'),
-      start: () => start,
-      pause: () => pause,
-      card: () => cardsBox.querySelector(`.rr-card[data-index="${detail}"]`),
-      flip: () => cardsBox.querySelector(`.rr-flip[data-index="${detail}"]`),
-      call: () => callButtons[detail],
-      hand: () => hand,
-    }[kind];
-    const target = node ? node() : null;
-    if (!target) return;
-    target.setAttribute("data-todo", "true");
-    target.classList.add("todo");
-  }
-
-  function draw() {
-    /** @type {TableView} */
-    const t = model.get("table") || {};
-    if (!t.pile) return;
-    const lang = model.get("lang") || "en";
-    const words = model.get("strings") || {};
-    root.setAttribute("lang", lang);
-    root.classList.toggle("rr-touch", touch());
-    if (changed("lang", [lang, words])) {  // a new language: every part is drawn again in it
-      for (const name of Object.keys(drawn)) if (name !== "lang") delete drawn[name];
-      messageVoice.replaceChildren(speaker(() => message.textContent, lang, words));
-      nowVoice.replaceChildren(speaker(() => now.textContent, lang, words));
-      rulesSummary.textContent = str("how_to_play");
-    }
-    if (changed("languages", model.get("languages"))) {
-      const focused = languageBox.contains(document.activeElement);
-      languageBox.replaceChildren(languageSwitch(model.get("languages"), lang, words, send) || "");
-      if (focused && languageBox.querySelector("select")) languageBox.querySelector("select").focus();
-    }
-    if (changed("lesson_text", model.get("lesson_text"))) drawLesson(model.get("lesson_text") || {}, title, rules, lang, words);
-    const p = t.progress || {};
-    progress.setAttribute("aria-valuemax", p.count || 1);
-    progress.setAttribute("aria-valuenow", p.step || 1);
-    progress.setAttribute("aria-label", p.label || "");
-    if (changed("progress", p)) {
-      progress.replaceChildren(...Array.from({ length: p.count || 0 }, (_, i) =>
-        h("span", { class: `rr-pip${i < p.step ? " rr-pip-done" : ""}${i + 1 === p.step ? " rr-pip-now" : ""}` })));
-    }
-    now.textContent = t.now || "";
-    modeText.textContent = t.mode_text;
-    modeText.dataset.mode = t.mode;
-    start.textContent = t.finished ? str("play_again") : t.started ? str("new_game") : str("start");
-    keyed(pause, str("pause"), KEY_OF.pause, lang);
-    pause.setAttribute("aria-pressed", String(Boolean(t.paused)));
-    pause.disabled = !t.running;
-    root.classList.toggle("rr-paused", Boolean(t.paused));
-    root.classList.toggle("rr-asking", Boolean((model.get("question") || {}).text) && !t.started);
-    drawControls(t);
-    if (changed("opponents", t.opponents)) {
-      opponents.replaceChildren(h("li", { class: "rr-heading" }, str("opponents")),
-        ...t.opponents.map((o) => h("li", { class: "rr-opponent-row" }, `${o.name}: `,
-          h("b", { "data-testid": "raupe-opponent", "data-seat": o.seat }, String(o.cards)))));
-    }
-    if (changed("pile", t.pile)) {
-      if (String(t.pile.size) !== pile.dataset.size) pileSeenAt = performance.now();
-      pile.replaceChildren(art(t.pile.svg), h("span", { class: "rr-pile-size" }, str("pile_size").replace("{size}", t.pile.size)));
-      pile.setAttribute("aria-label", t.pile.label);
-      pile.dataset.size = t.pile.size;
-      below.replaceChildren(t.pile.below ? art(t.pile.below) : "");
-      below.hidden = !t.pile.below;
-      below.classList.toggle("rr-below-kept", Boolean(t.pile.show_below));
-    }
-    message.textContent = model.get("message") || "";
-    log.replaceChildren(...(model.get("log") || []).slice(1, 2).map((line) => h("li", {}, line)));
-    score.textContent = t.score;
-    const taught = new Set(t.calls || []);
-    for (const [id, button] of Object.entries(callButtons)) {
-      keyed(button, str(id), KEY_OF[id], lang);
-      const armed = id === "aphid" ? t.armed.aphid : t.armed.mode === id;
-      if (id !== "mistake") button.setAttribute("aria-pressed", String(armed));
-      button.hidden = !taught.has(id);
-      button.disabled = t.finished;
-    }
-    calls.hidden = !taught.size;
-    hint.textContent = t.follow_up ? str("follow_up") : t.hint;
-    if (changed("question", model.get("question"))) {
-      question.replaceChildren(drawQuestion(model.get("question"), send, lang, words) || "");
-    }
-    question.hidden = Boolean(t.started);
-    drawHand(model.get("hand") || [], t);
-    const kept = model.get("saved") || {};
-    if (changed("resume", [kept.status, words])) resumed.replaceChildren(drawResumeNote(kept, words, send) || "");
-    if (changed("save", model.get("record"))) save.replaceChildren(saveLink(model.get("record"), model.get("strings") || {}, send) || "");
-    if (changed("end", [t.winner, t.you_won])) {
-      end.replaceChildren(...(t.winner ? [h("p", { class: `rr-winner${t.you_won ? " rr-you-won" : ""}`,
-        "data-testid": "raupe-winner", role: "alert" }, t.you_won ? icon("butterfly", "learn-icon rr-won-icon") : null, t.winner)] : []));
-    }
-    keys.textContent = touch() ? "" : str("keys");
-    recordBox.firstChild.textContent = str("record");
-    record.textContent = JSON.stringify(t.record);
-    if (changed("started", t.started) && t.started) rules.open = false;  // play starts: the rules fold away
-    markTodo(t.todo);
-    refit();
-    running = Boolean(t.running) && !t.paused;
-  }
-
-  // The clock: while a game runs, tell Python how much real time has passed.
-  let running = false;
-  let last = performance.now();
-  const timer = setInterval(() => {
-    const now = performance.now();
-    const dt = (now - last) / 1000;
-    last = now;
-    if (running && document.visibilityState !== "hidden") send("tick", { dt: Math.round(dt * 1000) / 1000 });
-  }, TICK_MS);
-  const resized = () => fitHand((model.get("hand") || []).length);
-  window.addEventListener("resize", resized);
-  // The parts above the hand may change height without a redraw (a setting drawn late, a font): fit again.
-  const observer = typeof ResizeObserver === "undefined" ? null : new ResizeObserver(refit);
-  if (observer) for (const part of [head, bar, question, cardsBox]) observer.observe(part);
-
-  root.addEventListener("keydown", (event) => {
+  /** @param {KeyboardEvent} event */
+  const keydown = (event) => {
     if (!isShortcut(event)) return;
-    const target = event.target;
+    const target = /** @type {HTMLElement} */ (event.target);
     const key = event.key.toLowerCase();
     if (key === "f" && target.classList.contains("rr-card")) {
       event.preventDefault();
@@ -389,10 +262,184 @@ function render({ model, el }) {
     } else if ((key === "arrowright" || key === "arrowleft") && target.classList.contains("rr-card")) {
       event.preventDefault();
       const next = Number(target.dataset.index) + (key === "arrowright" ? 1 : -1);
-      const card = cardsBox.querySelector(`.rr-card[data-index="${next}"]`);
+      const card = /** @type {HTMLElement|null} */ (root.querySelector(`.rr-card[data-index="${next}"]`));
       if (card) card.focus();
     }
-  });
+  };
+
+  function draw() {
+    const t = table();
+    if (!t.pile) return;
+    const lang = model.get("lang") || "en";
+    const words = strings();
+    /** @type {HandCard[]} */
+    const cards = model.get("hand") || [];
+    const question = model.get("question") || {};
+    const lesson = /** @type {LessonText} */ (model.get("lesson_text") || {});
+    if (t.pile.size !== pileSize) {
+      pileSize = t.pile.size;
+      pileSeenAt = performance.now();
+    }
+    if (Boolean(t.started) !== started) {
+      started = Boolean(t.started);
+      if (started) rulesOpen = false;  // play starts: the rules fold away
+    }
+    const [kind, detail] = String(t.todo || "").split(":");
+    /** @param {string} what @param {string} [which] */
+    const todo = (what, which) => kind === what && (which === undefined || which === detail);
+    /** @param {string} what @param {string} [which] */
+    const mark = (what, which) => (todo(what, which) ? { "data-todo": "true" } : {});
+    /** @param {string} what @param {string} [which] */
+    const pulse = (what, which) => (todo(what, which) ? " todo" : "");
+    /** @type {TableView["progress"]} */
+    const p = t.progress || { step: 1, count: 1, label: "" };
+    /** @type {TableView["controls"]} */
+    const c = t.controls || { show: false, speed: 1, speed_text: "", level: "", levels: [] };
+    const taught = new Set(t.calls || []);
+    const pause = str("pause");
+    const log = (model.get("log") || []).slice(1, 2);
+    const [messageVoice, nowVoice] = part("voices", [lang, words], () => [
+      speaker(() => model.get("message") || "", lang, words), speaker(() => table().now || "", lang, words)]);
+
+    const head = h("div", { class: "rr-head", ref: refs.head },
+      h("h2", { class: "rr-title", id: `rr-title-${number}`, text: lesson.title || "" }),
+      h("div", { class: "rr-progress", role: "progressbar", "data-testid": "lesson-progress", "aria-valuemin": 1,
+        "aria-valuemax": p.count || 1, "aria-valuenow": p.step || 1, "aria-label": p.label || "" },
+      Array.from({ length: p.count || 0 }, (_, i) => h("span", { key: i,
+        class: `rr-pip${i < p.step ? " rr-pip-done" : ""}${i + 1 === p.step ? " rr-pip-now" : ""}` }))),
+      h("div", { class: "rr-said rr-now-box" },
+        h("p", { class: "rr-now", "data-testid": "raupe-now", "aria-live": "polite", text: t.now || "" }),
+        h("span", { class: "rr-voice" }, nowVoice)));
+
+    const rules = h("details", { class: "rr-rules", open: rulesOpen, ontoggle: toggled, hidden: !(lesson.intro && lesson.intro.length) },
+      h("summary", { class: "rr-button rr-rules-summary", "data-testid": "raupe-how-to-play", id: `rr-rules-${number}`,
+        text: str("how_to_play") }),
+      part("lesson", [lesson, lang, words], () => rulesBody(lesson, lang, words)));
+
+    const bar = h("div", { class: "rr-bar", ref: refs.bar },
+      h("div", { class: "rr-banner", role: "status" },
+        h("span", { class: "rr-mode", "data-testid": "raupe-mode", "data-mode": t.mode, text: t.mode_text })),
+      h("button", { class: `rr-button rr-start${pulse("start")}`, "data-testid": "raupe-start", ...mark("start"),
+        text: t.finished ? str("play_again") : t.started ? str("new_game") : str("start"),
+        onclick: () => {
+          send("start");
+          root.scrollIntoView({ block: "start" });
+        } }),
+      // A toggle button: its name stays "Pause" and aria-pressed says whether the game is paused.
+      h("button", { class: `rr-button rr-pause${pulse("pause")}`, "data-testid": "raupe-pause", ...mark("pause"),
+        "aria-pressed": String(Boolean(t.paused)), "aria-keyshortcuts": KEY_OF.pause, disabled: !t.running,
+        onclick: () => send("pause") }, keyed(pause, KEY_OF.pause, lang)),
+      part("controls", [c, words], () => controls(c)),
+      rules,
+      h("span", { class: "rr-language" },
+        part("language", [model.get("languages"), lang, words], () => languageSwitch(model.get("languages"), lang, words, send))));
+
+    const calls = h("div", { class: "rr-calls", role: "group", "data-testid": "raupe-calls", hidden: !taught.size },
+      CALLS.map(([id, type, word]) => h("button", { key: id, class: `rr-button rr-call rr-call-${id}${pulse("call", id)}`,
+        "data-testid": `raupe-call-${id}`, "aria-keyshortcuts": KEY_OF[id], ...mark("call", id),
+        "aria-pressed": id === "mistake" ? null : String(id === "aphid" ? Boolean(t.armed.aphid) : t.armed.mode === id),
+        hidden: !taught.has(id), disabled: t.finished,
+        onclick: () => send(type, word ? { word } : { ...seen() }) }, keyed(str(id), KEY_OF[id], lang))));
+
+    const pile = part("pile", [t.pile, str("pile_size")], () => [
+      h("div", { class: `rr-below${t.pile.show_below ? " rr-below-kept" : ""}`, "data-testid": "raupe-below", "aria-hidden": "true",
+        hidden: !t.pile.below }, t.pile.below ? art(t.pile.below) : null),
+      h("div", { class: "rr-pile", "data-testid": "raupe-pile", role: "img", "aria-label": t.pile.label, "data-size": t.pile.size },
+        art(t.pile.svg), h("span", { class: "rr-pile-size", text: str("pile_size").replace("{size}", String(t.pile.size)) }))]);
+
+    const hand = h("div", { class: `rr-hand${pulse("hand")}`, "data-testid": "raupe-hand", role: "group",
+      "aria-label": t.hand_title, ...mark("hand") },
+    h("h3", { class: "rr-heading rr-hand-title", text: t.hand_title }),
+    h("div", { class: `rr-cards${fit.small ? " rr-small" : ""}`, style: { "--rr-card": `${fit.size}px` }, ref: refs.cards },
+      cards.map((card) => {
+        const onCard = todo("card", String(card.index));
+        const onFlip = todo("flip", String(card.index));
+        return part(`card${card.index}`, [card, onCard, onFlip, str("flip")], () => slot(card, onCard, onFlip));
+      })));
+
+    const record = part("record", [t.record, str("record")], () => h("details", { class: "rr-record" },
+      h("summary", { text: str("record") }), h("pre", { "data-testid": "raupe-record", text: JSON.stringify(t.record) })));
+
+    const asking = Boolean(question.text) && !t.started;
+    const kept = model.get("saved") || {};
+    paint(h("div", { class: `rr-root${touch() ? " rr-touch" : ""}${t.paused ? " rr-paused" : ""}${asking ? " rr-asking" : ""}`,
+      lang, onkeydown: keydown },
+    head,
+    h("div", { class: "rr-resume" }, drawResumeNote(kept, words, send)),
+    h("div", { class: "rr-question", hidden: Boolean(t.started), ref: refs.question },
+      part("question", [question, lang, words, kind], () => {
+        const drawn = drawQuestion(question, send, lang, words);
+        return kind === "question" ? marked(drawn, "question") : kind === "check" ? marked(drawn, "check-answer") : drawn;
+      })),
+    bar,
+    // Left: the pile (and the card below it) over the calls; right: what happens, then the whole hand.
+    h("div", { class: "rr-table" },
+      h("div", { class: "rr-left" }, h("div", { class: "rr-pile-box" }, pile), calls),
+      h("div", { class: "rr-right" },
+        h("div", { class: "rr-talk" },
+          h("ul", { class: "rr-opponents", "data-testid": "raupe-opponents" },
+            h("li", { class: "rr-heading", key: "heading", text: str("opponents") }),
+            t.opponents.map((o) => h("li", { class: "rr-opponent-row", key: o.seat }, `${o.name}: `,
+              h("b", { "data-testid": "raupe-opponent", "data-seat": o.seat, text: String(o.cards) })))),
+          h("div", { class: "rr-said" },
+            h("p", { class: "rr-message", "data-testid": "raupe-message", "aria-live": "polite", text: model.get("message") || "" }),
+            h("span", { class: "rr-voice" }, messageVoice)),
+          h("ul", { class: "rr-log" }, log.map((line) => h("li", { key: line, text: line }))),
+          h("p", { class: "rr-hint", text: t.follow_up ? str("follow_up") : t.hint })),
+        hand,
+        h("div", { class: "rr-end" }, t.winner ? h("p", { class: `rr-winner${t.you_won ? " rr-you-won" : ""}`,
+          "data-testid": "raupe-winner", role: "alert" }, t.you_won ? icon("butterfly", "learn-icon rr-won-icon") : null, t.winner) : null),
+        h("p", { class: "rr-score", text: t.score }))),
+    h("p", { class: "rr-keys", text: touch() ? "" : str("keys") }),
+    record,
+    h("div", { class: "rr-save" }, saveLink(model.get("record"), words, send, draw))));
+    running = Boolean(t.running) && !t.paused;
+    if (observer && !observed && nodes.cards) {
+      observed = true;
+      for (const name of ["head", "bar", "question", "cards"]) observer.observe(nodes[name]);
+    }
+    refit();
+  }
+
+  // The hand's card size: measured after layout, so the whole hand fits below the table; a new size draws again.
+  function refit() {
+    const box = nodes.cards;
+    if (!box) return;
+    const top = Math.round(box.getBoundingClientRect().top - root.getBoundingClientRect().top);
+    const count = (model.get("hand") || []).length;
+    if (top !== fit.top || box.clientWidth !== fit.width || count !== fit.count) fitHand();
+  }
+  function fitHand() {
+    const box = nodes.cards;
+    if (!box) return;
+    const count = (model.get("hand") || []).length;
+    // The whole hand in view: the space left below the table, as if the table's top were the screen's.
+    const rootTop = root.getBoundingClientRect().top;
+    const top = box.getBoundingClientRect().top - rootTop + Math.max(rootTop, 0);
+    const height = window.innerHeight - top - 24;
+    const width = box.clientWidth || root.clientWidth;
+    const most = window.innerWidth >= 1400 ? 150 : 124;
+    const size = cardWidth(count, width, height, 8, most, 50);
+    const was = fit;
+    fit = { size, small: size < 96, top: Math.round(box.getBoundingClientRect().top - rootTop), width: box.clientWidth, count };
+    if (size !== was.size || fit.small !== was.small) draw();
+  }
+
+  // The clock: while a game runs, tell Python how much real time has passed.
+  let running = false;
+  let last = performance.now();
+  const timer = setInterval(() => {
+    const now = performance.now();
+    const dt = (now - last) / 1000;
+    last = now;
+    if (running && document.visibilityState !== "hidden") send("tick", { dt: Math.round(dt * 1000) / 1000 });
+  }, TICK_MS);
+  const resized = () => fitHand();
+  window.addEventListener("resize", resized);
+  // The parts above the hand may change height without a redraw (a setting drawn late, a font): fit again.
+  const observer = typeof ResizeObserver === "undefined" ? null : new ResizeObserver(refit);
+  let observed = false;
+
   const stop = watch(model, draw);
   const unname = keepNickname(model);
   const unkeep = keepSave(model, send);

@@ -1,0 +1,197 @@
+"""Räuber Raupe draws in place (issue 28, "One way to draw"), in Chromium through Voila.
+
+The table is described again on every change and only what differs changes in
+the page: the clock running removes no element and keeps every card's node,
+and a card pressed while a bot covers the pile (its ``fits`` changes under the
+finger) is still that card when the finger lifts, so the release is a tap on
+it and the game answers that card.
+
+A tick alone changes no view trait (Python sends nothing when nothing
+changed), so the clock's test also changes one text while the clock runs (the
+speed's words): that redraws the whole table, and an element a redraw
+removed or replaced would show there.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from caterpillar_learn.i18n import text
+from caterpillar_learn.raupe import Game, format_card
+
+from .conftest import Server
+from .driver import CLICK_TIMEOUT, RENDER_TIMEOUT
+from .test_raupe_screen import follow_todo_to_start
+
+pytestmark = pytest.mark.browser
+
+LESSON = "10-raupe-shape"
+#: How long a bot may take to play a card, at the fastest speed, on a loaded machine (s).
+BOT_WAIT = 60.0
+
+#: Counts, from now on, the nodes removed anywhere under the table's root and the texts changed in it.
+OBSERVE_JS = """() => {
+  const root = document.querySelector('.rr-root');
+  window.__inPlace = { removed: 0, removedWhat: [], texts: 0 };
+  window.__inPlaceObserver?.disconnect();
+  window.__inPlaceObserver = new MutationObserver((records) => {
+    for (const record of records) {
+      if (record.type === 'characterData') window.__inPlace.texts += 1;
+      for (const node of record.removedNodes) {
+        window.__inPlace.removed += 1;
+        window.__inPlace.removedWhat.push(node.nodeName + ' from ' + record.target.nodeName + '.'
+          + String(record.target.className && (record.target.className.baseVal ?? record.target.className)));
+      }
+    }
+  });
+  window.__inPlaceObserver.observe(root, { childList: true, subtree: true, characterData: true });
+}"""
+
+#: What the observer saw (the records still queued included).
+OBSERVED_JS = """() => {
+  const records = window.__inPlaceObserver.takeRecords();
+  for (const record of records) {
+    if (record.type === 'characterData') window.__inPlace.texts += 1;
+    window.__inPlace.removed += record.removedNodes.length;
+  }
+  return window.__inPlace;
+}"""
+
+
+#: The clock ticks each page sent to its kernel, by page.
+TICKS: dict[int, list[float]] = {}
+
+
+def ticks(page: Page) -> int:
+    """How many ticks of the clock the page has sent to the kernel so far."""
+    return len(TICKS[id(page)])
+
+
+@pytest.fixture
+def table(browser: Browser, lessons_server: Server) -> Iterator[Page]:
+    """Lesson 10 on a screen with a mouse, its question answered by the marked taps, the game running."""
+    context = browser.new_context(viewport={"width": 1280, "height": 1000})
+    context.set_default_timeout(CLICK_TIMEOUT)
+    page = context.new_page()
+    sent = TICKS.setdefault(id(page), [])
+
+    def frame(payload: str | bytes) -> None:
+        if b'"tick"' in (payload.encode() if isinstance(payload, str) else payload):
+            sent.append(time.monotonic())
+
+    page.on("websocket", lambda socket: socket.on("framesent", frame))
+    try:
+        page.goto(f"{lessons_server.url}voila/render/{LESSON}.ipynb", timeout=RENDER_TIMEOUT * 2)
+        expect(page.get_by_test_id("raupe-start")).to_be_visible(timeout=RENDER_TIMEOUT)
+        follow_todo_to_start(page)
+        yield page
+    finally:
+        TICKS.pop(id(page), None)
+        context.close()
+
+
+def set_speed(page: Page, value: str) -> None:
+    """The speed slider moved to ``value`` (as a grown-up does), once the page shows the new speed."""
+    slider = page.get_by_test_id("raupe-speed")
+    slider.evaluate("(node, value) => { node.value = value; node.dispatchEvent(new Event('change')); }", value)
+    expect(slider).to_have_attribute("aria-valuetext", f"×{value}")
+
+
+def record(page: Page) -> dict[str, object]:
+    data: dict[str, object] = json.loads(page.get_by_test_id("raupe-record").text_content() or "{}")
+    return data
+
+
+def pile_size(page: Page) -> int:
+    return int(page.get_by_test_id("raupe-pile").get_attribute("data-size") or -1)
+
+
+def test_the_clock_running_removes_no_element_and_keeps_each_card(table: Page) -> None:
+    page = table
+    set_speed(page, "0.25")  # the bots at their slowest: a window with nothing but the clock is easy to find
+    for _ in range(6):
+        size = pile_size(page)
+        page.evaluate("() => { window.__card = document.querySelector('[data-testid=\"raupe-card\"]'); }")
+        page.evaluate(OBSERVE_JS)
+        ticked = ticks(page)
+        time.sleep(1.0)  # four ticks of the clock, nothing else
+        quiet = page.evaluate(OBSERVED_JS)
+        assert ticks(page) >= ticked + 2, "the clock did not tick"
+        set_speed(page, "0.3")  # one text changes: the whole table is described and painted again
+        time.sleep(0.6)  # two more ticks
+        seen = page.evaluate(OBSERVED_JS)
+        set_speed(page, "0.25")
+        if pile_size(page) != size:
+            continue  # a bot played meanwhile: something else happened, look at another window
+        assert quiet["removed"] == 0, f"the clock alone removed nodes: {quiet['removedWhat']}"
+        assert seen["removed"] == 0, f"a redraw removed nodes: {seen['removedWhat']}"
+        assert seen["texts"] > 0  # the speed's words changed in place: the redraw did happen
+        assert page.evaluate(
+            "() => window.__card.isConnected"
+            " && window.__card === document.querySelector('[data-testid=\"raupe-card\"]')"
+        ), "the hand's first card is not the node it was"
+        assert page.evaluate("() => window.__card.closest('.rr-root') === document.querySelector('.rr-root')")
+        return
+    pytest.fail("a bot played in every window: no stretch of the clock alone was seen")
+
+
+def test_a_card_pressed_while_a_bot_plays_is_that_card_when_released(table: Page) -> None:
+    page = table
+    set_speed(page, "2.5")  # a bot's card comes soon
+    page.evaluate("() => window.__rrTaps = []")
+    for _ in range(4):
+        state = Game.from_json(record(page)).state
+        if not state.hands[0] or state.finished:
+            pytest.skip("the game ended before a card could be pressed")
+        index = len(state.hands[0]) // 2
+        card = page.locator(f'[data-testid="raupe-card"][data-index="{index}"]')
+        expect(card).to_be_visible()
+        box = card.bounding_box()
+        assert box is not None
+        size = pile_size(page)
+        before = record(page)
+        # The node pressed, and every click it receives (not one that lands on a node put in its place).
+        page.evaluate(
+            """(index) => {
+              const card = document.querySelector(`[data-testid="raupe-card"][data-index="${index}"]`);
+              window.__pressed = card;
+              card.addEventListener('click', () => window.__rrTaps.push(index));
+            }""",
+            index,
+        )
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.mouse.down()
+        deadline = time.monotonic() + BOT_WAIT
+        while pile_size(page) == size and record(page) == before and time.monotonic() < deadline:
+            time.sleep(0.05)
+        moved = pile_size(page) != size
+        page.mouse.up()
+        if not moved:
+            continue  # no bot played while the card was held (or the learner's turn came): press again
+        expect(page.locator(".rr-root")).not_to_have_attribute("aria-busy", "true")
+        assert page.evaluate(
+            """(index) => window.__pressed.isConnected && window.__pressed
+              === document.querySelector(`[data-testid="raupe-card"][data-index="${index}"]`)""",
+            index,
+        ), "the pressed card is not the node it was when the pile changed"
+        assert page.evaluate("() => window.__rrTaps") == [index], "the release was no tap on the pressed card"
+        # The game's answer to that card: played (maybe as a slip), or too late for the new pile.
+        held = format_card(state.hands[0][index])
+        mine = lambda data: [e for e in data["events"] if e.get("play") == 0]  # noqa: E731
+        deadline = time.monotonic() + CLICK_TIMEOUT / 1000
+        while time.monotonic() < deadline:
+            after = record(page)
+            played = mine(after)[len(mine(before)) :]
+            message = page.get_by_test_id("raupe-message").text_content() or ""
+            if played or message == text("raupe_lessons.msg.too_late"):
+                break
+            time.sleep(0.1)
+        assert played == [] or [event["card"] for event in played] == [held], f"another card was played: {played}"
+        assert played or message == text("raupe_lessons.msg.too_late"), f"no answer to the card, the page says: {message}"
+        return
+    pytest.fail("no bot played while a card was held, four times")
