@@ -8,7 +8,8 @@
 // is opened again: a reload, or the same tablet, gets its sheet back at once.
 // Below the form: what the class can play, the lesson gallery's cards (`lessons`).
 
-import { h, lessonCard, sender, watch } from "./shared.js";
+import { h, lessonCard, mount } from "./draw.js";
+import { sender, watch } from "./shared.js";
 
 /**
  * @typedef {Object} JoinView
@@ -45,21 +46,28 @@ function showInAddress(code, secret) {
   window.history.replaceState(window.history.state, "", url.toString());
 }
 
-// The gallery's cards, to look at: the teacher opens a lesson for the class and gives its code.
+/**
+ * The gallery's cards, to look at: the teacher opens a lesson for the class and gives its code.
+ * @param {Array<any>} cards
+ * @param {Object<string, string>} strings
+ */
 function lessons(cards, strings) {
   if (!cards.length) return null;
-  return h("section", { class: "cr-lessons", "aria-labelledby": "cr-lessons-title", "data-testid": "door-lessons" },
+  return h("section", { key: "lessons", class: "cr-lessons", "aria-labelledby": "cr-lessons-title", "data-testid": "door-lessons" },
     h("h2", { id: "cr-lessons-title", text: strings.lessons_title }),
     h("p", { class: "cr-note", text: strings.lessons_note }),
-    h("ul", { class: "cr-lesson-list" }, cards.map((card) => h("li", {}, lessonCard(card)))));
+    h("ul", { class: "cr-lesson-list" }, cards.map((card) => h("li", { key: card.name }, lessonCard(card)))));
 }
 
+/** @param {{model: any, el: HTMLElement}} widget */
 function render({ model, el }) {
-  const root = h("div", { class: "cl-root cr-root cr-join" });
+  const root = document.createElement("div");
+  root.className = "cl-root cr-root cr-join";
   el.appendChild(root);
+  const paint = mount(root);
   const send = sender(model);
-  const door = model.get("door") || {};
-  const typed = { code: door.code || "", nickname: door.nickname || "" };
+  /** @type {{code: HTMLInputElement|null, nickname: HTMLInputElement|null}} */
+  const fields = { code: null, nickname: null };
   let resumed = false;
   let stored = "";
 
@@ -67,6 +75,7 @@ function render({ model, el }) {
   function resume() {
     if (resumed) return;
     resumed = true;
+    /** @type {JoinView} */
     const view = model.get("door") || {};
     if (view.state && view.state !== "door") return;
     const inAddress = fragment();
@@ -76,9 +85,16 @@ function render({ model, el }) {
     if (code && secret) send("resume", { code, secret });
   }
 
+  // The fields keep what is typed (they are not drawn again); Join reads them.
+  const join = () => send("join", { code: fields.code ? fields.code.value : "", nickname: fields.nickname ? fields.nickname.value : "" });
+  /** @param {KeyboardEvent} event */
+  const enter = (event) => { if (event.key === "Enter") { event.preventDefault(); join(); } };
+
   function draw() {
+    /** @type {Object<string, string>} */
     const strings = model.get("strings") || {};
     const message = model.get("message") || "";
+    /** @type {JoinView} */
     const view = model.get("door") || {};
     const state = view.state || "door";
     if (state === "joined" && view.secret && view.secret !== stored) {
@@ -92,36 +108,36 @@ function render({ model, el }) {
       showInAddress(view.code, "");
     }
     root.style.display = state === "joined" ? "none" : "";
-    if (state === "joined") { root.replaceChildren(); return; }
-    const active = root.querySelector(":focus");
-    const focusId = active ? active.getAttribute("data-testid") : null;
-    const join = () => send("join", { code: typed.code, nickname: typed.nickname });
-    const enter = (event) => { if (event.key === "Enter") { event.preventDefault(); join(); } };
+    if (state === "joined") { paint(null); return; }
     root.setAttribute("lang", model.get("lang") || "en");
     const noteId = { waiting: "rejoin-waiting", refused: "rejoin-refused", removed: "removed" }[state];
-    const note = view.note ? h("p", { class: "cr-note cr-door-note", role: "status", "data-testid": noteId, text: view.note }) : null;
-    if (state === "waiting") { root.replaceChildren(h("h1", { text: strings.join_title }), note); return; }
-    root.replaceChildren(h("form", { class: "cr-door-form", onsubmit: (event) => { event.preventDefault(); join(); } },
-      h("h1", { text: strings.join_title }),
-      note,
-      h("label", { class: "cr-field" }, h("span", { text: strings.join_code }),
-        h("input", { type: "text", "data-testid": "join-code", value: typed.code, autocomplete: "off", autocapitalize: "characters",
-          spellcheck: "false", maxlength: 12, class: "cr-code-input", oninput: (event) => { typed.code = event.target.value; }, onkeydown: enter })),
-      h("label", { class: "cr-field" }, h("span", { text: strings.nickname }),
-        h("input", { type: "text", "data-testid": "nickname", value: typed.nickname, autocomplete: "off", maxlength: 20,
-          "aria-describedby": "cr-nickname-help", oninput: (event) => { typed.nickname = event.target.value; }, onkeydown: enter })),
-      h("p", { class: "cr-note", id: "cr-nickname-help", text: strings.nickname_help }),
-      h("button", { class: "cr-button cr-primary", type: "submit", "data-testid": "join-button", text: strings.join }),
-      message ? h("p", { class: "cr-message", role: "alert", "data-testid": "join-message", text: message }) : null),
-    lessons(model.get("lessons") || [], strings));
-    const again = focusId ? root.querySelector(`[data-testid="${focusId}"]`) : null;
-    if (again) again.focus({ preventScroll: true });
+    const note = view.note ? h("p", { key: `note/${state}`, class: "cr-note cr-door-note", role: "status", "data-testid": noteId, text: view.note }) : null;
+    const waiting = state === "waiting";
+    // While the page waits for the teacher, the form is hidden, not dropped: what was typed is still there after.
+    paint([
+      waiting ? h("h1", { key: "title", text: strings.join_title }) : null,
+      waiting ? note : null,
+      h("form", { key: "form", class: "cr-door-form", hidden: waiting, onsubmit: (/** @type {Event} */ event) => { event.preventDefault(); join(); } },
+        h("h1", { key: "title", text: strings.join_title }),
+        waiting ? null : note,
+        h("label", { key: "code", class: "cr-field" }, h("span", { text: strings.join_code }),
+          h("input", { type: "text", "data-testid": "join-code", defaultValue: view.code || "", autocomplete: "off", autocapitalize: "characters",
+            spellcheck: "false", maxlength: 12, class: "cr-code-input", onkeydown: enter,
+            ref: (/** @type {HTMLInputElement|null} */ node) => { fields.code = node; } })),
+        h("label", { key: "nickname", class: "cr-field" }, h("span", { text: strings.nickname }),
+          h("input", { type: "text", "data-testid": "nickname", defaultValue: view.nickname || "", autocomplete: "off", maxlength: 20,
+            "aria-describedby": "cr-nickname-help", onkeydown: enter,
+            ref: (/** @type {HTMLInputElement|null} */ node) => { fields.nickname = node; } })),
+        h("p", { key: "help", class: "cr-note", id: "cr-nickname-help", text: strings.nickname_help }),
+        h("button", { key: "join", class: "cr-button cr-primary", type: "submit", "data-testid": "join-button", text: strings.join }),
+        message ? h("p", { key: "message", class: "cr-message", role: "alert", "data-testid": "join-message", text: message }) : null),
+      waiting ? null : lessons(model.get("lessons") || [], strings)]);
   }
 
   const stop = watch(model, draw);
   draw();
   resume();
-  return stop;
+  return () => { stop(); paint(null); };
 }
 
 export default { render };

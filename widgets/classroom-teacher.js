@@ -2,9 +2,12 @@
 // form of a new room) and the projector (room code, QR code of the join
 // address, round, big dice, who has placed, the class ranking, the tables).
 // Every action is one event; the rooms and the rules are Python's
-// (caterpillar_learn/classroom/).
+// (caterpillar_learn/classroom/).  Drawn with draw.js: each push changes only
+// what differs, and the rows (pupils, rooms, requests, tables) are keyed by
+// their identity, so a row keeps its node, its focus and a press in progress.
 
-import { h, picture, s, sender, watch } from "./shared.js";
+import { h, mount, picture, s } from "./draw.js";
+import { fill, sender, watch } from "./shared.js";
 
 // The trait payloads; their Python twins are the TypedDicts of
 // caterpillar_learn/classroom/views.py.
@@ -119,35 +122,60 @@ const PIPS = {
   6: [[1, 1], [3, 1], [1, 2], [3, 2], [1, 3], [3, 3]],
 };
 
+/** @param {number} value */
 function bigDie(value) {
   return s("svg", { viewBox: "0 0 64 64", class: "cr-die", role: "img", "aria-label": String(value), "data-testid": "room-die" },
     s("rect", { x: 3, y: 3, width: 58, height: 58, rx: 12, class: "cr-die-body" }),
     (PIPS[value] || []).map(([col, row]) => s("circle", { cx: 16 * col, cy: 16 * row, r: 6, class: "cr-pip" })));
 }
 
-function choice(testId, label, options, value, onChange) {
-  const select = h("select", { "data-testid": testId, onchange: (event) => onChange(event.target.value) },
-    options.map((option) => h("option", { value: option.value, selected: option.value === value, text: option.text })));
-  return h("label", { class: "cr-field" }, h("span", { text: label }), select);
+/**
+ * A menu.  With `onChange` it follows the view (`value` each render); without, it is the form's own field
+ * (`name`), `value` only its first choice, and Create reads it.
+ * @param {string} testId
+ * @param {string} label
+ * @param {Array<{value: string, text: string}>} options
+ * @param {string} value
+ * @param {((value: string) => void)|null} [onChange]
+ * @param {string} [name]
+ */
+function choice(testId, label, options, value, onChange = null, name = undefined) {
+  const select = h("select", { "data-testid": testId, name,
+    onchange: onChange ? (/** @type {Event} */ event) => onChange(/** @type {HTMLSelectElement} */ (event.target).value) : null },
+  options.map((option) => h("option", { key: option.value, value: option.value, selected: option.value === value, text: option.text })));
+  return h("label", { key: testId, class: "cr-field" }, h("span", { text: label }), select);
 }
 
-function tick(testId, label, checked, onChange) {
-  return h("label", { class: "cr-check" },
-    h("input", { type: "checkbox", "data-testid": testId, checked, onchange: (event) => onChange(event.target.checked) }),
-    h("span", { text: label }));
+/**
+ * A tick box: with `onChange`, the server's switch (`checked` each render); without, a field of the form.
+ * @param {string} testId
+ * @param {string} label
+ * @param {boolean} checked
+ * @param {((value: boolean) => void)|null} [onChange]
+ * @param {string} [name]
+ */
+function tick(testId, label, checked, onChange = null, name = undefined) {
+  const box = onChange
+    ? { checked, onchange: (/** @type {Event} */ event) => onChange(/** @type {HTMLInputElement} */ (event.target).checked) }
+    : { name, defaultChecked: checked ? "checked" : null };  // the first state only: then the box keeps the teacher's
+  return h("label", { key: testId, class: "cr-check" }, h("input", { type: "checkbox", "data-testid": testId, ...box }), h("span", { text: label }));
 }
 
-// The QR code of the join address: one picture with a name (its SVG's squares say nothing aloud).
-function qrCode(markup, name) {
-  const holder = picture(markup, "cr-qr", false);
-  holder.setAttribute("role", "img");
-  holder.setAttribute("aria-label", name || "");
-  holder.setAttribute("data-testid", "join-qr");
-  return holder;
+/**
+ * The QR code of the join address: one picture with a name (its SVG's squares say nothing aloud).
+ * @param {string} svg
+ * @param {string} name
+ */
+function qrCode(svg, name) {
+  return picture(svg, "cr-qr", false, { role: "img", "aria-label": name || "", "data-testid": "join-qr" });
 }
 
-// "Print score sheets": the room's paper sheets in a new tab.  The link carries this page's token once; the
-// server swaps it for a cookie and an address without it (caterpillar_learn/classroom/scoresheets.py).
+/**
+ * "Print score sheets": the room's paper sheets in a new tab.  The link carries this page's token once; the
+ * server swaps it for a cookie and an address without it (caterpillar_learn/classroom/scoresheets.py).
+ * @param {RoomView} room
+ * @param {Object<string, string>} strings
+ */
 function sheetsLink(room, strings) {
   if (!room.sheets_url) return null;
   const token = new URLSearchParams(window.location.search).get("token");
@@ -156,113 +184,162 @@ function sheetsLink(room, strings) {
     text: strings.print_sheets });
 }
 
-// Damaged data (lobby.Damage): where the room's replay stopped, and the later events kept in the file unapplied.
+/**
+ * Damaged data (lobby.Damage): where the room's replay stopped, and the later events kept in the file unapplied.
+ * @param {Array<Object<string, any>>} reports
+ */
 function drawDamage(reports) {
   if (!reports || !reports.length) return null;
-  return h("section", { class: "cr-damage", role: "status", "data-testid": "damage-report" },
-    reports.map((report) => h("div", { "data-room": report.room, "data-event": String(report.event) },
+  return h("section", { key: "damage", class: "cr-damage", role: "status", "data-testid": "damage-report" },
+    reports.map((report) => h("div", { key: `${report.room}/${report.event}`, "data-room": report.room, "data-event": String(report.event) },
       h("h2", { class: "cr-message", text: report.title }), h("p", { text: report.report }),
       report.later ? h("p", { text: report.later }) : null, h("p", { text: report.advice }))));
 }
 
+/** @param {{model: any, el: HTMLElement}} widget */
 function render({ model, el }) {
-  const root = h("div", { class: "cl-root cr-root" });
+  const root = document.createElement("div");
+  root.className = "cl-root cr-root";
   el.appendChild(root);
+  const paint = mount(root);
   const send = sender(model);
-  const form = { game: "caterpillars", level: "beginner", layout: "standard", labels: "", dice: "server",
-    hints: true, variation: false, seats: 2, bots: "beginner", lesson: "01-beginner", mode: "own" };
-  let typed = "";
-  let lastDice = null;
-  // Whether the teacher opened or closed the "New room" form; null: open only while there is no room.
-  let formOpen = null;
-  // The pupil being renamed (their id) and the name typed so far.
-  let renaming = null;
-  let newName = "";
+  // What the page alone knows, between two of the server's views: the form's choices that decide which fields
+  // it shows, the pupil being renamed or asked about, where the focus goes once that row changes, the dice
+  // the typed field was last emptied for, and the room the "New room" form last folded for.
+  const ui = {
+    form: { game: "caterpillars", level: "beginner", layout: "standard" },
+    /** @type {number|null} */ renaming: null,
+    /** @type {number|null} */ confirming: null,
+    /** @type {{pupil: number, part: string}|null} */ focus: null,
+    /** @type {string|null|undefined} */ dice: undefined,
+    /** @type {string|undefined} */ current: undefined,
+  };
+  /** @type {{form: HTMLElement|null, details: HTMLDetailsElement|null, dice: HTMLInputElement|null}} */
+  const nodes = { form: null, details: null, dice: null };
 
+  /**
+   * A ref that gives the focus to its element once, when `ui.focus` names it (a row that just changed).
+   * @param {number} pupil
+   * @param {string} part
+   */
+  const focusHere = (pupil, part) => (/** @type {HTMLElement|null} */ node) => {
+    if (!node || !ui.focus || ui.focus.pupil !== pupil || ui.focus.part !== part) return;
+    ui.focus = null;
+    node.focus({ preventScroll: true });
+    if (node instanceof HTMLInputElement) node.select();
+  };
+
+  /**
+   * The value of the form's field `name` (a field not shown: `fallback`).
+   * @param {string} name
+   * @param {any} fallback
+   */
+  function field(name, fallback) {
+    const found = nodes.form ? /** @type {HTMLInputElement|null} */ (nodes.form.querySelector(`[name="${name}"]`)) : null;
+    if (!found) return fallback;
+    return found.type === "checkbox" ? found.checked : found.value;
+  }
+
+  /**
+   * @param {DeskView} desk
+   * @param {Object<string, string>} strings
+   */
   function drawForm(desk, strings) {
-    // A field that redraws the form is changed inside the open form: it stays open (the details' toggle event
-    // is queued as a task and may not have arrived yet when a quick hand picks the other game).
-    const redraw = (key) => (value) => { form[key] = value; formOpen = true; draw(); };
-    const fields = [choice("room-game", strings.game, desk.games || [], form.game, redraw("game"))];
+    /** @param {"game"|"level"|"layout"} key */
+    const shows = (key) => (/** @type {string} */ value) => { ui.form[key] = value; draw(); };
+    const form = ui.form;
+    const fields = [choice("room-game", strings.game, desk.games || [], form.game, shows("game"))];
     if (form.game === "lesson") {
       fields.push(
-        choice("room-lesson", strings.lesson, desk.lessons || [], form.lesson, (value) => { form.lesson = value; }),
-        choice("room-mode", strings.mode, desk.modes || [], form.mode, (value) => { form.mode = value; }));
+        choice("room-lesson", strings.lesson, desk.lessons || [], "01-beginner", null, "lesson"),
+        choice("room-mode", strings.mode, desk.modes || [], "own", null, "mode"));
     } else if (form.game === "raupe") {
       fields.push(
-        choice("room-seats", strings.seats, [2, 3, 4].map((n) => ({ value: String(n), text: String(n) })), String(form.seats),
-          (value) => { form.seats = Number(value); }),
-        choice("room-bots", strings.bots, desk.bots || [], form.bots, (value) => { form.bots = value; }));
+        choice("room-seats", strings.seats, [2, 3, 4].map((n) => ({ value: String(n), text: String(n) })), "2", null, "seats"),
+        choice("room-bots", strings.bots, desk.bots || [], "beginner", null, "bots"));
     } else {
       fields.push(
-        choice("room-level", strings.level, desk.levels || [], form.level, redraw("level")),
-        choice("room-layout", strings.layout, desk.layouts || [], form.layout, redraw("layout")));
+        choice("room-level", strings.level, desk.levels || [], form.level, shows("level")),
+        choice("room-layout", strings.layout, desk.layouts || [], form.layout, shows("layout")));
       if (form.layout === "typed") {
-        fields.push(h("label", { class: "cr-field cr-wide" }, h("span", { text: strings.labels }),
-          h("input", { type: "text", "data-testid": "room-labels", value: form.labels || desk.standard || "",
-            oninput: (event) => { form.labels = event.target.value; } })));
+        fields.push(h("label", { key: "room-labels", class: "cr-field cr-wide" }, h("span", { text: strings.labels }),
+          h("input", { type: "text", name: "labels", "data-testid": "room-labels", defaultValue: desk.standard || "" })));
       }
-      if (form.layout === "setup" && form.level !== "beginner") {
-        fields.push(tick("room-variation", strings.variation, form.variation, (value) => { form.variation = value; }));
-      }
-      fields.push(choice("room-dice-source", strings.dice, desk.dice || [], form.dice, (value) => { form.dice = value; }));
+      if (form.layout === "setup" && form.level !== "beginner") fields.push(tick("room-variation", strings.variation, false, null, "variation"));
+      fields.push(choice("room-dice-source", strings.dice, desk.dice || [], "server", null, "dice"));
     }
-    if (form.game !== "lesson") fields.push(tick("room-hints", strings.hints, form.hints, (value) => { form.hints = value; }));
+    if (form.game !== "lesson") fields.push(tick("room-hints", strings.hints, true, null, "hints"));
     const create = () => {
-      const fieldsSent = form.game === "lesson" ? { game: "lesson", lesson: form.lesson, mode: form.mode } : form.game === "raupe"
-        ? { game: "raupe", seats: form.seats, bots: form.bots, hints: form.hints }
-        : { game: "caterpillars", level: form.level, layout: form.layout, labels: form.labels || desk.standard || "",
-          dice: form.dice, hints: form.hints, variation: form.layout === "setup" && form.level !== "beginner" && form.variation };
-      formOpen = null;  // the new room opens and the form folds away
+      const variation = form.layout === "setup" && form.level !== "beginner" && Boolean(field("variation", false));
+      const fieldsSent = form.game === "lesson" ? { game: "lesson", lesson: field("lesson", "01-beginner"), mode: field("mode", "own") }
+        : form.game === "raupe" ? { game: "raupe", seats: Number(field("seats", "2")), bots: field("bots", "beginner"), hints: field("hints", true) }
+          : { game: "caterpillars", level: form.level, layout: form.layout, labels: field("labels", "") || desk.standard || "",
+            dice: field("dice", "server"), hints: field("hints", true), variation };
       send("create", fieldsSent);
     };
-    const open = formOpen === null ? !desk.current : formOpen;
-    return h("details", { class: "cr-new", open, ontoggle: (event) => { formOpen = event.target.open; } },
+    return h("details", { key: "form", class: "cr-new", ref: (/** @type {HTMLDetailsElement|null} */ node) => { nodes.details = node; } },
       h("summary", { text: strings.new_room }),
-      h("div", { class: "cr-form" }, fields,
+      h("div", { class: "cr-form", ref: (/** @type {HTMLElement|null} */ node) => { nodes.form = node; } }, fields,
         h("button", { class: "cr-button cr-primary", type: "button", "data-testid": "create-room", text: strings.create, onclick: create })));
   }
 
+  /**
+   * @param {DeskView} desk
+   * @param {Object<string, string>} strings
+   */
   function drawRooms(desk, strings) {
     if (!desk.rooms || desk.rooms.length < 2) return null;
     return h("nav", { class: "cr-rooms", "aria-label": strings.rooms },
       desk.rooms.map((room) => h("button", {
-        class: "cr-button" + (room.code === desk.current ? " cr-current" : ""), type: "button", "data-testid": "open-room",
-        "data-code": room.code, "aria-pressed": String(room.code === desk.current),
+        key: room.code, class: "cr-button" + (room.code === desk.current ? " cr-current" : ""), type: "button",
+        "data-testid": "open-room", "data-code": room.code, "aria-pressed": String(room.code === desk.current),
         text: `${room.code} · ${room.title} · ${room.pupils}`, onclick: () => send("open", { code: room.code }),
       })));
   }
 
+  /**
+   * @param {RoomView} room
+   * @param {Object<string, string>} strings
+   */
   function drawControls(room, strings) {
     const controls = [];
     if (room.game === "raupe") {
       controls.push(h("button", { class: "cr-button cr-primary cr-roll", type: "button", "data-testid": "start-tables",
         text: strings.start_tables, onclick: () => send("start") }));
-      return h("div", { class: "cr-controls" }, controls);
+      return h("div", { key: "controls", class: "cr-controls" }, controls);
     }
-    const roll = () => send("roll", room.dice_source === "typed" ? { dice: typed } : {});
+    const roll = () => send("roll", room.dice_source === "typed" ? { dice: nodes.dice ? nodes.dice.value : "" } : {});
     if (room.dice_source === "typed") {
-      controls.push(h("label", { class: "cr-field" }, h("span", { text: strings.dice_input }),
-        h("input", { type: "text", "data-testid": "dice-input", value: typed, placeholder: room.dice_help, "aria-describedby": "cr-dice-help",
-          disabled: !room.can_roll, oninput: (event) => { typed = event.target.value; },
-          onkeydown: (event) => { if (event.key === "Enter") { event.preventDefault(); roll(); } } })));
+      // New dice on the projector: the field is emptied once for them (the server read what was typed).
+      const diceKey = room.dice && room.dice.values ? room.dice.label + "/" + room.round_text : null;
+      const fresh = diceKey !== ui.dice;
+      ui.dice = diceKey;
+      controls.push(h("label", { key: "dice-input", class: "cr-field" }, h("span", { text: strings.dice_input }),
+        h("input", { type: "text", "data-testid": "dice-input", placeholder: room.dice_help, "aria-describedby": "cr-dice-help",
+          disabled: !room.can_roll,
+          ref: (/** @type {HTMLInputElement|null} */ node) => { nodes.dice = node; if (node && fresh) node.value = ""; },
+          onkeydown: (/** @type {KeyboardEvent} */ event) => { if (event.key === "Enter") { event.preventDefault(); roll(); } } })));
     }
-    controls.push(h("button", { class: "cr-button cr-primary cr-roll", type: "button", "data-testid": "teacher-roll",
+    controls.push(h("button", { key: "roll", class: "cr-button cr-primary cr-roll", type: "button", "data-testid": "teacher-roll",
       disabled: !room.can_roll, text: room.dice_source === "typed" ? strings.roll_typed : strings.roll, onclick: roll }));
     controls.push(tick("hints-toggle", strings.hints, Boolean(room.hints), (value) => send("hints", { on: value })));
     if (room.dice_source === "server") {
       controls.push(tick("auto-roll", strings.auto, Boolean(room.auto), (value) => send("auto", { on: value })));
     }
     controls.push(sheetsLink(room, strings));
-    return h("div", { class: "cr-controls" }, controls,
+    return h("div", { key: "controls", class: "cr-controls" }, controls,
       room.dice_source === "typed" ? h("p", { class: "cr-note", id: "cr-dice-help", text: room.dice_help }) : null);
   }
 
+  /**
+   * @param {RoomView} room
+   * @param {Object<string, string>} strings
+   */
   function drawRequests(room, strings) {
     const requests = room.requests || [];
     if (!requests.length) return null;
-    return h("section", { class: "cr-requests", role: "alert", "aria-label": strings.requests },
-      requests.map((request) => h("div", { class: "cr-request", "data-testid": "rejoin-request", "data-nickname": request.nickname },
+    return h("section", { key: "requests", class: "cr-requests", role: "alert", "aria-label": strings.requests },
+      requests.map((request) => h("div", { key: request.id, class: "cr-request", "data-testid": "rejoin-request", "data-nickname": request.nickname },
         h("span", { text: request.text }),
         h("button", { class: "cr-button cr-primary", type: "button", "data-testid": "rejoin-allow", text: strings.let_in,
           onclick: () => send("let_in", { request: request.id }) }),
@@ -270,60 +347,117 @@ function render({ model, el }) {
           onclick: () => send("refuse", { request: request.id }) }))));
   }
 
+  /**
+   * One pupil on the projector with Rename and Remove; Remove asks in the row before the server is told.
+   * @param {PupilLine} pupil
+   * @param {Object<string, string>} strings
+   * @param {boolean} [marked]
+   */
   function drawPupil(pupil, strings, marked = true) {
-    const attributes = { class: "cr-pupil" + (pupil.placed ? " cr-done" : ""), "data-testid": "pupil",
+    const id = pupil.id;
+    const attributes = { key: id, class: "cr-pupil" + (pupil.placed ? " cr-done" : ""), "data-testid": "pupil",
       "data-nickname": pupil.nickname, "data-placed": String(pupil.placed) };
-    if (renaming === pupil.id) {
-      const save = () => { renaming = null; send("rename", { pupil: pupil.id, nickname: newName }); };
+    /** @param {string|null} part  where the focus goes in the redrawn row */
+    const settle = (part) => { ui.renaming = null; ui.confirming = null; ui.focus = part ? { pupil: id, part } : null; };
+    if (ui.renaming === id) {
+      /** @type {{current: HTMLInputElement|null}} */
+      const typed = { current: null };
+      const save = () => { const nickname = typed.current ? typed.current.value : pupil.nickname; settle("rename"); draw(); send("rename", { pupil: id, nickname }); };
+      const keep = (/** @type {HTMLInputElement|null} */ node) => { typed.current = node; focusHere(id, "field")(node); };
       return h("li", attributes,
-        h("input", { type: "text", "data-testid": "rename-nickname", value: newName, maxlength: 20, "aria-label": strings.rename,
-          oninput: (event) => { newName = event.target.value; },
-          onkeydown: (event) => { if (event.key === "Enter") { event.preventDefault(); save(); } } }),
-        h("button", { class: "cr-button cr-small", type: "button", "data-testid": "rename-save", text: strings.rename_save, onclick: save }));
+        h("input", { key: "field", type: "text", "data-testid": "rename-nickname", defaultValue: pupil.nickname, maxlength: 20,
+          "aria-label": `${strings.rename}: ${pupil.nickname}`, ref: keep,
+          onkeydown: (/** @type {KeyboardEvent} */ event) => {
+            if (event.key === "Enter") { event.preventDefault(); save(); }
+            if (event.key === "Escape") { event.preventDefault(); settle("rename"); draw(); }
+          } }),
+        h("button", { key: "save", class: "cr-button cr-small", type: "button", "data-testid": "rename-save", text: strings.rename_save, onclick: save }));
+    }
+    if (ui.confirming === id) {
+      const question = `cr-remove-ask-${id}`;
+      const no = () => { settle("remove"); draw(); };
+      return h("li", { ...attributes, class: attributes.class + " cr-asking" },
+        h("span", { key: "ask", class: "cr-ask", role: "group", "aria-labelledby": question,
+          onkeydown: (/** @type {KeyboardEvent} */ event) => { if (event.key === "Escape") { event.preventDefault(); no(); } } },
+        h("span", { class: "cr-pupil-name", id: question, "data-testid": "remove-ask",
+          text: fill(strings.remove_ask, { nickname: pupil.nickname }) }),
+        h("button", { class: "cr-button cr-small cr-danger", type: "button", "data-testid": "remove-yes", text: strings.remove_yes,
+          onclick: () => { settle(null); draw(); send("remove", { pupil: id }); } }),
+        h("button", { class: "cr-button cr-small", type: "button", "data-testid": "remove-no", text: strings.remove_no,
+          ref: focusHere(id, "no"), onclick: no })));
     }
     return h("li", attributes,
-      h("span", { class: "cr-pupil-name", text: (marked ? (pupil.placed ? "✓ " : "… ") : "") + pupil.nickname }),
-      h("button", { class: "cr-button cr-small", type: "button", "data-testid": "rename-pupil", text: strings.rename,
-        "aria-label": `${strings.rename}: ${pupil.nickname}`,
-        onclick: () => { renaming = pupil.id; newName = pupil.nickname; draw(); } }),
-      h("button", { class: "cr-button cr-small", type: "button", "data-testid": "remove-pupil", text: strings.remove,
-        "aria-label": `${strings.remove}: ${pupil.nickname}`, onclick: () => send("remove", { pupil: pupil.id }) }));
+      h("span", { key: "name", class: "cr-pupil-name", text: (marked ? (pupil.placed ? "✓ " : "… ") : "") + pupil.nickname }),
+      h("button", { key: "rename", class: "cr-button cr-small", type: "button", "data-testid": "rename-pupil", text: strings.rename,
+        "aria-label": `${strings.rename}: ${pupil.nickname}`, ref: focusHere(id, "rename"),
+        onclick: () => { settle("field"); ui.renaming = id; draw(); } }),
+      h("button", { key: "remove", class: "cr-button cr-small", type: "button", "data-testid": "remove-pupil", text: strings.remove,
+        "aria-label": `${strings.remove}: ${pupil.nickname}`, ref: focusHere(id, "remove"),
+        onclick: () => { settle("no"); ui.confirming = id; draw(); } }));
   }
 
+  /**
+   * The pupils of the room, each row keyed by the pupil's id (a row keeps its node, its focus and a press).
+   * @param {PupilLine[]} pupils
+   * @param {Object<string, string>} strings
+   * @param {boolean} marked
+   */
+  function drawPupils(pupils, strings, marked) {
+    const here = new Set(pupils.map((pupil) => pupil.id));
+    if (ui.renaming !== null && !here.has(ui.renaming)) ui.renaming = null;
+    if (ui.confirming !== null && !here.has(ui.confirming)) ui.confirming = null;
+    return h("ul", { key: "pupils", class: "cr-pupils", "aria-label": strings.pupils },
+      pupils.length ? pupils.map((pupil) => drawPupil(pupil, strings, marked))
+        : h("li", { key: "none", class: "cr-note", text: strings.waiting_pupils }));
+  }
+
+  /**
+   * @param {RoomView} room
+   * @param {Object<string, string>} strings
+   */
   function drawLeaderboard(room, strings) {
     if (!room.leaderboard) return null;
     const head = h("tr", {}, [strings.place, strings.nickname, strings.final, strings.all_boxes, strings.flies, strings.review]
       .map((name) => h("th", { scope: "col", text: name })));
-    const rows = room.leaderboard.map((row) => h("tr", {
-      "data-testid": "leaderboard-row", "data-nickname": row.nickname, "data-final": String(row.final),
+    const rows = room.leaderboard.map((/** @type {LeaderRow & {reviewing?: boolean}} */ row) => h("tr", {
+      key: row.nickname, "data-testid": "leaderboard-row", "data-nickname": row.nickname, "data-final": String(row.final),
       "data-place": String(row.place), "data-all-boxes": String(row.all_boxes), class: row.complete ? "" : "cr-unfinished",
     },
     h("td", { text: String(row.place) }), h("th", { scope: "row", text: row.nickname }),
     h("td", { class: "cr-final", text: String(row.final) }), h("td", { text: String(row.all_boxes) }),
     h("td", { class: `cr-flyer cr-${(row.flying || "").toLowerCase()}`, text: row.flying_text }),
     h("td", {}, row.review
-      ? h("details", { "data-testid": "pupil-review" }, h("summary", { text: strings.review }),
-        h("ul", {}, row.review.map((line) => h("li", { text: line }))))
-      : h("button", { class: "cr-button", type: "button", "data-testid": "review-button",
+      ? h("details", { key: "review", "data-testid": "pupil-review" }, h("summary", { text: strings.review }),
+        h("ul", {}, row.review.map((line, index) => h("li", { key: index, text: line }))))
+      : h("button", { key: "ask", class: "cr-button", type: "button", "data-testid": "review-button",
         disabled: !row.complete || Boolean(row.reviewing), "aria-busy": String(Boolean(row.reviewing)),
         text: row.reviewing ? strings.reviewing : strings.review,
         onclick: () => send("review", { nickname: row.nickname }) }))));
-    return h("section", { class: "cr-leaderboard", "aria-label": strings.leaderboard },
+    return h("section", { key: "leaderboard", class: "cr-leaderboard", "aria-label": strings.leaderboard },
       h("h2", { text: strings.leaderboard }),
       h("table", { "data-testid": "leaderboard" }, h("thead", {}, head), h("tbody", {}, rows)));
   }
 
+  /**
+   * @param {RoomView} room
+   * @param {Object<string, string>} strings
+   */
   function drawTables(room, strings) {
     if (!room.tables) return null;
-    return h("section", { class: "cr-tables", "aria-label": strings.tables },
+    return h("section", { key: "tables", class: "cr-tables", "aria-label": strings.tables },
       h("h2", { text: strings.tables }),
-      room.tables.map((table) => h("div", { class: "cr-table", "data-testid": "raupe-table", "data-table": String(table.table) },
+      room.tables.map((table) => h("div", { key: table.table, class: "cr-table", "data-testid": "raupe-table", "data-table": String(table.table) },
         h("h3", { text: table.title }),
         h("p", { class: "cr-note", "data-testid": "raupe-table-status", text: table.status }),
-        h("ul", {}, table.players.map((name, seat) => h("li", { text: `${name}: ${table.cards[seat]}` }))))));
+        h("ul", {}, table.players.map((name, seat) => h("li", { key: seat, text: `${name}: ${table.cards[seat]}` }))))));
   }
 
-  // A lesson room: the teacher's roll (together), hold, pause, names, the progress file; then the grid.
+  /**
+   * A lesson room: the teacher's roll (together), hold, pause, names, the progress file; then the grid.
+   * @param {RoomView} room
+   * @param {LessonView} lesson
+   * @param {Object<string, string>} strings
+   */
   function drawLessonControls(room, lesson, strings) {
     const steps = [{ value: "", text: strings.hold_none }, ...(lesson.steps || []).map((step) => ({ value: String(step.value), text: step.text }))];
     const controls = [];
@@ -341,24 +475,29 @@ function render({ model, el }) {
     controls.push(tick("anonymize", strings.anonymize, Boolean(lesson.anonymous), (value) => send("anonymize", { on: value })));
     controls.push(h("button", { class: "cr-button", type: "button", "data-testid": "export-csv", text: strings.export,
       onclick: () => send("export") }));
-    return h("div", { class: "cr-controls" }, controls,
+    return h("div", { key: "controls", class: "cr-controls" }, controls,
       lesson.paused ? h("p", { class: "cr-note", role: "status", "data-testid": "paused-note", text: strings.paused_note }) : null);
   }
 
+  /**
+   * @param {RoomView} room
+   * @param {LessonView} lesson
+   * @param {Object<string, string>} strings
+   */
   function drawProgress(room, lesson, strings) {
     const head = h("tr", {}, [strings.nickname, strings.step, strings.asked, strings.right_first, strings.stuck]
       .map((name) => h("th", { scope: "col", text: name })));
     const rows = (lesson.rows || []).map((row) => {
       const look = () => send("watch", { pupil: room.watching === row.id ? null : row.id });
       return h("tr", {
-        class: "cr-progress-row" + (row.stuck ? " cr-stuck" : "") + (room.watching === row.id ? " cr-watching" : ""),
+        key: row.id, class: "cr-progress-row" + (row.stuck ? " cr-stuck" : "") + (room.watching === row.id ? " cr-watching" : ""),
         "data-testid": "progress-row", "data-pupil": String(row.id), "data-nickname": row.nickname,
         "data-step": String(row.step), "data-steps": String(row.steps), "data-asked": String(row.asked),
         "data-right-first": String(row.right_first), "data-stuck": String(row.stuck), onclick: look,
       },
       h("th", { scope: "row" }, h("button", { class: "cr-button cr-row-name", type: "button", "data-testid": "watch-pupil",
         "aria-pressed": String(room.watching === row.id), text: row.name,
-        onclick: (event) => { event.stopPropagation(); look(); } })),
+        onclick: (/** @type {Event} */ event) => { event.stopPropagation(); look(); } })),
       h("td", {}, h("span", { class: "cr-step", text: `${row.step} / ${row.steps}` }),
         h("span", { class: "cr-step-title", text: row.title }),
         h("span", { class: "cr-step-bar", "aria-hidden": "true" },
@@ -370,82 +509,85 @@ function render({ model, el }) {
     return h("section", { class: "cr-progress", "aria-label": strings.progress },
       h("h2", { text: strings.progress }),
       h("table", { "data-testid": "progress" }, h("thead", {}, head),
-        h("tbody", {}, rows.length ? rows : h("tr", {}, h("td", { colspan: "5", class: "cr-note", text: strings.waiting_pupils })))));
+        h("tbody", {}, rows.length ? rows : h("tr", { key: "none" }, h("td", { colspan: "5", class: "cr-note", text: strings.waiting_pupils })))));
   }
 
+  /**
+   * The door of a room: its code, the join address and its QR code.
+   * @param {RoomView} room
+   * @param {Object<string, string>} strings
+   */
+  function drawDoor(room, strings) {
+    return h("div", { class: "cr-door" },
+      h("div", { class: "cr-label", text: strings.code }),
+      h("div", { class: "cr-code", "data-testid": "room-code", text: room.code }),
+      h("div", { class: "cr-label", text: strings.join_at }),
+      h("div", { class: "cr-url", "data-testid": "join-url", text: room.join_url }),
+      qrCode(room.qr || "", strings.qr));
+  }
+
+  /**
+   * @param {RoomView} room
+   * @param {Object<string, string>} strings
+   */
   function drawLessonRoom(room, strings) {
-    const lesson = room.lesson || {};
+    const lesson = /** @type {LessonView} */ (room.lesson || {});
     const pupils = room.pupils || [];
-    return h("section", { class: "cr-projector cr-lesson-room", "aria-label": room.title, "data-paused": String(Boolean(lesson.paused)) },
-      h("div", { class: "cr-door" },
-        h("div", { class: "cr-label", text: strings.code }),
-        h("div", { class: "cr-code", "data-testid": "room-code", text: room.code }),
-        h("div", { class: "cr-label", text: strings.join_at }),
-        h("div", { class: "cr-url", "data-testid": "join-url", text: room.join_url }),
-        qrCode(room.qr || "", strings.qr)),
-      h("div", { class: "cr-play" },
-        h("h2", { class: "cr-title", text: room.title }),
-        drawLessonControls(room, lesson, strings),
-        drawRequests(room, strings),
-        lesson.anonymous || !pupils.length ? null
-          : h("ul", { class: "cr-pupils", "aria-label": strings.pupils }, pupils.map((pupil) => drawPupil(pupil, strings, false)))),
-      drawProgress(room, lesson, strings));
+    return h("section", { key: `lesson/${room.code}`, class: "cr-projector cr-lesson-room", "aria-label": room.title,
+      "data-paused": String(Boolean(lesson.paused)) },
+    drawDoor(room, strings),
+    h("div", { class: "cr-play" },
+      h("h2", { class: "cr-title", text: room.title }),
+      drawLessonControls(room, lesson, strings),
+      drawRequests(room, strings),
+      lesson.anonymous || !pupils.length ? null : drawPupils(pupils, strings, false)),
+    drawProgress(room, lesson, strings));
   }
 
+  /**
+   * @param {RoomView} room
+   * @param {Object<string, string>} strings
+   */
   function drawRoom(room, strings) {
-    if (!room.code) return h("p", { class: "cr-empty", text: strings.no_room });
+    if (!room.code) return h("p", { key: "none", class: "cr-empty", text: strings.no_room });
     if (room.game === "lesson") return drawLessonRoom(room, strings);
     const dice = room.dice && room.dice.values ? room.dice : null;
-    const diceKey = dice ? dice.label + "/" + room.round_text : null;
-    if (diceKey !== lastDice) {
-      typed = "";
-      lastDice = diceKey;
-    }
-    const pupils = room.pupils || [];
-    return h("section", { class: "cr-projector", "aria-label": room.title },
-      h("div", { class: "cr-door" },
-        h("div", { class: "cr-label", text: strings.code }),
-        h("div", { class: "cr-code", "data-testid": "room-code", text: room.code }),
-        h("div", { class: "cr-label", text: strings.join_at }),
-        h("div", { class: "cr-url", "data-testid": "join-url", text: room.join_url }),
-        qrCode(room.qr || "", strings.qr)),
+    return h("section", { key: `game/${room.code}`, class: "cr-projector", "aria-label": room.title },
+      drawDoor(room, strings),
       h("div", { class: "cr-play" },
         h("h2", { class: "cr-title", text: room.title }),
-        room.game === "raupe" ? null : h("div", { class: "cr-round", "data-testid": "room-round", text: room.round_text }),
-        dice ? h("div", { class: "cr-dice", "data-testid": "room-dice", "aria-label": dice.label },
-          dice.values.map(bigDie), dice.action ? h("span", { class: "cr-action", text: dice.action }) : null) : null,
-        room.placed ? h("div", { class: "cr-placed", "data-testid": "placed-count", "data-count": String(room.placed.count),
+        room.game === "raupe" ? null : h("div", { key: "round", class: "cr-round", "data-testid": "room-round", text: room.round_text }),
+        dice ? h("div", { key: "dice", class: "cr-dice", "data-testid": "room-dice", "aria-label": dice.label },
+          dice.values.map(bigDie), dice.action ? h("span", { key: "action", class: "cr-action", text: dice.action }) : null) : null,
+        room.placed ? h("div", { key: "placed", class: "cr-placed", "data-testid": "placed-count", "data-count": String(room.placed.count),
           "data-total": String(room.placed.total), text: room.placed.text }) : null,
         drawControls(room, strings),
         drawRequests(room, strings),
-        h("ul", { class: "cr-pupils", "aria-label": strings.pupils },
-          pupils.length ? pupils.map((pupil) => drawPupil(pupil, strings))
-            : h("li", { class: "cr-note", text: strings.waiting_pupils }))),
+        drawPupils(room.pupils || [], strings, true)),
       drawLeaderboard(room, strings), drawTables(room, strings));
   }
 
   function draw() {
+    /** @type {DeskView} */
     const desk = model.get("desk") || {};
+    /** @type {RoomView} */
     const room = model.get("room") || {};
+    /** @type {Object<string, string>} */
     const strings = model.get("strings") || {};
     const message = model.get("message") || "";
-    const active = root.querySelector(":focus");
-    const focusId = active ? active.getAttribute("data-testid") : null;
-    const caret = active && "selectionStart" in active ? active.selectionStart : null;
     root.setAttribute("lang", model.get("lang") || "en");
-    // replaceChildren would write a null as the text "null": drop the parts not shown.
-    root.replaceChildren(...[
-      h("header", { class: "cr-header" }, h("h1", { text: strings.title }), drawRooms(desk, strings)),
+    paint([
+      h("header", { key: "header", class: "cr-header" }, h("h1", { text: strings.title }), drawRooms(desk, strings)),
       drawForm(desk, strings),
-      message ? h("p", { class: "cr-message", role: "alert", "data-testid": "message", text: message }) : null,
+      message ? h("p", { key: "message", class: "cr-message", role: "alert", "data-testid": "message", text: message }) : null,
       drawDamage(model.get("damage")),
-      drawRoom(room, strings)].filter(Boolean));
-    if (focusId) {
-      const again = root.querySelector(`[data-testid="${focusId}"]`);
-      if (again && !again.disabled) {
-        again.focus({ preventScroll: true });
-        if (caret !== null && "setSelectionRange" in again && again.type === "text") again.setSelectionRange(caret, caret);
-      }
+      drawRoom(room, strings)]);
+    // The "New room" form is open while there is no room, and folds away when a room opens (the server's view
+    // says so); in between it stays as the teacher left it.
+    const current = desk.current || "";
+    if (current !== ui.current && nodes.details) {
+      ui.current = current;
+      nodes.details.open = !current;
     }
   }
 
@@ -456,7 +598,10 @@ function render({ model, el }) {
     if (!file.seq || file.seq === downloaded) return;
     downloaded = file.seq;
     const url = URL.createObjectURL(new Blob([file.text || ""], { type: "text/csv;charset=utf-8" }));
-    const link = h("a", { href: url, download: file.name || "progress.csv", hidden: true });
+    const link = document.createElement("a");
+    link.href = url;
+    link.download = file.name || "progress.csv";
+    link.hidden = true;
     document.body.appendChild(link);
     link.click();
     link.remove();
@@ -466,7 +611,7 @@ function render({ model, el }) {
 
   const stop = watch(model, draw);
   draw();
-  return () => { model.off("change:download", download); stop(); };
+  return () => { model.off("change:download", download); stop(); paint(null); };
 }
 
 export default { render };

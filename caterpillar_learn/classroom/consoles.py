@@ -436,7 +436,8 @@ class TeacherWidget(LearnWidget[TeacherConsole]):
         "title", "rooms", "new_room", "game", "level", "layout", "labels", "dice", "hints", "variation", "seats",
         "bots", "create", "code", "join_at", "qr", "roll", "roll_typed", "dice_input", "auto", "pupils", "leaderboard",
         "place", "nickname", "final", "all_boxes", "flies", "review", "reviewing", "start_tables", "no_room", "tables",
-        "waiting_pupils", "remove", "rename", "rename_save", "let_in", "refuse", "requests", "print_sheets",
+        "waiting_pupils", "remove", "remove_ask", "remove_yes", "remove_no", "rename", "rename_save", "let_in",
+        "refuse", "requests", "print_sheets",
         "lesson", "mode", "progress", "step", "asked", "right_first", "stuck", "hold", "hold_none", "pause", "resume",
         "anonymize", "export", "watch_close", "roll_lesson", "start_lesson", "anonymous", "paused_note",
     )  # fmt: skip

@@ -31,7 +31,7 @@ from caterpillar_learn.classroom.lobby import Lobby
 from caterpillar_learn.classroom.rooms import STANDARD_LABELS, RoomSettings
 
 from .conftest import Server, cli_command, free_port, screenshot, start_server
-from .driver import CLICK_TIMEOUT, RENDER_TIMEOUT, box_id, choose, measure
+from .driver import CLICK_TIMEOUT, RENDER_TIMEOUT, box_id, choose
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -375,15 +375,26 @@ def test_the_teacher_lets_a_second_tablet_in_refuses_a_third_and_removes_a_pupil
         # Rename Ben, then remove him: his page is told so.
         ben_row = teacher.locator('[data-testid="pupil"][data-nickname="Ben"]')
         for target in ("rename-pupil", "remove-pupil"):  # a teacher taps them on a tablet too: 44 px or more
-            box = measure(ben_row.get_by_test_id(target))  # the console redraws as the refusal lands
+            box = ben_row.get_by_test_id(target).bounding_box()
             assert box and box["width"] >= 44 and box["height"] >= 44, (target, box)
         ben_row.get_by_test_id("rename-pupil").click()
-        box = measure(teacher.get_by_test_id("rename-save"))
+        box = teacher.get_by_test_id("rename-save").bounding_box()
         assert box and box["width"] >= 44 and box["height"] >= 44, ("rename-save", box)
         teacher.get_by_test_id("rename-nickname").fill("Benno")
         teacher.get_by_test_id("rename-save").click()
         expect(pages["Ben"].get_by_test_id("you")).to_contain_text(f"{code} · Benno")
-        teacher.locator('[data-testid="pupil"][data-nickname="Benno"]').get_by_test_id("remove-pupil").click()
+        benno = teacher.locator('[data-testid="pupil"][data-nickname="Benno"]')
+        benno.get_by_test_id("remove-pupil").click()  # Remove asks first, in the row: No keeps Benno
+        expect(benno.get_by_test_id("remove-ask")).to_have_text("Remove Benno?")
+        expect(benno.get_by_test_id("remove-no")).to_be_focused()
+        for target in ("remove-yes", "remove-no"):
+            box = benno.get_by_test_id(target).bounding_box()
+            assert box and box["width"] >= 44 and box["height"] >= 44, (target, box)
+        benno.get_by_test_id("remove-no").click()
+        expect(benno.get_by_test_id("remove-pupil")).to_be_focused()
+        expect(teacher.get_by_test_id("pupil")).to_have_count(2)
+        benno.get_by_test_id("remove-pupil").click()
+        benno.get_by_test_id("remove-yes").click()
         expect(teacher.get_by_test_id("pupil")).to_have_count(1)
         expect(pages["Ben"].get_by_test_id("removed")).to_contain_text("taken you out of this room")
         expect(pages["Ben"].get_by_test_id("sheet")).to_have_count(0)

@@ -121,6 +121,15 @@ def test_every_classroom_page_starts_in_german(browser: Browser, german_classroo
         expect(ada.get_by_test_id("legal-move").first).to_be_visible()
         screenshot(ada, "classroom-pupil-de")
         screenshot(teacher, "classroom-teacher-de")
+        # Remove asks first, in German, in Ada's own row; No keeps her.
+        ada_row = teacher.locator('[data-testid="pupil"][data-nickname="Ada"]')
+        ada_row.get_by_test_id("remove-pupil").click()
+        expect(ada_row.get_by_test_id("remove-ask")).to_have_text(german("classroom.ui.remove_ask", nickname="Ada"))
+        expect(ada_row.get_by_test_id("remove-yes")).to_have_text(german("classroom.ui.remove_yes"))
+        expect(ada_row.get_by_test_id("remove-no")).to_have_text(german("classroom.ui.remove_no"))
+        ada_row.get_by_test_id("remove-no").click()
+        expect(ada_row.get_by_test_id("remove-pupil")).to_have_text(german("classroom.ui.remove"))
+        expect(ada.get_by_test_id("sheet")).to_be_visible()
     finally:
         for context in contexts:
             context.close()
