@@ -1,20 +1,29 @@
 // Caterpillars: the per-box menu, the explanation, the hint panel, the final
-// score with the review, and the lesson stepper.
+// score with the review, and the lesson stepper.  Each returns a description
+// (draw.js); an element that comes and goes has a `key`, so its neighbours keep their nodes.
 
-import { fill, h, languageSwitch, picture, speaker } from "./shared.js";
+import { fill } from "./shared.js";
+import { h, languageSwitch, picture, speaker } from "./draw.js";
 import { dieFace } from "./caterpillars-tray.js";
 
+/**
+ * @typedef {import("./caterpillars.js").BoardView} BoardView
+ * @typedef {(type: string, fields?: Object<string, any>) => void} Send
+ */
+
+/** The menu of one box's moves, each option keyed by its index. @param {BoardView} view @param {Send} send */
 export function drawMenu(view, send) {
   const { menu, strings } = view;
   if (!menu || !menu.options) return null;
   const values = (view.dice && view.dice.values) || [];
   const worded = !view.lesson || Boolean(view.lesson.numbers); // a lesson's child sees the pictures; grown-ups the words too
   const options = menu.options.map((option) => h("button", {
-    class: "cl-button cl-option", type: "button", "data-testid": "move-option", "aria-label": option.text,
-    onclick: () => send("option", { index: option.index }),
+    key: `option-${option.index}`, class: "cl-button cl-option", type: "button", "data-testid": "move-option",
+    "aria-label": option.text, onclick: () => send("option", { index: option.index }),
   }, optionPicture(option, values), worded ? h("span", { class: "cl-option-main", "aria-hidden": "true", text: option.text }) : null));
   return h("div", {
-    class: "cl-menu", role: "dialog", "aria-label": menu.title, "data-testid": "move-menu",
+    key: `menu-${menu.caterpillar}-${menu.box}`, class: "cl-menu", role: "dialog", "aria-label": menu.title, "data-testid": "move-menu",
+    /** @param {KeyboardEvent} event */
     onkeydown: (event) => { if (event.key === "Escape") send("close"); },
   },
   h("div", { class: "cl-menu-title", text: menu.title }),
@@ -25,137 +34,174 @@ export function drawMenu(view, send) {
 
 // A move in pictures, for a child who does not read: the dice that give the score, then the score the box gets;
 // a die put into a bonus box too, beside its letter.
+/**
+ * @param {any} option  a LegalEntry (its `bonus` as {value, box} when it fills a bonus box)
+ * @param {number[]} values
+ */
 function optionPicture(option, values) {
+  /** @param {number} value */
   const mini = (value) => h("span", { class: "cl-mini-die" }, dieFace(value));
   const scoring = ((option.dice || {}).score || []).map((index) => values[index]).filter((value) => value !== undefined);
-  const parts = [...scoring.map(mini), h("span", { class: "cl-option-score" + (option.zero ? " cl-zero" : ""),
+  const parts = [...scoring.map(mini), h("span", { key: "score", class: "cl-option-score" + (option.zero ? " cl-zero" : ""),
     text: String(option.zero ? 0 : option.score) })];
   if (option.bonus) {
-    parts.push(h("span", { class: "cl-option-bonus" }, mini(option.bonus.value),
+    parts.push(h("span", { key: "bonus", class: "cl-option-bonus" }, mini(option.bonus.value),
       h("span", { class: "cl-option-letter", text: option.bonus.box })));
   }
   return h("span", { class: "cl-option-picture", "aria-hidden": "true" }, ...parts);
 }
 
+/** What the game says: the explanation (read aloud) and a message. @param {BoardView} view */
 export function drawTalk(view) {
-  return h("div", { class: "cl-talk" },
-    h("div", { class: "cl-said" },
-      h("p", { class: "cl-explanation", "data-testid": "explanation", "aria-live": "polite", text: view.explanation || "" }),
-      view.explanation ? speaker(view.explanation, view.lang, view.strings) : null),
-    view.message ? h("p", { class: "cl-message", role: "alert", "data-testid": "message", "data-speak": true, text: view.message }) : null);
+  return h("div", { key: "talk", class: "cl-talk" },
+    h("div", { key: "said", class: "cl-said" },
+      h("p", { key: "explanation", class: "cl-explanation", "data-testid": "explanation", "aria-live": "polite", text: view.explanation || "" }),
+      view.explanation ? speaker(view.explanation, view.lang, view.strings, { key: "speaker" }) : null),
+    view.message ? h("p", { key: "message", class: "cl-message", role: "alert", "data-testid": "message", "data-speak": true, text: view.message }) : null);
 }
 
 // The best few options first; the rest (dozens at Advanced) fold away.
 const SHOWN = 5;
 
+/**
+ * @param {{text: string, how: string[], value: number|null, value_text?: string, best: boolean}} option
+ * @param {number} number
+ */
 function hintOption(option, number) {
   const after = option.value_text
-    ? h("span", { class: "cl-value", text: " — " + option.value_text })
-    : option.how && option.how.length ? h("span", { class: "cl-note", text: " — " + option.how.join(" ") }) : null;
-  return h("li", { class: option.best ? "cl-best" : "", value: number },
-    h("span", { text: (option.best ? "★ " : "") + option.text }), after);
+    ? h("span", { key: "value", class: "cl-value", text: " — " + option.value_text })
+    : option.how && option.how.length ? h("span", { key: "how", class: "cl-note", text: " — " + option.how.join(" ") }) : null;
+  return h("li", { key: `hint-${number}`, class: option.best ? "cl-best" : "", value: number },
+    h("span", { key: "text", text: (option.best ? "★ " : "") + option.text }), after);
 }
 
+/** The Hint button and the hint ("thinking", then its lines and options). @param {BoardView} view @param {Send} send */
 export function drawHint(view, send) {
   const { hint, strings, dice } = view;
   const button = h("button", {
-    class: "cl-button", type: "button", "data-testid": "hint-button", text: strings.hint,
+    key: "button", class: "cl-button", type: "button", "data-testid": "hint-button", text: strings.hint,
     disabled: !dice.rolled || dice.kind !== "play", onclick: () => send("hint"),
   });
-  if (!hint || !hint.status) return h("div", { class: "cl-hint-wrap" }, button);
+  if (!hint || !hint.status) return h("div", { key: "hint", class: "cl-hint-wrap" }, button);
   const options = (hint.options || []).map((option, index) => hintOption(option, index + 1));
   const folded = options.length > SHOWN + 1 ? options.splice(SHOWN) : [];
-  return h("div", { class: "cl-hint-wrap" }, button,
-    h("section", { class: "cl-hint", "data-testid": "hint", "aria-live": "polite", "aria-label": strings.hint_title },
-      h("div", { class: "cl-said" }, h("p", { class: "cl-hint-title", text: hint.title || "" }),
+  return h("div", { key: "hint", class: "cl-hint-wrap" }, button,
+    h("section", { key: "panel", class: "cl-hint", "data-testid": "hint", "aria-live": "polite", "aria-label": strings.hint_title },
+      h("div", { key: "said", class: "cl-said" }, h("p", { class: "cl-hint-title", text: hint.title || "" }),
         speaker([hint.title, ...(hint.lines || [])].filter(Boolean).join("\n"), view.lang, strings)),
-      (hint.lines || []).map((line) => h("p", { class: "cl-note", text: line })),
-      h("ol", { class: "cl-hint-options" }, options),
-      folded.length ? h("details", { class: "cl-more" },
+      (hint.lines || []).map((line, index) => h("p", { key: `line-${index}`, class: "cl-note", text: line })),
+      h("ol", { key: "options", class: "cl-hint-options" }, options),
+      folded.length ? h("details", { key: "more", class: "cl-more" },
         h("summary", { text: fill(strings.more, { count: folded.length }) }),
         h("ol", { class: "cl-hint-options", start: SHOWN + 1 }, folded)) : null));
 }
 
+/**
+ * @param {import("./caterpillars.js").ReviewView} review
+ * @param {Send} send
+ * @param {Object<string, string>} strings
+ */
 function drawReview(review, send, strings) {
   if (!review || !review.rounds) return [];
   const ask = review.reviewed ? [] : [
-    h("button", { class: "cl-button", type: "button", "data-testid": "review-button", text: strings.review,
+    h("button", { key: "review-button", class: "cl-button", type: "button", "data-testid": "review-button", text: strings.review,
       disabled: Boolean(review.thinking), onclick: () => send("review") }),
-    review.thinking ? h("p", { class: "cl-note", text: review.thinking }) : null,
+    review.thinking ? h("p", { key: "review-thinking", class: "cl-note", text: review.thinking }) : null,
   ];
-  return [...ask, h("details", { class: "cl-review", "data-testid": "review", open: Boolean(review.reviewed) },
-    h("summary", { text: review.title }),
-    (review.advice || []).map((line) => h("p", { class: "cl-note", text: line })),
-    h("ol", {}, review.rounds.map((line) => h("li", { text: line }))))];
+  return [...ask, h("details", { key: "review", class: "cl-review", "data-testid": "review", open: Boolean(review.reviewed) },
+    h("summary", { key: "summary", text: review.title }),
+    (review.advice || []).map((line, index) => h("p", { key: `advice-${index}`, class: "cl-note", text: line })),
+    h("ol", { key: "rounds" }, review.rounds.map((line, index) => h("li", { key: index, text: line }))))];
 }
 
+/** The final score, its scoring in words (for grown-ups in a lesson), New game and the review. @param {BoardView} view @param {Send} send */
 export function drawFinal(view, send) {
   const { final, review, strings } = view;
   if (!final || !final.text) return null;
   // In a lesson the sheet shows who flies and who is struck out; the scoring in words is for grown-ups.
   const lines = view.lesson && !view.lesson.numbers ? [] : final.explanation || [];
-  return h("section", { class: "cl-final", "aria-label": strings.final_title },
-    h("h3", { class: "cl-final-title", text: strings.final_title }),
-    h("p", { class: "cl-final-score", "data-testid": "final-score", "data-speak": true, text: final.text }),
-    lines.length ? h("ul", { class: "cl-lines", "data-testid": "final-lines" }, lines.map((line) => h("li", { text: line }))) : null,
-    h("button", { class: "cl-button cl-primary", type: "button", "data-testid": "new-game", text: strings.new_game,
+  return h("section", { key: "final", class: "cl-final", "aria-label": strings.final_title },
+    h("h3", { key: "title", class: "cl-final-title", text: strings.final_title }),
+    h("p", { key: "score", class: "cl-final-score", "data-testid": "final-score", "data-speak": true, text: final.text }),
+    lines.length ? h("ul", { key: "lines", class: "cl-lines", "data-testid": "final-lines" }, lines.map((line) => h("li", { text: line }))) : null,
+    h("button", { key: "new-game", class: "cl-button cl-primary", type: "button", "data-testid": "new-game", text: strings.new_game,
       onclick: () => send("new_game") }),
     drawReview(review, send, strings));
 }
 
+/**
+ * The lesson's heading (with the page's settings) and its stepper; null outside a lesson.
+ * @param {BoardView} view
+ * @param {Send} send
+ * @returns {{heading: any, stepper: any}|null}
+ */
 export function drawStepper(view, send) {
   const { lesson, strings } = view;
   if (!lesson || lesson.count === undefined) return null;
   const pips = Array.from({ length: lesson.count }, (_, i) =>
-    h("span", { class: "cl-pip-step" + (i < lesson.index ? " cl-done" : i === lesson.index ? " cl-now" : "") }));
-  return h("section", { class: "cl-stepper", "aria-label": lesson.heading },
-    h("div", { class: "cl-heading" }, h("span", { text: lesson.heading }),
-      languageSwitch(view.languages, view.lang, strings, send)),
-    h("div", { class: "cl-progress", role: "progressbar", "aria-valuemin": 1, "aria-valuemax": lesson.count,
+    h("span", { key: i, class: "cl-pip-step" + (i < lesson.index ? " cl-done" : i === lesson.index ? " cl-now" : "") }));
+  const heading = h("div", { key: "heading", class: "cl-heading" }, h("span", { text: lesson.heading }),
+    languageSwitch(view.languages, view.lang, strings, send));
+  const stepper = h("section", { key: "stepper", class: "cl-stepper", "aria-label": lesson.heading },
+    h("div", { key: "progress", class: "cl-progress", role: "progressbar", "aria-valuemin": 1, "aria-valuemax": lesson.count,
       "aria-valuenow": lesson.index + 1, "aria-label": lesson.progress }, pips),
-    h("div", { class: "cl-step-head" },
+    h("div", { key: "head", class: "cl-step-head" },
       h("h2", { class: "cl-step-title", "data-testid": "lesson-step", tabindex: "-1", text: lesson.title }),
       speaker([lesson.title, lesson.body].filter(Boolean).join("\n"), view.lang, strings)),
-    h("p", { class: "cl-step-body", "data-testid": "lesson-body", text: lesson.body }),
-    lesson.todo ? h("p", { class: "cl-todo", "data-testid": "lesson-todo", "data-speak": true, text: lesson.todo }) : null,
-    lesson.new_game ? h("button", { class: "cl-button cl-primary", type: "button", "data-testid": "new-game",
+    h("p", { key: "body", class: "cl-step-body", "data-testid": "lesson-body", text: lesson.body }),
+    lesson.todo ? h("p", { key: "todo", class: "cl-todo", "data-testid": "lesson-todo", "data-speak": true, text: lesson.todo }) : null,
+    lesson.new_game ? h("button", { key: "new-game", class: "cl-button cl-primary", type: "button", "data-testid": "new-game",
       text: strings.new_game, onclick: () => send("new_game") }) : null,
-    lesson.guide ? h("p", { class: "cl-guide", "data-testid": "lesson-guide" }, h("span", { class: "cl-star-mark", "aria-hidden": "true", text: "★ " }),
+    lesson.guide ? h("p", { key: "guide", class: "cl-guide", "data-testid": "lesson-guide" },
+      h("span", { class: "cl-star-mark", "aria-hidden": "true", text: "★ " }),
       lesson.guide, speaker(lesson.guide, view.lang, strings)) : null,
-    h("div", { class: "cl-nav" },
+    h("div", { key: "nav", class: "cl-nav" },
       h("button", { class: "cl-button", type: "button", "data-testid": "back-step", disabled: !lesson.can_back,
         text: "← " + strings.back, onclick: () => send("step", { delta: -1 }) }),
       h("span", { class: "cl-note", text: lesson.progress }),
       h("button", { class: "cl-button cl-primary", type: "button", "data-testid": "next-step", disabled: !lesson.can_next,
         text: strings.next + " →", onclick: () => send("step", { delta: 1 }) })),
     drawGrownUps(lesson, strings, send));
+  return { heading, stepper };
 }
 
 // The numbers for grown-ups (values, chances, the review) and their notes: one switch.
+/**
+ * @param {import("./caterpillars.js").LessonView} lesson
+ * @param {Object<string, string>} strings
+ * @param {Send} send
+ */
 function drawGrownUps(lesson, strings, send) {
-  const toggle = h("button", { class: "cl-button cl-grown-ups", type: "button", "data-testid": "grown-ups",
+  const toggle = h("button", { key: "toggle", class: "cl-button cl-grown-ups", type: "button", "data-testid": "grown-ups",
     "aria-pressed": String(Boolean(lesson.numbers)), text: strings.grown_ups,
     onclick: () => send("numbers", { value: !lesson.numbers }) });
-  const notes = lesson.numbers && lesson.grown_ups ? h("details", { class: "cl-grown-ups-notes", "data-testid": "grown-ups-notes" },
-    h("summary", { text: strings.grown_ups_notes }),
-    h("ul", { class: "cl-lines" }, (lesson.grown_ups.help || []).map((line) => h("li", { text: line }))),
-    (lesson.grown_ups.teacher || []).length ? h("pre", { class: "cl-teacher", text: lesson.grown_ups.teacher.join("\n") }) : null) : null;
-  return h("div", { class: "cl-grown-ups-wrap" }, toggle, notes);
+  const notes = lesson.numbers && lesson.grown_ups ? h("details", { key: "notes", class: "cl-grown-ups-notes", "data-testid": "grown-ups-notes" },
+    h("summary", { key: "summary", text: strings.grown_ups_notes }),
+    h("ul", { key: "help", class: "cl-lines" }, (lesson.grown_ups.help || []).map((line) => h("li", { text: line }))),
+    (lesson.grown_ups.teacher || []).length ? h("pre", { key: "teacher", class: "cl-teacher", text: lesson.grown_ups.teacher.join("\n") }) : null) : null;
+  return h("div", { key: "grown-ups", class: "cl-grown-ups-wrap" }, toggle, notes);
 }
 
 // "Try another move": the last round's other moves, and both outcomes side by side.
+/** @param {BoardView} view @param {Send} send */
 export function drawWhatIf(view, send) {
   const { whatif, strings } = view;
   if (!whatif || !whatif.options || !whatif.options.length) return null;
-  const choices = whatif.options.map((words, index) => h("option", { value: index, selected: index === whatif.index }, words));
-  const select = h("select", { id: "cl-whatif-move", "data-testid": "whatif-option", "aria-label": strings.try_other }, choices);
+  const choices = whatif.options.map((words, index) => h("option", { key: index, value: index, text: words }));
+  /** @type {HTMLSelectElement|null} */
+  let select = null;
+  /** @param {HTMLSelectElement|null} node */
+  const keep = (node) => { if (node) select = node; };
+  /** @param {import("./caterpillars.js").OutcomeView} [side] */
   const outcome = (side) => side ? h("figure", { class: "cl-outcome" },
     picture(side.svg, "cl-outcome-sheet"),
     h("figcaption", {}, h("strong", { text: side.text }), h("br"), side.value_text)) : null;
-  return h("section", { class: "cl-whatif", "aria-label": strings.try_other },
-    h("label", { for: "cl-whatif-move", text: strings.try_other + ": " }), select,
-    h("button", { class: "cl-button", type: "button", "data-testid": "try-other", text: strings.try_other,
-      onclick: () => send("whatif", { index: Number(select.value) }) }),
-    whatif.yours ? h("div", { class: "cl-outcomes", "data-testid": "whatif", role: "group", "aria-label": whatif.title },
+  return h("section", { key: "whatif", class: "cl-whatif", "aria-label": strings.try_other },
+    h("label", { key: "label", for: "cl-whatif-move", text: strings.try_other + ": " }),
+    h("select", { key: "select", id: "cl-whatif-move", "data-testid": "whatif-option", "aria-label": strings.try_other,
+      value: String(whatif.index ?? 0), ref: keep }, choices),
+    h("button", { key: "try", class: "cl-button", type: "button", "data-testid": "try-other", text: strings.try_other,
+      onclick: () => send("whatif", { index: Number(select ? select.value : 0) }) }),
+    whatif.yours ? h("div", { key: "outcomes", class: "cl-outcomes", "data-testid": "whatif", role: "group", "aria-label": whatif.title },
       outcome(whatif.yours), outcome(whatif.other)) : null);
 }

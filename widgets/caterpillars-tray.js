@@ -2,7 +2,8 @@
 // pips; a short tumble plays when a new roll arrives (none when the learner
 // asks for reduced motion, see caterpillars.css).
 
-import { fill, h, s } from "./shared.js";
+import { fill } from "./shared.js";
+import { h, s } from "./draw.js";
 
 const PIPS = {
   1: [[2, 2]], 2: [[1, 1], [3, 3]], 3: [[1, 1], [2, 2], [3, 3]],
@@ -21,58 +22,66 @@ function butterfly() {
     s("rect", { x: 30, y: 18, width: 4, height: 32, rx: 2, class: "cl-butterfly-body" }));
 }
 
+/**
+ * @param {string} bodyClass
+ * @param {...any} inside
+ */
 function face(bodyClass, ...inside) {
   return s("svg", { viewBox: "0 0 64 64", class: "cl-die-face", "aria-hidden": "true" },
     s("rect", { x: 3, y: 3, width: 58, height: 58, rx: 12, class: bodyClass }), ...inside);
 }
 
+/** @param {number} value */
 export function dieFace(value) {
   return face("cl-die-body", (PIPS[value] || []).map(([col, row]) => s("circle", { cx: 16 * col, cy: 16 * row, r: 6, class: "cl-pip" })));
 }
 
+/** @param {string} name */
 function actionFace(name) {
   const symbol = s("text", { x: 32, y: 34, "font-size": 26, "text-anchor": "middle", "dominant-baseline": "central",
     class: "cl-on-paper cl-bold", text: FACE_SYMBOLS[name] || name });
   return face("cl-die-body cl-action-body", name === "butterfly" ? butterfly() : symbol);
 }
 
-/** @param {import("./caterpillars.js").BoardView} view  `animate` is true only for the render that first shows a new roll. */
-export function drawTray(view, animate, send) {
+/**
+ * The tray: the round, the dice (keyed by their index), the action die's words and Roll.
+ * @param {import("./caterpillars.js").BoardView} view
+ * @param {string} tumble  "" or the classes of a tumbling die (only while the roll that tumbles is shown)
+ * @param {(type: string, fields?: Object<string, any>) => void} send
+ */
+export function drawTray(view, tumble, send) {
   const { dice, strings, sheet } = view;
   const setup = dice.kind === "setup";
   const over = dice.kind === "over";
-  const tumble = (node) => {
-    if (animate) node.classList.add("cl-rolling");
-    return node;
-  };
-  const row = h("div", { class: "cl-dice-row" });
+  const rolling = tumble ? " " + tumble : "";
+  const row = [];
   let faceText = null;
   if (dice.rolled && dice.values) {
     dice.values.forEach((value, index) => {
       const used = (dice.used || []).includes(index);
-      const die = setup
+      row.push(setup
         ? h("button", {
-          class: "cl-die cl-pick" + (dice.selected === index ? " cl-selected" : ""), type: "button",
+          key: `die-${index}`, class: "cl-die cl-pick" + (dice.selected === index ? " cl-selected" : "") + rolling, type: "button",
           "data-testid": `die-${index}`, "aria-pressed": String(dice.selected === index),
           "aria-label": fill(strings.pick_die, { value }), disabled: used, onclick: () => send("die", { index }),
         }, dieFace(value))
-        : h("div", { class: "cl-die", role: "img", "aria-label": fill(strings.die, { value }), "data-testid": `die-${index}` }, dieFace(value));
-      row.append(tumble(die));
+        : h("div", { key: `die-${index}`, class: "cl-die" + rolling, role: "img", "aria-label": fill(strings.die, { value }),
+          "data-testid": `die-${index}` }, dieFace(value)));
     });
     if (dice.action) {
       const words = strings["face_" + dice.action] || dice.action;
-      row.append(tumble(h("div", { class: "cl-die cl-action", role: "img", "data-testid": "action-die",
-        "aria-label": fill(strings.action, { face: words }) }, actionFace(dice.action))));
-      faceText = h("div", { class: "cl-face-text", text: words });
+      row.push(h("div", { key: "action", class: "cl-die cl-action" + rolling, role: "img", "data-testid": "action-die",
+        "aria-label": fill(strings.action, { face: words }) }, actionFace(dice.action)));
+      faceText = h("div", { key: "face-text", class: "cl-face-text", text: words });
     }
   } else {
-    row.append(h("div", { class: "cl-no-dice", text: over ? "" : strings.no_dice }));
+    row.push(h("div", { key: "none", class: "cl-no-dice", text: over ? "" : strings.no_dice }));
   }
   const roll = h("button", {
-    class: "cl-button cl-primary", type: "button", "data-testid": "roll-button",
+    key: "roll", class: "cl-button cl-primary", type: "button", "data-testid": "roll-button",
     disabled: dice.rolled || over, "aria-keyshortcuts": "r", text: strings.roll, onclick: () => send("roll"),
   });
-  return h("div", { class: "cl-tray", "data-testid": "dice", role: "group", "aria-label": strings.dice },
-    h("div", { class: "cl-round", text: setup ? strings.setup_dice : fill(strings.round, { round: sheet.round }) }),
-    row, faceText, roll);
+  return h("div", { key: "tray", class: "cl-tray", "data-testid": "dice", role: "group", "aria-label": strings.dice },
+    h("div", { key: "round", class: "cl-round", text: setup ? strings.setup_dice : fill(strings.round, { round: sheet.round }) }),
+    h("div", { key: "row", class: "cl-dice-row" }, row), faceText, roll);
 }

@@ -2,12 +2,14 @@
 // draws the view traits and turns every learner action into one event; the
 // scoresheet itself is drawn by Python (caterpillar_learn/caterpillars/svg.py)
 // with data attributes that this module wires to clicks and keys.  No rules here.
+// Drawn with draw.js: each change describes the whole view and only what differs changes in the page.
 
 import { drawFinal, drawHint, drawMenu, drawStepper, drawTalk, drawWhatIf } from "./caterpillars-panels.js";
 import { drawQuestion, keepNickname, saveLink } from "./question.js";
 import { drawResumeNote, keepSave } from "./resume.js";
 import { drawTray } from "./caterpillars-tray.js";
-import { h, picture, sender, watch, isShortcut } from "./shared.js";
+import { h, markup, mount } from "./draw.js";
+import { sender, watch, isShortcut } from "./shared.js";
 
 // The trait payloads, one @typedef each; their Python twins are the TypedDicts
 // of caterpillar_learn/ui/caterpillars/views.py (a test keeps the two alike).
@@ -136,9 +138,14 @@ import { h, picture, sender, watch, isShortcut } from "./shared.js";
 
 const NAMES = ["Alex", "Bobby", "Charlie"];
 
+/**
+ * @typedef {{caterpillar: string, box: number}} BoxRef
+ * @typedef {(type: string, fields?: Object<string, any>) => void} Send
+ */
+
 /** @returns {BoardView} */
 function readView(model) {
-  const view = {};
+  const view = /** @type {BoardView} */ ({});
   for (const name of model.get("view_names") || []) view[name] = model.get(name);
   view.legal = view.legal || [];
   view.strings = view.strings || {};
@@ -147,6 +154,11 @@ function readView(model) {
 
 // Arrow keys move between boxes like a grid: left/right along a caterpillar,
 // up/down between caterpillars.
+/**
+ * @param {Element} root
+ * @param {Element} from
+ * @param {string} key
+ */
 function moveFocus(root, from, key) {
   let row = NAMES.indexOf(from.getAttribute("data-caterpillar"));
   let box = Number(from.getAttribute("data-box"));
@@ -154,29 +166,144 @@ function moveFocus(root, from, key) {
   else if (key === "ArrowRight") box = Math.min(3, box + 1);
   else if (key === "ArrowUp") row = Math.max(0, row - 1);
   else if (key === "ArrowDown") row = Math.min(2, row + 1);
-  const target = root.querySelector(`[data-testid="box-${NAMES[row]}-${box}"]`);
+  const target = /** @type {HTMLElement|null} */ (root.querySelector(`[data-testid="box-${NAMES[row]}-${box}"]`));
   if (target) target.focus();
 }
 
-// The rule as a picture: the die that gives the label points at its box (an
-// arrow), the die that gives the score is marked, and on a move the score
-// die flies into the box.  Drawn for the box under the pointer or the focus,
-// and for the only starred box when there is one.
+// -- The sheet: Python's markup, each box keyed by its caterpillar and number, with the page's marks -----------
+
+// The box Python drew with a star (legal-move) inside it.
+const STARRED = /<g data-testid="(box-[\w-]+)"[^>]*><g data-testid="legal-move">/g;
+
+/**
+ * The marks the page puts on the sheet's boxes: the hint's best box, a wrong try's boxes, the one thing to do.
+ * @param {BoardView} view
+ * @returns {Map<string, {classes: string[], todo: boolean}>}  by the box's data-testid
+ */
+function boxMarks(view) {
+  /** @type {Map<string, {classes: string[], todo: boolean}>} */
+  const marks = new Map();
+  /** @param {string} id */
+  const of = (id) => {
+    if (!marks.has(id)) marks.set(id, { classes: [], todo: false });
+    return marks.get(id);
+  };
+  if (view.hint && view.hint.best) of(`box-${view.hint.best.caterpillar}-${view.hint.best.box}`).classes.push("cl-hinted");
+  // After a wrong try the board shows it: the boxes missed glow, a wrong one shakes; while the
+  // answer is shown, its boxes glow.
+  const question = view.question;
+  if (question && question.on_board) {
+    /** @param {string[]|undefined} ids @param {string} cls */
+    const mark = (ids, cls) => (ids || []).forEach((id) => of(`box-${id}`).classes.push(cls));
+    mark(question.marks && question.marks.missed, "cl-missed");
+    mark(question.marks && question.marks.wrong, "cl-wrong");
+    mark(question.show, "cl-missed");
+  }
+  const box = todoBox(view);
+  if (box) of(box).todo = true;
+  return marks;
+}
+
+/**
+ * The box that is the one thing to do now (the lesson's `target`), or "" when it is not a box.
+ * @param {BoardView} view
+ */
+function todoBox(view) {
+  const target = (view.lesson && view.lesson.target) || "";
+  if (target.startsWith("answer:")) {
+    const id = target.slice(7);
+    const options = (view.question && !view.question.on_board && view.question.options) || [];
+    return options.some((option) => option.id === id) ? "" : `box-${id}`;
+  }
+  if (target === "sheet") {
+    const starred = Array.from(String(view.sheet.svg).matchAll(STARRED), (found) => found[1]);
+    return starred.length === 1 ? starred[0] : "";
+  }
+  return "";
+}
+
+/** Whether the sheet as a whole is the one thing to do (several starred boxes). @param {BoardView} view */
+function todoSheet(view) {
+  return Boolean(view.lesson && view.lesson.target === "sheet" && !todoBox(view));
+}
+
+/**
+ * A description's copy whose boxes carry a key (their data-testid) and the page's marks; whatever holds no box
+ * is the very description markup gave (preact skips what did not change).
+ * @param {any} node
+ * @param {Map<string, {classes: string[], todo: boolean}>} marks
+ * @returns {any}
+ */
+function withBoxes(node, marks) {
+  if (!node || typeof node !== "object" || !node.props) return node;
+  const { children, ...props } = node.props;
+  const id = props["data-testid"];
+  if (node.type === "g" && props["data-caterpillar"] && typeof id === "string" && id.startsWith("box-")) {
+    const mark = marks.get(id);
+    const cls = mark && mark.classes.length ? `${props.class || ""} ${mark.classes.join(" ")}` : props.class;
+    const todo = Boolean(mark && mark.todo);
+    return h(node.type, { ...props, key: id, class: todo ? `${cls} learn-todo` : cls, "data-todo": todo ? "true" : null }, children);
+  }
+  if (children === undefined || children === null || typeof children !== "object") return node;
+  const kids = Array.isArray(children) ? children : [children];
+  const changed = kids.map((kid) => withBoxes(kid, marks));
+  if (changed.every((kid, index) => kid === kids[index])) return node;
+  return h(node.type, props, changed);
+}
+
+let sheetKey = "";
+/** @type {any[]} */
+let sheetDescription = [];
+
+/**
+ * The sheet: Python's markup, parsed once per distinct text (draw.js), each box keyed and marked.  The same
+ * sheet with the same marks is the same description, so preact does not even compare it.
+ * @param {BoardView} view
+ */
+function drawSheet(view) {
+  const marks = boxMarks(view);
+  const key = view.sheet.svg + "\n" + JSON.stringify(Array.from(marks));
+  if (key !== sheetKey) {
+    sheetKey = key;
+    sheetDescription = markup(view.sheet.svg).map((node) => withBoxes(node, marks));
+  }
+  const todo = todoSheet(view);
+  return h("span", { key: "sheet", class: "cl-sheet-host" + (todo ? " learn-todo" : ""), "data-todo": todo ? "true" : null },
+    sheetDescription);
+}
+
+// -- The rule as a picture ---------------------------------------------------------------------------------
+// The die that gives the label points at its box (an arrow), the die that gives the score is marked, and on
+// a move the score die flies into the box.  Drawn for the box under the pointer or the focus, and for the
+// only starred box when there is one.  The arrow and the flying die live in the root's own layer, which preact
+// does not manage; the pale score sits in its box and is taken out before each paint.
 const SVG_NS = "http://www.w3.org/2000/svg";
 
+/**
+ * @param {BoardView} view
+ * @param {BoxRef} box
+ * @returns {LegalEntry|undefined}
+ */
 function entryAt(view, box) {
   return view.legal.find((e) => !e.setup && e.caterpillar === box.caterpillar && e.box === box.box && e.dice);
 }
 
+/** @param {Element} node @param {DOMRect} origin */
 function centre(node, origin) {
   const r = node.getBoundingClientRect();
   return { x: r.left - origin.left + r.width / 2, y: r.top - origin.top + r.height / 2, r };
 }
 
-function showRule(root, entry, ghost = false) {
-  clearRule(root);
+/**
+ * @param {HTMLElement} root
+ * @param {HTMLElement} layer
+ * @param {LegalEntry|null|undefined} entry
+ * @param {boolean} [ghost]
+ */
+function showRule(root, layer, entry, ghost = false) {
+  clearRule(root, layer);
   if (!entry || !entry.dice) return;
-  const box = root.querySelector(`[data-testid="box-${entry.caterpillar}-${entry.box}"]`);
+  const box = /** @type {SVGGraphicsElement|null} */ (root.querySelector(`[data-testid="box-${entry.caterpillar}-${entry.box}"]`));
   if (ghost && box && typeof box.getBBox === "function") {
     // The score the tap would write, pale in its box: a second tap (on it, or the box) writes it.
     const r = box.getBBox();
@@ -190,15 +317,16 @@ function showRule(root, entry, ghost = false) {
     text.textContent = String(entry.zero ? 0 : entry.score ?? "");
     box.append(text);
   }
+  /** @param {number} i */
   const dieNode = (i) => root.querySelector(`[data-testid="die-${i}"]`);
+  // data-role is never in a die's description: set here, it stays until clearRule takes it away.
   entry.dice.score.forEach((i) => dieNode(i)?.setAttribute("data-role", "score"));
   entry.dice.label.forEach((i) => dieNode(i)?.setAttribute("data-role", "label"));
-  const target = root.querySelector(`[data-testid="box-${entry.caterpillar}-${entry.box}"]`);
   const from = entry.dice.label.length ? dieNode(entry.dice.label[0]) : null;
-  if (!target || !from) return;
+  if (!box || !from) return;
   const origin = root.getBoundingClientRect();
   const a = centre(from, origin);
-  const b = centre(target, origin);
+  const b = centre(box, origin);
   const arrow = document.createElementNS(SVG_NS, "svg");
   arrow.setAttribute("class", "cl-rule-arrow");
   arrow.setAttribute("data-testid", "rule-arrow");
@@ -207,15 +335,22 @@ function showRule(root, entry, ghost = false) {
   arrow.setAttribute("height", String(origin.height));
   arrow.innerHTML = '<defs><marker id="cl-arrow-head" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="5" markerHeight="5" orient="auto-start-reverse"><path d="M0 0 L10 5 L0 10 z"/></marker></defs>'
     + `<line x1="${a.x}" y1="${a.y}" x2="${b.x}" y2="${b.y}" marker-end="url(#cl-arrow-head)"/>`;
-  root.append(arrow);
+  layer.append(arrow);
 }
 
-function clearRule(root) {
-  root.querySelectorAll(".cl-rule-arrow, .cl-ghost").forEach((node) => node.remove());
+/** @param {HTMLElement} root @param {HTMLElement} layer */
+function clearRule(root, layer) {
+  layer.querySelectorAll(".cl-rule-arrow").forEach((node) => node.remove());
+  root.querySelectorAll(".cl-ghost").forEach((node) => node.remove());
   root.querySelectorAll("[data-role]").forEach((node) => node.removeAttribute("data-role"));
 }
 
-function flyScore(root, entry) {
+/**
+ * @param {HTMLElement} root
+ * @param {HTMLElement} layer
+ * @param {LegalEntry|null|undefined} entry
+ */
+function flyScore(root, layer, entry) {
   if (!entry || !entry.dice || !entry.dice.score.length) return;
   if (window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches) return;
   const die = root.querySelector(`[data-testid="die-${entry.dice.score[0]}"]`);
@@ -224,78 +359,73 @@ function flyScore(root, entry) {
   const origin = root.getBoundingClientRect();
   const a = centre(die, origin);
   const b = centre(target, origin);
-  const ghost = die.cloneNode(true);
+  const ghost = /** @type {HTMLElement} */ (die.cloneNode(true));
   ghost.removeAttribute("data-testid");
   ghost.setAttribute("aria-hidden", "true");
   ghost.classList.add("cl-flying");
   ghost.style.left = `${a.x - a.r.width / 2}px`;
   ghost.style.top = `${a.y - a.r.height / 2}px`;
-  root.append(ghost);
+  layer.append(ghost);
   requestAnimationFrame(() => { ghost.style.transform = `translate(${b.x - a.x}px, ${b.y - a.y}px) scale(0.6)`; });
   setTimeout(() => ghost.remove(), 700);
 }
 
-// The one thing to do now (the lesson's `target`): marked data-todo="true" with the pulse.
-function todoNode(root, target) {
-  const by = (id) => root.querySelector(`[data-testid="${id}"]`);
-  const simple = { roll: "roll-button", next: "next-step", hint: "hint-button", question: "question",
-    check: "check-answer", new_game: "new-game", menu: "move-menu" };
-  if (simple[target]) return by(simple[target]);
+// -- The one thing to do now (the lesson's `target`), marked data-todo="true" with the pulse -----------------
+// A box or the sheet is marked in its description (drawSheet); a control here, after the paint: its
+// description never names data-todo, so the mark stays until markTodo takes it to the next thing.
+const TODO_IDS = { roll: "roll-button", next: "next-step", hint: "hint-button", question: "question",
+  check: "check-answer", new_game: "new-game", menu: "move-menu" };
+
+/**
+ * @param {Element} root
+ * @param {string|undefined} target
+ * @returns {Element|null}
+ */
+function todoControl(root, target) {
+  if (target && TODO_IDS[target]) return root.querySelector(`[data-testid="${TODO_IDS[target]}"]`);
   if (target && target.startsWith("answer:")) {
-    const id = target.slice(7);
-    return root.querySelector(`[data-testid="answer"][data-option="${CSS.escape(id)}"]`) || by(`box-${id}`);
-  }
-  if (target === "sheet") {
-    const starred = root.querySelectorAll('[data-testid="legal-move"]');
-    if (starred.length === 1) return starred[0].closest(".cl-box");
-    return root.querySelector(".cl-sheet-host");
+    return root.querySelector(`[data-testid="answer"][data-option="${CSS.escape(target.slice(7))}"]`);
   }
   return null;
 }
 
-function markTodo(root, view, scroll) {
-  const node = todoNode(root, view.lesson && view.lesson.target);
-  if (!node) return;
-  node.setAttribute("data-todo", "true");
-  node.classList.add("learn-todo");
-  // A new thing to do is brought into view, and so is one that grew out of it (a question's feedback).
-  requestAnimationFrame(() => {
-    const box = node.getBoundingClientRect();
-    const out = box.top < 0 || box.bottom > window.innerHeight || box.left < 0 || box.right > window.innerWidth;
-    if (scroll || out) node.scrollIntoView({ block: "nearest", inline: "nearest" });
-  });
+/**
+ * Whether a finger's tap is on the box its first tap armed (the second tap writes the score).
+ * @param {{caterpillar?: string|null, box?: number}|null} a
+ * @param {{caterpillar?: string|null, box?: number}|null} b
+ */
+function sameBox(a, b) {
+  return Boolean(a && b && a.caterpillar === b.caterpillar && a.box === b.box);
 }
 
-// After a wrong try the board shows it: the boxes missed glow, a wrong one shakes; while the
-// answer is shown, its boxes glow.
-function markAnswers(root, question) {
-  if (!question || !question.on_board) return;
-  const mark = (ids, cls) => (ids || []).forEach((id) => root.querySelector(`[data-testid="box-${CSS.escape(id)}"]`)?.classList.add(cls));
-  mark(question.marks && question.marks.missed, "cl-missed");
-  mark(question.marks && question.marks.wrong, "cl-wrong");
-  mark(question.show, "cl-missed");
-}
-
+/** @param {EventTarget|null} node @returns {BoxRef|null} */
 function boxOf(node) {
-  const box = node && node.closest ? node.closest(".cl-box[data-caterpillar]") : null;
+  const el = /** @type {Element|null} */ (node);
+  const box = el && el.closest ? el.closest(".cl-box[data-caterpillar]") : null;
   return box ? { caterpillar: box.getAttribute("data-caterpillar"), box: Number(box.getAttribute("data-box")) } : null;
 }
 
-/** Whether two boxes (``boxOf``'s answers, or null) are the same caterpillar's same box. */
-function sameBox(one, other) {
-  return Boolean(one && other && one.caterpillar === other.caterpillar && one.box === other.box);
-}
-
 function render({ model, el }) {
-  const root = h("div", { class: "cl-root" });
+  const root = document.createElement("div");
+  root.className = "cl-root";
+  const board = document.createElement("div"); // what preact draws (display: contents: the layout is the root's)
+  board.className = "cl-view";
+  const layer = document.createElement("div"); // the rule's arrow and the flying die: not preact's
+  layer.className = "cl-layer";
+  layer.setAttribute("aria-hidden", "true");
+  root.append(board, layer);
   el.appendChild(root);
+  const paint = mount(board);
   const send = sender(model, root); // aria-busy on root while Python answers
   let lastCount = null;
+  let tumbling = null;
   let lastMenu = "";
-  let lastStep = null;
   let lastTarget = null;
+  /** @type {Element|null} */
+  let marked = null;
   // Touch first: the first tap on a starred box shows the rule and the score, pale, in the box;
   // a second tap writes it.  A mouse plays at once (its hover has shown the rule).
+  /** @type {BoxRef|null} */
   let armed = null;
   let pointer = "mouse";
   const touch = Boolean((window.matchMedia && window.matchMedia("(pointer: coarse)").matches) || navigator.maxTouchPoints > 0);
@@ -305,118 +435,112 @@ function render({ model, el }) {
     const view = readView(model);
     if (!view.sheet || !view.sheet.svg) return;
     root.setAttribute("lang", view.lang || "en");
-    const active = root.querySelector(":focus");
-    const focusId = active ? active.getAttribute("data-testid") : null;
-    const animate = lastCount !== null && view.dice.count !== lastCount && view.dice.rolled;
+    const active = /** @type {HTMLElement|null} */ (root.querySelector(":focus"));
+    if (lastCount !== null && view.dice.count !== lastCount && view.dice.rolled) tumbling = view.dice.count;
     lastCount = view.dice.count;
-    const stepper = drawStepper(view, send);
-    const board = h("div", { class: "cl-board" }, picture(view.sheet.svg, "cl-sheet-host", false), drawMenu(view, send));
-    const tray = drawTray(view, animate, send);
+    // A new roll tumbles (two names of one tumble: the class differs from the last roll's, so it plays again).
+    const tumble = view.dice.rolled && tumbling === view.dice.count ? "cl-rolling" + (tumbling % 2 ? " cl-rolling-odd" : "") : "";
+    const steps = drawStepper(view, send);
+    const sheet = h("div", { key: "board", class: "cl-board" }, drawSheet(view), drawMenu(view, send));
+    const tray = drawTray(view, tumble, send);
     const after = [drawTalk(view), view.dice.kind === "play" ? drawHint(view, send) : null, drawWhatIf(view, send),
-      drawFinal(view, send), saveLink(view.record, view.strings, send)].filter(Boolean);
+      drawFinal(view, send), saveLink(view.record, view.strings, send, draw)];
     const question = drawQuestion(view.question, send, view.lang, view.strings);
     // A lesson puts its steps and question beside the game (dice, caterpillars, what the game says) on a
     // wide enough widget (a tablet held sideways), so that all of it is on one screen; narrower, they stack.
     // The lesson's title and its settings (voice, language) run across the top, over both columns.
-    const top = stepper ? stepper.querySelector(".cl-heading") : null;
-    const parts = stepper
-      ? [h("div", { class: "cl-split" }, top,
-          h("div", { class: "cl-teach" }, drawResumeNote(view.saved, view.strings, send), stepper, question),
-          h("div", { class: "cl-play" }, tray, board, ...after))]
-      : [question, h("div", { class: "cl-main" }, board, h("div", { class: "cl-side" }, tray, ...after))];
-    root.replaceChildren(...parts.filter(Boolean));
-    // Keep the learner's place: refocus what had focus, or the menu's first option.
+    clearRule(root, layer); // the pale score is not in the sheet's description: out of the box before the paint
+    paint(steps
+      ? h("div", { key: "split", class: "cl-split" }, steps.heading,
+        h("div", { key: "teach", class: "cl-teach" }, drawResumeNote(view.saved, view.strings, send), steps.stepper, question),
+        h("div", { key: "play", class: "cl-play" }, tray, sheet, ...after))
+      : [question, h("div", { key: "main", class: "cl-main" }, sheet, h("div", { key: "side", class: "cl-side" }, tray, ...after))]);
+    shown = view;
+    // A new menu takes the focus to its first option; a button that just disabled itself (Roll, Check) hands
+    // the focus to the sheet, so that Tab then reaches the boxes.  Nothing else moves the focus: no node is replaced.
     const menuKey = view.menu && view.menu.options ? view.menu.title : "";
-    const stepKey = view.lesson && view.lesson.title ? view.lesson.title : null;
     let target = null;
     if (menuKey && menuKey !== lastMenu) target = root.querySelector('[data-testid="move-option"]');
-    else if (focusId) target = root.querySelector(`[data-testid="${focusId}"]`);
-    // A button that just disabled itself (Roll) hands focus to the sheet: Tab then reaches the boxes.
-    if (target && target.disabled) target = root.querySelector('[data-testid="sheet"]');
-    if (!target && focusId === "next-step" && stepKey !== lastStep) target = root.querySelector('[data-testid="lesson-step"]');
-    if (target) target.focus({ preventScroll: true });
+    else if (active && active.isConnected && /** @type {HTMLButtonElement} */ (active).disabled) target = root.querySelector('[data-testid="sheet"]');
+    if (target) /** @type {HTMLElement} */ (target).focus({ preventScroll: true });
     lastMenu = menuKey;
-    lastStep = stepKey;
-    shown = view;
-    if (view.hint && view.hint.best) {
-      const best = root.querySelector(`[data-testid="box-${view.hint.best.caterpillar}-${view.hint.best.box}"]`);
-      if (best) best.classList.add("cl-hinted");
-    }
+    const todoKey = view.lesson ? `${view.lesson.index}:${view.lesson.target}:${view.dice.count}` : null;
+    markTodo(view, todoKey !== lastTarget);
+    lastTarget = todoKey;
     const starred = view.legal.filter((e) => !e.setup);
     const only = new Set(starred.map((e) => `${e.caterpillar}-${e.box}`)).size === 1 ? starred[0] : null;
-    clearRule(root);
-    markAnswers(root, view.question);
-    const todoKey = view.lesson ? `${view.lesson.index}:${view.lesson.target}:${view.dice.count}` : null;
-    markTodo(root, view, todoKey !== lastTarget);
-    lastTarget = todoKey;
     const focused = boxOf(root.querySelector(":focus"));
     const held = armed && entryAt(view, armed);
     if (!held) armed = null;
-    requestAnimationFrame(() => showRule(root, held || (focused && entryAt(view, focused)) || only, Boolean(held)));
+    requestAnimationFrame(() => showRule(root, layer, held || (focused && entryAt(view, focused)) || only, Boolean(held)));
   }
 
+  /** @param {BoardView} view @param {boolean} scroll */
+  function markTodo(view, scroll) {
+    const control = todoControl(root, view.lesson && view.lesson.target);
+    if (marked && marked !== control) {
+      marked.removeAttribute("data-todo");
+      marked.classList.remove("learn-todo");
+    }
+    marked = control;
+    if (control) {
+      control.setAttribute("data-todo", "true");
+      control.classList.add("learn-todo"); // again after each paint: a new class from preact drops it
+    }
+    const node = root.querySelector('[data-todo="true"]');
+    if (!node) return;
+    // A new thing to do is brought into view, and so is one that grew out of it (a question's feedback).
+    requestAnimationFrame(() => {
+      const box = node.getBoundingClientRect();
+      const out = box.top < 0 || box.bottom > window.innerHeight || box.left < 0 || box.right > window.innerWidth;
+      if (scroll || out) node.scrollIntoView({ block: "nearest", inline: "nearest" });
+    });
+  }
+
+  /** @type {BoardView|null} */
   let shown = null;
+  /** @param {Event} event */
   const pointAt = (event) => {
     const box = boxOf(event.target);
     const entry = box && shown ? entryAt(shown, box) : null;
-    if (entry) showRule(root, entry);
+    if (entry) showRule(root, layer, entry);
   };
   root.addEventListener("pointerover", pointAt);
   root.addEventListener("focusin", pointAt);
+  /** @param {BoxRef} box */
   const play = (box) => {
-    if (shown) flyScore(root, entryAt(shown, box));
+    if (shown) flyScore(root, layer, entryAt(shown, box));
     send("box", box);
   };
-
+  /** @param {BoxRef} box */
   const tap = (box) => {
     const entry = shown ? entryAt(shown, box) : null;
     if (pointer !== "mouse" && entry && !sameBox(armed, box)) {
       armed = box;
-      showRule(root, entry, true);
+      showRule(root, layer, entry, true);
       return;
     }
     armed = null;
     play(box);
   };
-  // Each answer from Python redraws the sheet.  When a redraw lands between press and release, the box
-  // pressed is gone and a mouse's click is never sent (a finger's still is): a release on the box of the
-  // same caterpillar and number that was pressed is then the tap, and the click that may follow is not
-  // a second one.
-  let pressed = null;
-  let released = null;
-  root.addEventListener("pointerdown", (event) => {
-    pointer = event.pointerType || "mouse";
-    pressed = event.target && event.target.closest ? event.target.closest(".cl-box[data-caterpillar]") : null;
-    released = null;
-  }, true);
-  root.addEventListener("pointerup", (event) => {
-    const gone = pressed && !pressed.isConnected ? boxOf(pressed) : null;
-    pressed = null;
-    const box = boxOf(event.target);
-    if (gone && sameBox(gone, box)) {
-      released = box;
-      tap(box);
-    }
-  });
+  // A box keeps its node through every redraw, so a press held while Python answers is still released on
+  // it and its click comes as any other.  The pointer's kind only tells a finger's first tap from a mouse's.
+  root.addEventListener("pointerdown", (event) => { pointer = event.pointerType || "mouse"; }, true);
   root.addEventListener("click", (event) => {
     const box = boxOf(event.target);
-    if (!box) return;
-    if (sameBox(released, box)) {
-      released = null;
-      return;
-    }
-    tap(box);
+    if (box) tap(box);
   });
   root.addEventListener("keydown", (event) => {
-    const box = boxOf(event.target);
-    if (box && event.target.classList.contains("cl-box") && event.key.startsWith("Arrow")) {
+    const node = /** @type {Element} */ (event.target);
+    const box = boxOf(node);
+    if (box && node.classList.contains("cl-box") && event.key.startsWith("Arrow")) {
       event.preventDefault();
-      moveFocus(root, event.target, event.key);
+      moveFocus(root, node, event.key);
     } else if (box && (event.key === "Enter" || event.key === " ")) {
       event.preventDefault();
       play(box);
     } else if ((event.key === "r" || event.key === "R") && isShortcut(event)) {
-      const roll = root.querySelector('[data-testid="roll-button"]');
+      const roll = /** @type {HTMLButtonElement|null} */ (root.querySelector('[data-testid="roll-button"]'));
       if (roll && !roll.disabled) {
         event.preventDefault();
         send("roll");
@@ -432,6 +556,7 @@ function render({ model, el }) {
     unkeep();
     unname();
     send.stop();
+    paint(null);
   };
 }
 

@@ -63,15 +63,15 @@ export function drawQuestion(question, send, lang = "en", words = {}) {
     onclick: () => send("answer", { option: option.id }),
   }, (done && option.selected ? "✓ " : "") + option.label));
   const feedback = question.feedback ? h("p", {
-    class: "learn-feedback " + (question.feedback.correct ? "learn-right" : "learn-wrong"), "data-testid": "feedback",
+    key: "feedback", class: "learn-feedback " + (question.feedback.correct ? "learn-right" : "learn-wrong"), "data-testid": "feedback",
     "data-correct": String(question.feedback.correct), role: "status", text: question.feedback.text,
   }) : null;
-  return h("section", { class: "learn-question", "aria-labelledby": "learn-question-text", "data-testid": "question" },
-    h("div", { class: "learn-question-head" },
+  return h("section", { key: "question", class: "learn-question", "aria-labelledby": "learn-question-text", "data-testid": "question" },
+    h("div", { key: "head", class: "learn-question-head" },
       h("p", { class: "learn-question-text", id: "learn-question-text", "data-testid": "question-text", text: question.text }),
       speaker([question.text, question.feedback ? question.feedback.text : ""].filter(Boolean).join("\n"), lang, words)),
-    options.length ? h("div", { class: "learn-options", role: question.multiple ? "group" : "radiogroup" }, options) : null,
-    h("button", { class: "cl-button cl-primary", type: "button", "data-testid": "check-answer", disabled: done,
+    options.length ? h("div", { key: "options", class: "learn-options", role: question.multiple ? "group" : "radiogroup" }, options) : null,
+    h("button", { key: "check", class: "cl-button cl-primary", type: "button", "data-testid": "check-answer", disabled: done,
       text: question.check, onclick: () => send("check") }),
     feedback);
 }
@@ -125,11 +125,11 @@ export function saveLink(record, words, send, redraw) {
       form.open = false;
       queueMicrotask(() => link.click());
     };
-    return h("a", { class: "learn-save", href, download: record.file, "data-testid": "save-answers",
+    return h("a", { key: "save", class: "learn-save", href, download: record.file, "data-testid": "save-answers",
       text: words.save_answers, ref: fetchOnce });
   }
   if (!form.open) {
-    return h("button", { class: "cl-button learn-save", type: "button", "data-testid": "save-answers",
+    return h("button", { key: "save", class: "cl-button learn-save", type: "button", "data-testid": "save-answers",
       text: words.save_answers, onclick: () => {
         const known = remembered();
         if (known) { // asked before: the file follows at once
@@ -158,7 +158,7 @@ export function saveLink(record, words, send, redraw) {
     form.download = true;
     send("nickname", { value: form.value });
   };
-  return h("form", { class: "learn-nickname", "data-testid": "nickname-form", onsubmit: submit },
+  return h("form", { key: "save", class: "learn-nickname", "data-testid": "nickname-form", onsubmit: submit },
     h("label", { for: "learn-nickname", text: words.nickname }),
     input,
     h("button", { class: "cl-button cl-primary", type: "submit", "data-testid": "nickname-save", text: words.nickname_save }));

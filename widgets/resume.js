@@ -72,7 +72,7 @@ export function keepSave(model, send) {
 export function drawResumeNote(save, words, send) {
   const status = save && save.status;
   if (status !== "resumed" && status !== "refused") return null;
-  return h("div", { class: "learn-resume", role: "status", "data-testid": "resume-note", "data-status": status },
+  return h("div", { key: "resume", class: "learn-resume", role: "status", "data-testid": "resume-note", "data-status": status },
     h("span", { text: words[status] || "" }),
     status === "resumed" ? h("button", { class: "cl-button", type: "button", "data-testid": "start-over",
       text: words.start_over, onclick: () => send("start_over") }) : null);
