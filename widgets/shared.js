@@ -1,56 +1,7 @@
-// What every widget's front end shares: DOM and SVG builders, the one way to
-// send an event, and the redraw wiring.  Each widget imports what it uses
+// What every widget's front end shares besides drawing (that is draw.js): the one way to send an event, the
+// redraw wiring, the words a page writes itself, and the page's voice.  Each widget imports what it uses
 // (caterpillar_learn/ui/assets.py links the files into one module).
 // No rules here and no network: the browser only draws traits and sends events.
-
-const SVG_NS = "http://www.w3.org/2000/svg";
-
-function build(node, attrs, children) {
-  for (const [key, value] of Object.entries(attrs || {})) {
-    if (value === null || value === undefined || value === false) continue;
-    if (key === "text") node.textContent = String(value);
-    else if (key.startsWith("on") && typeof value === "function") node.addEventListener(key.slice(2), value);
-    else node.setAttribute(key, value === true ? "" : String(value));
-  }
-  for (const child of children.flat()) {
-    if (child !== null && child !== undefined && child !== false) node.append(child);
-  }
-  return node;
-}
-
-// h("button", {class: "x", onclick: f, text: "Go"}, child, ...): an HTML element.
-export function h(tag, attrs = {}, ...children) {
-  return build(document.createElement(tag), attrs, children);
-}
-
-// s("circle", {cx: 1, cy: 2, r: 3}): an SVG element (dice faces).
-export function s(tag, attrs = {}, ...children) {
-  return build(document.createElementNS(SVG_NS, tag), attrs, children);
-}
-
-// A picture drawn by Python (the scoresheet, a card) as SVG markup, in a <span>.
-// Python escapes every text it puts into the markup.
-export function picture(markup, cls, hidden = true) {
-  const holder = h("span", { class: cls, "aria-hidden": hidden ? "true" : null });
-  holder.innerHTML = markup;
-  return holder;
-}
-
-// A lesson's card from the gallery (caterpillar_learn/lessons/gallery.py, Card.to_json): the title, the age, the
-// one line and the picture (SVG sanitized by Python, one image with its label; or `picture_url`, the same SVG
-// as a file the server keeps in its static folder), shown first by the CSS `order`.
-// A card to look at, not a link: where a card opens a lesson, the page that knows the address draws it.
-export function lessonCard(card) {
-  const id = `lesson-${card.name}`;
-  return h("div", { class: `lesson-card lesson-${card.game}`, role: "group", "aria-labelledby": `${id}-title`,
-      "data-testid": "lesson-card", "data-lesson": card.name, "data-game": card.game, lang: card.language },
-    h("span", { class: "lesson-title", id: `${id}-title`, text: card.title }), " ",
-    h("span", { class: "lesson-about" }, h("span", { class: "lesson-age", text: card.age_text }), " ",
-      h("span", { class: "lesson-learns", text: card.learns })), " ",
-    card.picture_url
-      ? h("span", { class: "lesson-picture" }, h("img", { src: card.picture_url, alt: card.picture_label }))
-      : picture(card.picture, "lesson-picture", false));
-}
 
 // Fill a catalogue template's {placeholders}; unknown ones stay as they are.
 export function fill(template, values) {
@@ -158,14 +109,6 @@ export const ICONS = {
     + '<circle cx="15" cy="7.5" r="1.6" fill="#fff"/>',
   warning: '<path d="M12 2.5L1.5 21h21z"/><path d="M12 9v6M12 17.5v1" stroke="#fff" stroke-width="2.2" stroke-linecap="round"/>',
 };
-
-// icon("speaker"): a small picture for a button or a mark, hidden from screen readers (the button has the name).
-export function icon(name, cls = "learn-icon") {
-  const svg = s("svg", { class: cls, viewBox: "0 0 24 24", width: 24, height: 24, fill: "currentColor",
-    "aria-hidden": "true", focusable: "false", "data-icon": name });
-  svg.innerHTML = ICONS[name] || "";
-  return svg;
-}
 
 // -- Speech written for the ear ------------------------------------------------------------------------------
 // Python sends, in `strings.speech`, the catalogue's spoken twins (shown template, spoken template) and the
@@ -328,66 +271,4 @@ export function listen(node, words, tries = 2) {
   }
   const voice = voices.get(root);
   if (voice) { voice.words = words; voice.soon(); } else voices.set(root, new Voice(root, words));
-}
-
-// speaker(text, lang, strings): a "read aloud" button that speaks `text` (or what a
-// function returns at the click) with the browser's own speech synthesis, in `lang`
-// ("en", "de").  No network: where the browser has no voice, a short notice instead.
-// The same text is read by itself when it appears, while the page's voice is on.
-export function speaker(textOrFn, lang, words = {}) {
-  const notice = h("span", { class: "learn-no-voice", role: "status", "data-testid": "no-voice" });
-  const read = () => String((typeof textOrFn === "function" ? textOrFn() : textOrFn) || "").trim();
-  const language = () => (typeof lang === "function" ? lang() : lang) || "en";
-  const say = async () => {
-    const spoken = forEar(read(), words);
-    const synth = window.speechSynthesis;
-    notice.textContent = "";
-    if (!spoken) return;
-    if (!synth || typeof window.SpeechSynthesisUtterance !== "function" || !(await voicesReady(synth))) {
-      notice.textContent = words.no_voice || "This browser has no voice to read aloud.";
-      return;
-    }
-    synth.cancel();
-    utter(synth, spoken, language());
-  };
-  const button = h("button", { class: "learn-speak", type: "button", "data-testid": "read-aloud",
-    "aria-label": words.read_aloud || "Read aloud", title: words.read_aloud || "Read aloud", onclick: say },
-  icon("speaker"));
-  button.learnSpeech = { text: read, lang: language, words };
-  queueMicrotask(() => listen(button, words));
-  return h("span", { class: "learn-speaker" }, button, notice);
-}
-
-// The page's voice switch: on, each new text is read aloud by itself.  A switch (role="switch"), named by
-// its label; the choice holds for the page and survives a reload.
-export function voiceSwitch(words = {}) {
-  const on = voiceOn(words);
-  const label = words.voice_switch || "Read aloud by itself";
-  const button = h("button", { class: "learn-voice-switch", type: "button", role: "switch", "data-testid": "voice-switch",
-    "aria-checked": String(on), title: label,
-    onclick: () => {
-      const now = !voiceOn(words);
-      remember(now);
-      const root = button.closest(ROOTS);
-      for (const other of (root ? root.getRootNode() : document).querySelectorAll('[data-testid="voice-switch"]')) {
-        other.setAttribute("aria-checked", String(now));
-        other.querySelector("svg")?.replaceWith(icon(now ? "speaker" : "mute"));
-      }
-      const voice = root ? voices.get(root) : null;
-      if (!now) window.speechSynthesis?.cancel?.();
-      else if (voice) voice.restart();
-    } },
-  icon(on ? "speaker" : "mute"), h("span", { class: "learn-voice-label", text: label }));
-  queueMicrotask(() => listen(button, words));
-  return button;
-}
-
-// The learner's page settings: the voice switch, and the choice of language (`languages` from Python, each
-// named in itself; no menu while the catalogue has only one).
-export function languageSwitch(languages, lang, words, send) {
-  const voice = voiceSwitch(words);
-  if (!languages || languages.length < 2) return h("div", { class: "learn-settings" }, voice);
-  const select = h("select", { "data-testid": "language", onchange: (event) => send("language", { value: event.target.value }) },
-    languages.map((choice) => h("option", { value: choice.code, lang: choice.code, selected: choice.code === lang, text: choice.name })));
-  return h("div", { class: "learn-settings" }, voice, h("label", { class: "learn-language" }, (words.language || "Language") + " ", select));
 }

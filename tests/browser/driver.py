@@ -10,7 +10,6 @@ are Playwright's, which pierce Panel's shadow root.
 from __future__ import annotations
 
 import re
-import time
 from dataclasses import dataclass
 
 from playwright.sync_api import Locator, Page, expect
@@ -22,21 +21,6 @@ from caterpillar_learn.lessons.scenarios import Scenario, best_move, is_led
 CLICK_TIMEOUT = 15_000  # ms: one kernel round trip, with a loaded CI machine's margin
 RENDER_TIMEOUT = 60_000  # ms: first render starts a kernel (and may warm the solver) on a busy CI machine
 LIST_TIMEOUT = 20_000  # ms: the lesson list, drawn by the server
-
-
-def measure(locator: Locator, timeout: float = CLICK_TIMEOUT) -> dict[str, float] | None:
-    """The on-screen box of a visible element, measured again if a redraw replaced it meanwhile.
-
-    Playwright finds the element, then asks for its box; a page that redraws
-    itself on every message from the server (the classroom's console) may have
-    swapped the element in between, and the old one has no box (``None``).
-    Waits for a box until ``timeout`` ms, and returns ``None`` only then.
-    """
-    expect(locator).to_be_visible(timeout=timeout)
-    deadline = time.monotonic() + timeout / 1000
-    while (box := locator.bounding_box(timeout=timeout)) is None and time.monotonic() < deadline:
-        locator.page.wait_for_timeout(50)
-    return box
 
 
 def box_id(slot: int) -> str:

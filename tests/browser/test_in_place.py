@@ -24,7 +24,7 @@ from caterpillar_learn.lessons import get_lesson
 from caterpillar_learn.lessons.caterpillars import guided_game
 
 from .conftest import Server
-from .driver import CLICK_TIMEOUT, RENDER_TIMEOUT, Player, box_id, choose, measure, open_lesson
+from .driver import CLICK_TIMEOUT, RENDER_TIMEOUT, Player, box_id, choose, open_lesson
 from .test_lessons import answer_the_roll
 
 pytestmark = pytest.mark.browser
@@ -173,7 +173,7 @@ def test_a_box_pressed_while_python_answers_is_played_when_released(lesson: tupl
     settle(page)
     page.evaluate("(id) => { window.__box = document.querySelector(`[data-testid='${id}']`); }", box_id(move.slot))
     page.evaluate(OBSERVE_JS)
-    held = measure(box)
+    held = box.bounding_box()
     assert held, box_id(move.slot)
     page.mouse.move(held["x"] + held["width"] / 2, held["y"] + held["height"] / 2)
     page.mouse.down()

@@ -192,6 +192,7 @@ def test_a_card_pressed_while_a_bot_plays_is_that_card_when_released(table: Page
                 break
             time.sleep(0.1)
         assert played == [] or [event["card"] for event in played] == [held], f"another card was played: {played}"
-        assert played or message == text("raupe_lessons.msg.too_late"), f"no answer to the card, the page says: {message}"
+        late = text("raupe_lessons.msg.too_late")
+        assert played or message == late, f"no answer to the card, the page says: {message}"
         return
     pytest.fail("no bot played while a card was held, four times")
