@@ -60,7 +60,8 @@ export function mount(root) {
 
 /** @type {Map<string, any>} */
 const parsed = new Map();
-const PARSED_KEEP = 24;
+// Enough for every picture one page shows at once (a race's hands, piles and the sheet), kept by last use.
+const PARSED_KEEP = 200;
 
 /**
  * @param {Node} node
@@ -89,7 +90,10 @@ function describe(node) {
 export function markup(svgText) {
   const text = String(svgText || "");
   let found = parsed.get(text);
-  if (!found) {
+  if (found) {
+    parsed.delete(text); // used again: the newest, the last to be forgotten
+    parsed.set(text, found);
+  } else {
     const template = document.createElement("template");
     template.innerHTML = text;
     found = Array.from(template.content.childNodes).map(describe).filter((child) => child !== null);

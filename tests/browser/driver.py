@@ -16,6 +16,8 @@ from playwright.sync_api import Locator, Page, expect
 
 from caterpillar_learn.caterpillars import DEFAULT_LABELS, Game, Move, SetupChoice
 from caterpillar_learn.caterpillars.sheet import describe_slot
+from caterpillar_learn.lessons import get_lesson
+from caterpillar_learn.lessons.caterpillars import guided_game
 from caterpillar_learn.lessons.scenarios import Scenario, best_move, is_led
 
 CLICK_TIMEOUT = 15_000  # ms: one kernel round trip, with a loaded CI machine's margin
@@ -58,6 +60,20 @@ class Player:
         if self.auto_setup:  # the lesson fills the labels with the first setup choice of each roll
             while self.game.phase == "setup":
                 self.game.play(self.game.legal_moves()[0])  # type: ignore[arg-type]
+
+    @classmethod
+    def for_lesson(cls, page: Page, name: str) -> Player:
+        """The player of the Caterpillars lesson ``name`` on ``page``: its level, seed and guided game."""
+        lesson = get_lesson(name)
+        return cls(
+            page,
+            lesson.level,
+            lesson.seed,
+            lesson.auto_setup,
+            lesson.variation,
+            game=guided_game(lesson),
+            scenario=lesson.scenario,
+        )
 
     def by_id(self, test_id: str) -> Locator:
         return self.page.get_by_test_id(test_id)

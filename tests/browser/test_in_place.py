@@ -20,8 +20,6 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from caterpillar_learn.i18n import text
-from caterpillar_learn.lessons import get_lesson
-from caterpillar_learn.lessons.caterpillars import guided_game
 
 from .conftest import Server
 from .driver import CLICK_TIMEOUT, RENDER_TIMEOUT, Player, box_id, choose, open_lesson
@@ -72,15 +70,7 @@ def lesson(page: Page, lessons_server: Server) -> Iterator[tuple[Page, Player]]:
     page.goto(lessons_server.url)
     opened = open_lesson(page, LESSON)
     expect(opened.get_by_test_id("sheet")).to_be_visible(timeout=RENDER_TIMEOUT)
-    beginner = get_lesson(LESSON)
-    player = Player(
-        opened,
-        beginner.level,
-        beginner.seed,
-        auto_setup=beginner.auto_setup,
-        game=guided_game(beginner),
-        scenario=beginner.scenario,
-    )
+    player = Player.for_lesson(opened, LESSON)
     try:
         yield opened, player
     finally:

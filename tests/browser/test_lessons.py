@@ -76,15 +76,7 @@ def test_lesson_plays_a_whole_seeded_game(lesson_list: Page, name: str) -> None:
     try:
         expect(page.get_by_test_id("sheet")).to_be_visible(timeout=RENDER_TIMEOUT)
         expect_no_error(page)
-        player = Player(
-            page,
-            lesson.level,
-            lesson.seed,
-            lesson.auto_setup,
-            lesson.variation,
-            game=guided_game(lesson),
-            scenario=lesson.scenario,
-        )
+        player = Player.for_lesson(page, name)
         if lesson.scenario is None:  # lesson 0: the labels; the game after them is free
             final = player.play_to_the_end()
         else:  # the lesson follows the game: each step goes on once done, each question once right
@@ -175,19 +167,8 @@ def answer_fly(page: Page, player: Player) -> None:
 def beginner(lesson_list: Page) -> Iterator[tuple[Page, Player]]:
     page = open_lesson(lesson_list, "01-beginner")
     expect(page.get_by_test_id("sheet")).to_be_visible(timeout=RENDER_TIMEOUT)
-    lesson = get_lesson("01-beginner")
     try:
-        yield (
-            page,
-            Player(
-                page,
-                lesson.level,
-                lesson.seed,
-                auto_setup=lesson.auto_setup,
-                game=guided_game(lesson),
-                scenario=lesson.scenario,
-            ),
-        )
+        yield page, Player.for_lesson(page, "01-beginner")
     finally:
         page.close()
 
