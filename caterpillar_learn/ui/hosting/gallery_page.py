@@ -15,6 +15,10 @@ kernel reads ``lang`` from the address, :data:`caterpillar_learn.i18n.QUERY_ENV`
 A lesson opens in a tab named after it, so a second tap on its card, or a
 double tap, comes back to that one tab instead of opening another.
 
+The same page is served on any Jupyter server by our server extension
+(:mod:`~caterpillar_learn.ui.hosting.gallery_server`), whose folder pages live
+at their own address (:class:`Routes`).
+
 Nothing here imports Voila: the page's data is plain Python, tested without a server.
 
 >>> lesson_href("/", "01-beginner.ipynb", "token=abc&lang=en", "de")
@@ -26,6 +30,7 @@ Nothing here imports Voila: the page's data is plain Python, tested without a se
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from html import escape
 from typing import Any
 from urllib.parse import parse_qsl, quote, urlencode
@@ -33,9 +38,39 @@ from urllib.parse import parse_qsl, quote, urlencode
 from caterpillar_learn.i18n import available_languages, current_language, language, language_choices, text
 from caterpillar_learn.lessons.gallery import GAMES, card_html, card_of, is_lesson
 
-__all__ = ["folder_html", "language_links", "lesson_href", "page_language", "tree_namespace", "with_language"]
+__all__ = [
+    "SERVE",
+    "Routes",
+    "folder_html",
+    "language_links",
+    "lesson_href",
+    "page_language",
+    "tree_namespace",
+    "with_language",
+]
 
 NOTEBOOK = ".ipynb"
+
+
+@dataclass(frozen=True)
+class Routes:
+    """Where a server shows a folder's gallery, relative to its base URL: ``home`` for the top folder,
+    ``folders/PATH`` for the others.  (A lesson is always Voila's ``voila/render/PATH``.)
+
+    >>> Routes().folder("/", ""), Routes().folder("/", "my lessons")
+    ('/', '/voila/tree/my%20lessons')
+    """
+
+    folders: str = "voila/tree"
+    home: str = ""
+
+    def folder(self, base_url: str, path: str) -> str:
+        """The address of the gallery of the folder at ``path`` (``""``: the top one)."""
+        return f"{base_url}{self.folders}/{quote(path)}" if path else f"{base_url}{self.home}"
+
+
+#: ``caterpillar-learn serve``: Voila's own tree pages, the top one at the server's root.
+SERVE = Routes()
 
 
 def page_language(query: str) -> str:
@@ -69,13 +104,13 @@ def window_name(path: str) -> str:
     return "lesson-" + "".join(c if c.isalnum() or c in "-_" else "-" for c in stem)
 
 
-def language_links(base_url: str, path: str, query: str, lang: str) -> list[dict[str, Any]]:
+def language_links(base_url: str, path: str, query: str, lang: str, routes: Routes = SERVE) -> list[dict[str, Any]]:
     """The language menu: each language, named in itself, linking to this page in it.
 
     >>> [(link["code"], link["current"]) for link in language_links("/", "", "", "de")]
     [('en', False), ('de', True)]
     """
-    here = f"{base_url}voila/tree/{quote(path)}" if path else base_url
+    here = routes.folder(base_url, path)
     return [
         {**choice, "href": f"{here}?{with_language(query, choice['code'])}", "current": choice["code"] == lang}
         for choice in language_choices()
@@ -102,9 +137,12 @@ def other_html(name: str, href: str, target: str) -> str:
     )
 
 
-def tree_namespace(contents: Iterable[Mapping[str, Any]], base_url: str, path: str, query: str) -> dict[str, Any]:
+def tree_namespace(
+    contents: Iterable[Mapping[str, Any]], base_url: str, path: str, query: str, routes: Routes = SERVE
+) -> dict[str, Any]:
     """What ``tree.html`` shows for a folder's ``contents`` (Voila's listing): the page's words, its language
     menu, the gallery's cards by game (in lesson order) and then the other notebooks and folders.
+    Folders open at ``routes`` (:data:`SERVE`'s unless told).
 
     >>> page = tree_namespace([{"type": "notebook", "name": "01-beginner.ipynb", "path": "01-beginner.ipynb"},
     ...                        {"type": "notebook", "name": "mine.ipynb", "path": "mine.ipynb"}], "/", "", "lang=de")
@@ -121,7 +159,7 @@ def tree_namespace(contents: Iterable[Mapping[str, Any]], base_url: str, path: s
         for item in contents:
             name, where = str(item.get("name", "")), str(item.get("path", ""))
             if item.get("type") == "directory":
-                others.append(folder_html(name, f"{base_url}voila/tree/{quote(where)}?{with_language(query, lang)}"))
+                others.append(folder_html(name, f"{routes.folder(base_url, where)}?{with_language(query, lang)}"))
                 continue
             stem = name.removesuffix(NOTEBOOK)
             href, target = lesson_href(base_url, where, query, lang), window_name(where)
@@ -135,7 +173,7 @@ def tree_namespace(contents: Iterable[Mapping[str, Any]], base_url: str, path: s
             "title": text("gallery.page_title"),
             "heading": text("gallery.heading"),
             "languages_label": text("gallery.languages"),
-            "languages": language_links(base_url, path, query, lang),
+            "languages": language_links(base_url, path, query, lang, routes),
             "sections": [
                 {"game": game, "heading": text(f"gallery.game.{game}"), "cards": [html for _, html in sorted(found)]}
                 for game, found in lessons.items()

@@ -68,6 +68,7 @@ from caterpillar_learn.advice import disk_cache
 from caterpillar_learn.errors import brief, describe
 from caterpillar_learn.extras import require
 from caterpillar_learn.i18n import LANGUAGE_ENV, available_languages, set_language
+from caterpillar_learn.ui.hosting.jupyter_data import SHARE, VOILA_EXTENSIONS, VOILA_LABEXTENSIONS, VOILA_TEMPLATE
 from caterpillar_learn.ui.hosting.network import (
     HOST,
     ServeError,
@@ -95,25 +96,6 @@ DEFAULT_CULL_SECONDS = 600
 SHORT_CULL_SECONDS = 120
 #: ``--solve-cache`` value that turns sharing off (each kernel solves its own layouts).
 NO_SOLVE_CACHE = "off"
-#: Front-end extensions for Voila alone (``labextensions/*/``): ``caterpillar_learn_voila`` mends two races
-#: in ipywidgets' and anywidget's front ends that lose a lesson's board on a slow page ("Error displaying
-#: widget: model not found", or a board that never answers); its ``static/remoteEntry.js`` says how.
-VOILA_LABEXTENSIONS = Path(__file__).resolve().parent / "labextensions"
-#: The package's Jupyter data folder: ``voila/templates/caterpillar-learn`` (:data:`VOILA_TEMPLATE`).
-SHARE = Path(__file__).resolve().parent / "share"
-#: The lessons' Voila template: Voila's ``lab`` page, without the style sheets it links from a CDN.
-VOILA_TEMPLATE = "caterpillar-learn"
-#: The front-end extensions a lesson page loads (issue 19), each one because a lesson needs it:
-#: ipywidgets' manager and Voila's own widget manager draw every widget; anywidget runs the boards
-#: (``widgets/*.js``); ``caterpillar_learn_voila`` mends the races named above.  Everything else
-#: installed beside them (jupytext, the Notebook's and Panel's JupyterLab extensions, pygments'
-#: theme) is for JupyterLab, fails on Voila's page and would only add to what a tablet downloads.
-VOILA_EXTENSIONS = (
-    "@jupyter-widgets/jupyterlab-manager",
-    "@voila-dashboards/widgets-manager8",
-    "anywidget",
-    "caterpillar_learn_voila",
-)
 
 
 # -- where the lessons are -------------------------------------------------------

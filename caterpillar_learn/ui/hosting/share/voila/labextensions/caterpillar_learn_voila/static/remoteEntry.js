@@ -1,8 +1,10 @@
 /*
  * caterpillar-learn serve: a Voila-only front-end plugin, written by hand as a federated extension
  * container (window._JUPYTERLAB[name] with init() and get()): it imports nothing, so it needs no build.
- * serve.voila_argv() passes its folder to Voila (VoilaConfiguration.extra_labextensions_path); JupyterLab
- * never loads it.  It mends two races that lose a lesson's board when the page's browser is slow (30
+ * It is installed where Voila alone looks for front-end extensions (share/jupyter/voila/labextensions, from
+ * the package's share/ folder), and serve.voila_argv() also names the package's copy
+ * (VoilaConfiguration.extra_labextensions_path); JupyterLab never loads it.  It mends two races that
+ * lose a lesson's board when the page's browser is slow (30
  * pages opening at once on a 2-core server: benchmarks/voila_class.py, docs/PERFORMANCE.md).
  *
  * 1. "Error displaying widget: model not found".  Voila renders the notebook's outputs as soon as the
