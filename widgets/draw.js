@@ -104,14 +104,18 @@ export function markup(svgText) {
 }
 
 /**
- * A picture drawn by Python (SVG markup) in a <span>, drawn in place: only what changed in it is changed.
+ * A picture drawn by Python (SVG markup: a card, a chart, a QR code) in a <span>.  The span keeps its node
+ * (a card can move), and its picture is set again only when the text changed: a picture whose parts nobody
+ * presses is parsed by the browser itself, which costs less script than describing it (the scoresheet, whose
+ * boxes are pressed, is drawn by `markup` instead).
  * @param {string} svgText
  * @param {string} cls
  * @param {boolean} [hidden]  hidden from screen readers (the words beside it say the same)
  * @param {Attrs} [attrs]
  */
 export function picture(svgText, cls, hidden = true, attrs = {}) {
-  return h("span", { class: cls, "aria-hidden": hidden ? "true" : null, ...attrs }, markup(svgText));
+  return h("span", { class: cls, "aria-hidden": hidden ? "true" : null, ...attrs,
+    dangerouslySetInnerHTML: { __html: String(svgText || "") } });
 }
 
 // -- Icons, the voice's buttons, the settings ---------------------------------------------------------------
