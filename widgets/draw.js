@@ -60,8 +60,13 @@ export function mount(root) {
 
 /** @type {Map<string, any>} */
 const parsed = new Map();
-// Enough for every picture one page shows at once (a race's hands, piles and the sheet), kept by last use.
-const PARSED_KEEP = 200;
+// The sheets a page has shown lately, kept by last use (parsing is the costly part of a new sheet).
+const PARSED_KEEP = 24;
+// The parts of those sheets by their markup: a part that a new sheet repeats (a caterpillar whose boxes did
+// not change) is the same description as before, which preact then skips without comparing it.
+/** @type {Map<string, any>} */
+const parts = new Map();
+const PARTS_KEEP = 4000;
 
 /**
  * @param {Node} node
@@ -71,17 +76,24 @@ function describe(node) {
   if (node.nodeType === 3) return node.nodeValue;
   if (node.nodeType !== 1) return null;
   const el = /** @type {Element} */ (node);
+  const whole = el.childElementCount ? el.outerHTML : null;
+  const known = whole === null ? undefined : parts.get(whole);
+  if (known) return known;
   /** @type {Attrs} */
   const attrs = {};
   for (const attr of Array.from(el.attributes)) {
     if (attr.name !== "xmlns" && !attr.name.startsWith("xmlns:")) attrs[attr.name] = attr.value;
   }
-  return element(el.localName, attrs,
-    ...Array.from(el.childNodes).map(describe).filter((child) => child !== null));
+  const made = element(el.localName, attrs, ...Array.from(el.childNodes).map(describe).filter((child) => child !== null));
+  if (whole !== null) {
+    if (parts.size >= PARTS_KEEP) parts.clear();
+    parts.set(whole, made);
+  }
+  return made;
 }
 
 /**
- * Python's SVG markup (the scoresheet, a card; every text in it escaped by Python) as a description, so that
+ * Python's SVG markup (the scoresheet; every text in it escaped by Python) as a description, so that
  * a new sheet changes only the boxes that differ and each box keeps its node (a press, the focus, a motion).
  * The markup is parsed once per distinct text.
  * @param {string} svgText
