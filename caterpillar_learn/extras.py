@@ -23,7 +23,18 @@ __all__ = ["EXTRAS", "MissingExtraError", "advice", "require"]
 #: The modules each extra brings that its commands import (a module's name, not its distribution's).
 EXTRAS: dict[str, tuple[str, ...]] = {
     "core": ("numpy", "babel", "tqdm"),
-    "lessons": ("voila", "jupyter_server", "ipykernel", "ipywidgets", "anywidget", "traitlets", "tornado", "psutil"),
+    "lessons": (
+        "voila",
+        "jupyter_server",
+        "jupyter_core",
+        "jinja2",
+        "ipykernel",
+        "ipywidgets",
+        "anywidget",
+        "traitlets",
+        "tornado",
+        "psutil",
+    ),
     "classroom": (
         "panel",
         "bokeh",
