@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.metadata
 import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
+import caterpillar_learn
 from caterpillar_learn.errors import CaterpillarLearnError, one_line
 from caterpillar_learn.extras import advice
 
@@ -45,12 +47,25 @@ class OneLineParser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"{self.prog}: {one_line(message)}\n")
 
 
+def installed_version() -> str:
+    """The installed distribution's version (a checkout that was never installed: the package's own).
+
+    >>> installed_version() == caterpillar_learn.__version__
+    True
+    """
+    try:
+        return importlib.metadata.version("caterpillar-learn")
+    except importlib.metadata.PackageNotFoundError:
+        return caterpillar_learn.__version__
+
+
 def build_parser() -> OneLineParser:
     """The command's parser; its ``missing_extras`` are the commands whose extra is not installed."""
     parser = OneLineParser(
         prog="caterpillar-learn",
         description="Learn the dice game Caterpillars and the card game Räuber Raupe.",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {installed_version()}")
     subparsers = parser.add_subparsers(dest="command", required=True, parser_class=OneLineParser)
     for name, extra, commands in COMMAND_MODULES:
         try:
@@ -61,8 +76,10 @@ def build_parser() -> OneLineParser:
             if extra is None or missing.name is None or missing.name.startswith("caterpillar_learn"):
                 raise
             for command in commands:
-                subparsers.add_parser(command, help=f"(not installed: pip install 'caterpillar-learn[{extra}]')")
-                parser.missing_extras[command] = advice(extra, missing.name)
+                said = advice(extra, missing.name)
+                help_line = f"(not installed: pip install 'caterpillar-learn[{extra}]')"
+                subparsers.add_parser(command, help=help_line, description=f"{command}: {said}")
+                parser.missing_extras[command] = said
             continue
         module.register(subparsers)
     return parser
@@ -80,8 +97,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     parser = build_parser()
     words = list(sys.argv[1:] if argv is None else argv)
+    if not words:  # a bare command: what it can do
+        parser.print_help()
+        return EXIT_USAGE
     command = next((word for word in words if not word.startswith("-")), None)
-    if command in parser.missing_extras:
+    asks_help = any(word in ("-h", "--help") for word in words)
+    if command in parser.missing_extras and not asks_help:
         print(f"caterpillar-learn {command}: {parser.missing_extras[command]}", file=sys.stderr)
         return EXIT_USAGE
     args = parser.parse_args(words)

@@ -17,8 +17,10 @@ import os
 import re
 import subprocess
 import sys
+import tarfile
 import time
 import urllib.request
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -99,6 +101,32 @@ def test_the_core_install_answers_a_hint_and_names_the_extra_it_lacks(wheel: Pat
         said = refused.stderr.strip()
         assert refused.returncode == 2 and len(said.splitlines()) == 1, said  # one line, no traceback
         assert said.startswith(f"caterpillar-learn {command}: ") and f"caterpillar-learn[{extra}]" in said, said
+        helped = subprocess.run(
+            [cli, command, "--help"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120
+        )
+        assert helped.returncode == 0 and f"caterpillar-learn[{extra}]" in helped.stdout, helped.stdout
+    python = str(venv / "bin" / "python")
+    version = _run([python, "-m", "caterpillar_learn", "--version"], cwd=tmp_path, env=env).stdout.strip()
+    assert version == f"caterpillar-learn {WHEEL_VERSION.search(wheel.name)[1]}", version  # type: ignore[index]
+    bare = subprocess.run([cli], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    assert bare.returncode == 2 and bare.stdout.startswith("usage: caterpillar-learn"), bare.stdout + bare.stderr
+
+
+#: A wheel's version, from its file name.
+WHEEL_VERSION = re.compile(r"^caterpillar_learn-([^-]+)-")
+
+
+def test_the_wheel_and_the_sdist_carry_the_licences_and_the_docs(wheel: Path, tmp_path: Path) -> None:
+    with zipfile.ZipFile(wheel) as built:
+        names = built.namelist()
+    licences = {Path(name).name for name in names if ".dist-info/licenses/" in name}
+    assert {"LICENSE", "LICENSE-preact"} <= licences, names
+    _run([UV, "build", "--quiet", "--sdist", "--out-dir", str(tmp_path), "."])
+    (sdist,) = tmp_path.glob("caterpillar_learn-*.tar.gz")
+    with tarfile.open(sdist) as source:
+        inside = {name.split("/", 1)[1] for name in source.getnames() if "/" in name}
+    assert {"LICENSE", "README.md", "docs/WIDGETS.md", "docs/TEACHERS.md", "widgets/preact.js"} <= inside
+    assert not any(name.startswith("widgets/node_modules") for name in inside)
 
 
 @pytest.fixture(scope="module")
