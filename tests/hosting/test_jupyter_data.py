@@ -4,9 +4,8 @@ looks, and the wheel's package data still carries the same files for serve."""
 from __future__ import annotations
 
 import glob
-from pathlib import Path
-
 import tomllib
+from pathlib import Path
 
 from caterpillar_learn.ui.hosting.jupyter_data import ETC, SHARE, installed_files
 
