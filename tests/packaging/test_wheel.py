@@ -108,6 +108,8 @@ def test_the_core_install_answers_a_hint_and_names_the_extra_it_lacks(wheel: Pat
     python = str(venv / "bin" / "python")
     version = _run([python, "-m", "caterpillar_learn", "--version"], cwd=tmp_path, env=env).stdout.strip()
     assert version == f"caterpillar-learn {WHEEL_VERSION.search(wheel.name)[1]}", version  # type: ignore[index]
+    copied = _run([cli, "notebooks", "mine"], cwd=tmp_path, env=env).stdout  # a teacher's copies, from the wheel
+    assert "01-beginner.ipynb" in {p.name for p in (tmp_path / "mine").glob("*.ipynb")}, copied
     bare = subprocess.run([cli], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
     assert bare.returncode == 2 and bare.stdout.startswith("usage: caterpillar-learn"), bare.stdout + bare.stderr
 

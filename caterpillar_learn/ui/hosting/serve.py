@@ -52,7 +52,6 @@ is written to a temporary directory that goes first on ``JUPYTER_PATH``.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import os
 import shutil
@@ -63,11 +62,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-import caterpillar_learn
 from caterpillar_learn.advice import disk_cache
 from caterpillar_learn.errors import brief, describe
 from caterpillar_learn.extras import require
 from caterpillar_learn.i18n import LANGUAGE_ENV, available_languages, set_language
+from caterpillar_learn.lessons.notebooks import CHECKOUT_LESSONS, lesson_notebooks, shipped_lessons
 from caterpillar_learn.ui.hosting.jupyter_data import SHARE, VOILA_EXTENSIONS, VOILA_LABEXTENSIONS, VOILA_TEMPLATE
 from caterpillar_learn.ui.hosting.network import (
     HOST,
@@ -83,10 +82,6 @@ from caterpillar_learn.ui.hosting.network import (
 DEFAULT_PORT = 8866
 #: The kernel name the lesson notebooks ask for in their metadata.
 KERNEL_NAME = "python3"
-#: The ``lessons/`` folder of a checkout (editable install, Binder, CI).
-CHECKOUT_LESSONS = Path(caterpillar_learn.__file__).resolve().parent.parent / "lessons"
-#: The package that carries the same notebooks in a wheel (``lessons/`` shipped as ``caterpillar_learn.notebooks``).
-PACKAGED_LESSONS = "caterpillar_learn.notebooks"
 #: A class of 30, the teacher's projector, and pages that are closing or about to be culled.
 DEFAULT_MAX_KERNELS = 40
 #: Ten minutes: a tablet that slept through the teacher's explanation finds its game again.
@@ -115,26 +110,10 @@ def find_lessons(explicit: str | Path | None = None) -> Path:
         if not folder.is_dir() or not any(folder.glob("*.ipynb")):
             raise ServeError(describe("--lessons", str(explicit), "a folder holding lesson notebooks (*.ipynb)"))
         return folder
-    for candidate in (CHECKOUT_LESSONS, packaged_lessons()):
-        if candidate is not None and candidate.is_dir() and any(candidate.glob("*.ipynb")):
-            return candidate
-    raise ServeError(describe("lessons", str(CHECKOUT_LESSONS), "the installed lessons (or give --lessons DIR)"))
-
-
-def packaged_lessons() -> Path | None:
-    """The folder of the lessons installed with the package, if there is one."""
-    try:
-        spec = importlib.util.find_spec(PACKAGED_LESSONS)
-    except ModuleNotFoundError:
-        return None
-    # A folder without __init__.py: a namespace package, whose one folder is its search location.
-    locations = list(spec.submodule_search_locations or []) if spec is not None else []
-    return Path(locations[0]) if locations else None
-
-
-def lesson_notebooks(folder: Path) -> list[Path]:
-    """The lessons in the order the list shows them (file name order: 00, 01, ...)."""
-    return sorted(p for p in folder.glob("*.ipynb") if not p.name.startswith("."))
+    shipped = shipped_lessons()
+    if shipped is None:
+        raise ServeError(describe("lessons", str(CHECKOUT_LESSONS), "the installed lessons (or give --lessons DIR)"))
+    return shipped
 
 
 # -- the kernel ------------------------------------------------------------------
