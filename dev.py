@@ -43,17 +43,21 @@ def _run(*cmd: str | Path) -> None:
     subprocess.run([str(c) for c in cmd], check=True, cwd=ROOT)
 
 
-def ensure_venv() -> None:
-    """Create the virtualenv and install the package when pyproject changed."""
+def ensure_venv(extra: str = "dev") -> None:
+    """Create the virtualenv and install the package with ``extra`` when pyproject changed: ``lessons`` for
+    ``dev.py lessons`` (Voila and the widgets, nothing of the tests), ``dev`` (every extra and the test
+    tools) for ``dev.py test``.  The stamp names the extra; a ``dev`` install serves the lessons too."""
     wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
-    if STAMP.exists() and STAMP.read_text() == wanted:
+    stamp = STAMP.read_text().split() if STAMP.exists() else []
+    if stamp[:1] == [wanted] and stamp[1:] in ([extra], ["dev"]):
         return
     if not (BIN / "python").exists():
         venv.EnvBuilder(with_pip=True).create(VENV)
-    pip = (BIN / "python", "-m", "pip", "--disable-pip-version-check", "-q")
-    _run(*pip, "install", "--upgrade", "pip")
-    _run(*pip, "install", "-e", ".[dev]")  # every extra: lessons, classroom, the tests
-    STAMP.write_text(wanted)
+    pip = (BIN / "python", "-m", "pip", "--disable-pip-version-check")
+    _run(*pip, "-q", "install", "--upgrade", "pip")
+    print(f"dev.py: installing caterpillar-learn[{extra}] into {VENV.name} (the first time takes minutes)", flush=True)
+    _run(*pip, "install", "--progress-bar", "on", "-e", f".[{extra}]")
+    STAMP.write_text(f"{wanted} {extra}")
 
 
 def ensure_test_packages() -> None:
@@ -108,7 +112,7 @@ def _main(argv: list[str]) -> int:
         print(__doc__)
         return 2
     command, rest = argv[0], argv[1:]
-    ensure_venv()
+    ensure_venv("lessons" if command == "lessons" else "dev")
     if command == "lessons":
         cli = BIN / "caterpillar-learn"
         return subprocess.call([str(cli), "serve", *rest], cwd=ROOT)
