@@ -55,9 +55,20 @@ def parse_labels(value: str | None) -> tuple[int, ...] | None:
     return tuple(int(t) for t in tokens)
 
 
+def shows_progress(args: argparse.Namespace) -> bool:
+    """``--progress`` / ``--no-progress`` as asked; unasked, a bar where standard error is a terminal and
+    nothing in a pipe or a log (tqdm's own ``disable=None`` rule).
+
+    >>> shows_progress(argparse.Namespace(progress=True)), shows_progress(argparse.Namespace(progress=False))
+    (True, False)
+    """
+    asked: bool | None = args.progress
+    return sys.stderr.isatty() if asked is None else asked
+
+
 def run_simulate(args: argparse.Namespace) -> int:
     result = simulate(
-        args.level, args.strategy, args.games, args.seed, parse_labels(args.labels), progress=args.progress
+        args.level, args.strategy, args.games, args.seed, parse_labels(args.labels), progress=shows_progress(args)
     )
     sys.stdout.write(json.dumps(result.to_json(), indent=1) + "\n")
     return 0
@@ -70,10 +81,10 @@ def register(subparsers: Any) -> None:
 
     value = subparsers.add_parser("solve", help="the expected final score of a state before its next roll")
     add_position_arguments(value, roll=False)
-    value.add_argument("--progress", action="store_true", help="show a progress bar on standard error")
+    _progress_argument(value)
     value.set_defaults(
         handler=lambda args: run_positions(
-            args, lambda state, roll: solve_json(state, roll, args.progress), needs_roll=False
+            args, lambda state, roll: solve_json(state, roll, shows_progress(args)), needs_roll=False
         )
     )
 
@@ -83,8 +94,17 @@ def register(subparsers: Any) -> None:
     lab.add_argument("--games", type=games_argument, default=1000, help="how many games (1 to 100000)")
     lab.add_argument("--seed", type=seed_argument, default=1, help="the same seed gives the same games")
     lab.add_argument("--labels", help="12 labels, Alex's four first (default: the lab layout)")
-    lab.add_argument("--progress", action="store_true", help="show a progress bar on standard error")
+    _progress_argument(lab)
     lab.set_defaults(handler=run_simulate)
+
+
+def _progress_argument(parser: Any) -> None:
+    parser.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="a progress bar on standard error (default: only where standard error is a terminal)",
+    )
 
 
 __all__ = ["parse_labels", "register"]
