@@ -2,38 +2,35 @@
 
 The wheel is built from the checkout (``uv build``, build isolation: the
 setuptools ``pyproject.toml`` asks for), then installed into fresh
-virtualenvs that see nothing of the test's own: the core install alone, and
-with ``[lessons]``.  The installer is uv (the ``dev`` extra brings it): it
-reads the same metadata and resolves the extras as pip does, and keeps what
-it downloaded from PyPI in its own cache, so a machine that ran the tests
-once installs ``[lessons]`` in seconds, where pip took one to two minutes
-(pip's cache stays empty here: the index answers without cache headers).
+virtualenvs (:mod:`tests.virtualenvs`): the core install alone, and with
+``[lessons]``.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
-import sys
 import tarfile
 import time
 import urllib.request
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
-from uv import find_uv_bin
+from playwright.sync_api import expect
 
-from tests.browser.conftest import Server
+from tests import virtualenvs
+from tests.browser.conftest import Server, free_port
+from tests.browser.driver import RENDER_TIMEOUT
+from tests.virtualenvs import ROOT, UV
+from tests.virtualenvs import run as _run
 
 pytestmark = pytest.mark.slow
 
-ROOT = Path(__file__).resolve().parents[2]
-INSTALL_TIMEOUT = 1200
-UV = find_uv_bin()
 #: The core install: the package and what the engine and the hint generator need.
 CORE_MOST = 12
 STATE = {
@@ -41,19 +38,6 @@ STATE = {
     "labels": {"Alex": [1, 3, 6, 4], "Bobby": [6, 2, 3, 5], "Charlie": [5, 4, 2, 1]},
     "scores": {"Alex": [2, None, None, None], "Bobby": [None] * 4, "Charlie": [None] * 4},
 }
-
-
-def _run(cmd: list[str], *, cwd: Path = ROOT, env: dict[str, str] | None = None, timeout: float = INSTALL_TIMEOUT):
-    done = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
-    assert done.returncode == 0, f"{' '.join(cmd)} failed:\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
-    return done
-
-
-def _clean_env(venv: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH", "JUPYTER_PATH")}
-    env["PATH"] = os.pathsep.join([str(venv / "bin"), env.get("PATH", "")])
-    env["VIRTUAL_ENV"] = str(venv)
-    return env
 
 
 @pytest.fixture(scope="module")
@@ -66,9 +50,8 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def _venv(where: Path) -> tuple[Path, dict[str, str], set[str]]:
     """A fresh virtualenv on this Python, its environment, and the distributions it starts with."""
-    _run([UV, "venv", "--quiet", "--python", sys.executable, str(where)], timeout=300)
-    env = _clean_env(where)
-    return where, env, _distributions(where, env)
+    venv, env = virtualenvs.make(where)
+    return venv, env, _distributions(venv, env)
 
 
 #: What the virtualenv's own Python finds installed, by the names their metadata give (``-I``: not the
@@ -81,13 +64,9 @@ def _distributions(venv: Path, env: dict[str, str]) -> set[str]:
     return {re.sub(r"[-_.]+", "-", name).lower() for name in json.loads(listed.stdout)}
 
 
-def _install(venv: Path, env: dict[str, str], requirement: str) -> None:
-    _run([UV, "pip", "install", "--quiet", "--python", str(venv / "bin" / "python"), requirement], env=env)
-
-
 def test_the_core_install_answers_a_hint_and_names_the_extra_it_lacks(wheel: Path, tmp_path: Path) -> None:
     venv, env, before = _venv(tmp_path / "core")
-    _install(venv, env, str(wheel))
+    virtualenvs.install(venv, env, str(wheel))
     brought = _distributions(venv, env) - before
     assert "caterpillar-learn" in brought and len(brought) <= CORE_MOST, sorted(brought)
     assert not brought & {"voila", "jupyterlab", "panel", "bokeh", "tornado", "jupytext"}, sorted(brought)
@@ -134,7 +113,7 @@ def test_the_wheel_and_the_sdist_carry_the_licences_and_the_docs(wheel: Path, tm
 @pytest.fixture(scope="module")
 def lessons_install(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
     venv, env, _ = _venv(tmp_path_factory.mktemp("lessons") / "venv")
-    _install(venv, env, f"caterpillar-learn[lessons] @ {wheel.as_uri()}")
+    virtualenvs.install(venv, env, f"caterpillar-learn[lessons] @ {wheel.as_uri()}")
     return venv, env
 
 
@@ -178,3 +157,59 @@ def test_the_lessons_install_serves_every_lesson_from_an_empty_folder(served_fro
             time.sleep(0.5)
     assert sorted(entry["name"] for entry in listed if entry["name"].endswith(".ipynb")) == lessons
     assert len(lessons) >= 12 and not [entry for entry in listed if entry["name"].endswith(".py")]
+
+
+@pytest.fixture
+def plain_voila(lessons_install: tuple[Path, dict[str, str]], tmp_path: Path) -> Iterator[str]:
+    """``voila --template=caterpillar-learn`` from the lessons install, on the folder ``notebooks`` copied out."""
+    venv, env = lessons_install
+    env = dict(env)
+    for name in ("JUPYTER_CONFIG_DIR", "JUPYTER_DATA_DIR", "JUPYTER_RUNTIME_DIR", "IPYTHONDIR"):
+        env[name] = str(tmp_path / name.lower())  # the user's own Jupyter folders: empty ones
+    _run([str(venv / "bin" / "caterpillar-learn"), "notebooks", "lessons"], cwd=tmp_path, env=env)
+    port = free_port()
+    cmd = [
+        str(venv / "bin" / "voila"),
+        "--template=caterpillar-learn",
+        "--no-browser",
+        "--Voila.ip=127.0.0.1",
+        f"--port={port}",
+        "lessons",
+    ]
+    log = tmp_path / "voila.log"
+    with log.open("wb") as out:
+        process = subprocess.Popen(
+            cmd, cwd=tmp_path, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+        )
+    server = Server(process, f"http://127.0.0.1:{port}", log)
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            assert process.poll() is None, server.log_tail()
+            try:
+                with urllib.request.urlopen(server.url + "/", timeout=5):
+                    break
+            except OSError:
+                assert time.monotonic() < deadline, server.log_tail()
+                time.sleep(0.3)
+        yield server.url
+    finally:
+        server.stop()
+
+
+@pytest.mark.browser
+def test_plain_voila_draws_lesson_01_from_the_copied_notebooks(browser: Any, plain_voila: str) -> None:
+    """What a teacher who installed with pip runs: ``caterpillar-learn notebooks DIR``, then plain Voila with the
+    lessons' template.  Lesson 01 draws its board, and the page asks no other host for anything."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    requests: list[str] = []
+    context.on("request", lambda request: requests.append(request.url))
+    try:
+        page = context.new_page()
+        page.goto(f"{plain_voila}/voila/render/01-beginner.ipynb")
+        expect(page.get_by_test_id("sheet")).to_be_visible(timeout=RENDER_TIMEOUT)
+    finally:
+        context.close()
+    host = urlsplit(plain_voila).netloc
+    foreign = [url for url in requests if urlsplit(url).scheme not in ("data", "blob") and urlsplit(url).netloc != host]
+    assert requests and not foreign, foreign
