@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from caterpillar_learn.advice.errors import AdviceError
+from caterpillar_learn.advice.estimate import no_bonus_solution
 from caterpillar_learn.advice.levels import LEVEL_ADVICE
 from caterpillar_learn.advice.playout import optimal_totals
 from caterpillar_learn.advice.solver import solve_layout
@@ -206,6 +207,11 @@ def simulate(
     numbers: range | Any = range(games)
     if progress:
         from tqdm import tqdm  # lazy: only long runs ask for a bar
+
+        if strategy == "hint":
+            # The first hint solves the layout (at Advanced some minutes): that solve shows its own bar first,
+            # instead of a games bar standing at 0 all that time.
+            no_bonus_solution(State.new(level, layout), progress=True)
 
         numbers = tqdm(numbers, desc=f"{strategy} at {level.value}", unit="game", leave=False)
     sheets = [play_sheet(level, layout, play, rng) for _ in numbers]

@@ -342,7 +342,7 @@ def _solve(level: Level, labels: tuple[int, ...], progress: bool) -> Solution:
 def _progress_bar(total: int, level: Level) -> Any:
     from tqdm import tqdm  # imported lazily: only a solve with progress needs it
 
-    return tqdm(total=total, desc=f"solving {level.value}", unit="set", leave=False)
+    return tqdm(total=total, desc=f"solving this layout ({level.value})", unit="set", leave=False)
 
 
 # -- the cache --------------------------------------------------------------------

@@ -50,3 +50,13 @@ def test_a_pipe_gets_the_result_and_no_noise() -> None:
 def test_asked_for_in_a_pipe_the_bar_goes_to_standard_error() -> None:
     done = subprocess.run([*COMMAND, "--progress"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and "random at beginner" in done.stderr
+
+
+def test_the_first_solve_of_a_layout_shows_its_own_bar_before_the_games() -> None:
+    """At Advanced the hint's first move solves the layout (the estimate's exact backbone): that solve has a bar
+    of its own, so the games' bar does not stand at 0 through it."""
+    hint = [sys.executable, "-m", "caterpillar_learn", "simulate", "--level", "advanced", "--strategy", "hint"]
+    done = subprocess.run([*hint, "--games", "1", "--progress"], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-400:]
+    solving, games = done.stderr.find("solving this layout"), done.stderr.find("hint at advanced")
+    assert 0 <= solving < games, done.stderr[-400:]
