@@ -97,7 +97,7 @@ def test_the_core_install_answers_a_hint_and_names_the_extra_it_lacks(wheel: Pat
 WHEEL_VERSION = re.compile(r"^caterpillar_learn-([^-]+)-")
 
 
-def test_the_wheel_and_the_sdist_carry_the_licences_and_the_docs(wheel: Path, tmp_path: Path) -> None:
+def test_the_sdist_and_wheel_carry_licences_and_docs_and_the_sdist_installs(wheel: Path, tmp_path: Path) -> None:
     with zipfile.ZipFile(wheel) as built:
         names = built.namelist()
     licences = {Path(name).name for name in names if ".dist-info/licenses/" in name}
@@ -108,6 +108,16 @@ def test_the_wheel_and_the_sdist_carry_the_licences_and_the_docs(wheel: Path, tm
         inside = {name.split("/", 1)[1] for name in source.getnames() if "/" in name}
     assert {"LICENSE", "README.md", "docs/WIDGETS.md", "docs/TEACHERS.md", "widgets/preact.js"} <= inside
     assert not any(name.startswith("widgets/node_modules") for name in inside)
+    # The sdist builds and installs on its own, and the installed command answers a hint.
+    venv, env, _ = _venv(tmp_path / "from-sdist")
+    virtualenvs.install(venv, env, str(sdist))
+    state = tmp_path / "state.json"
+    state.write_text(json.dumps(STATE), encoding="utf-8")
+    cli = str(venv / "bin" / "caterpillar-learn")
+    answer = json.loads(_run([cli, "hint", "--state", str(state), "--roll", "2 6"], cwd=tmp_path, env=env).stdout)
+    assert answer["exact"] is True, answer
+    version = _run([cli, "--version"], cwd=tmp_path, env=env).stdout.strip()
+    assert version == f"caterpillar-learn {WHEEL_VERSION.search(wheel.name)[1]}", version  # type: ignore[index]
 
 
 @pytest.fixture(scope="module")
