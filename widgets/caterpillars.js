@@ -268,8 +268,10 @@ function drawSheet(view) {
     sheetDescription = markup(view.sheet.svg).map((node) => withBoxes(node, marks));
   }
   const todo = todoSheet(view);
-  return h("span", { key: "sheet", class: "cl-sheet-host" + (todo ? " learn-todo" : ""), "data-todo": todo ? "true" : null },
-    sheetDescription);
+  // The sheet's own proportions, for the stylesheet's "as big as the window allows" (caterpillars.css).
+  const [, width, height] = /viewBox="0 0 ([\d.]+) ([\d.]+)"/.exec(view.sheet.svg) || [];
+  return h("span", { key: "sheet", class: "cl-sheet-host" + (todo ? " learn-todo" : ""), "data-todo": todo ? "true" : null,
+    style: width ? `--cl-w: ${width}; --cl-h: ${height}` : null }, sheetDescription);
 }
 
 // -- The rule as a picture ---------------------------------------------------------------------------------

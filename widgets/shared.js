@@ -98,6 +98,11 @@ export const ICONS = {
     + '<path d="M15.5 8.8a4.5 4.5 0 0 1 0 6.4M18.2 6.2a8.2 8.2 0 0 1 0 11.6" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"/>',
   mute: '<path d="M3 9h4l5-4v14l-5-4H3z"/>'
     + '<path d="M16 9l5 6M21 9l-5 6" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"/>',
+  note: '<path d="M9 17.5V5l11-2v12.5" fill="none" stroke="currentColor" stroke-width="2" stroke-linejoin="round"/>'
+    + '<circle cx="6.5" cy="17.5" r="2.8"/><circle cx="17.5" cy="15.5" r="2.8"/>',
+  "note-off": '<path d="M9 17.5V5l11-2v12.5" fill="none" stroke="currentColor" stroke-width="2" stroke-linejoin="round"/>'
+    + '<circle cx="6.5" cy="17.5" r="2.8"/><circle cx="17.5" cy="15.5" r="2.8"/>'
+    + '<path d="M3 3l18 18" stroke="currentColor" stroke-width="2.4" stroke-linecap="round"/>',
   tick: '<path d="M4 12.5l5 5L20 6.5" fill="none" stroke="currentColor" stroke-width="3" stroke-linecap="round" stroke-linejoin="round"/>',
   cross: '<path d="M6 6l12 12M18 6L6 18" fill="none" stroke="currentColor" stroke-width="3" stroke-linecap="round"/>',
   turn: '<path d="M19 12a7 7 0 1 1-2.1-5" fill="none" stroke="currentColor" stroke-width="2.4" stroke-linecap="round"/>'

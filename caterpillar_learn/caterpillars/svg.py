@@ -35,15 +35,20 @@ from caterpillar_learn.caterpillars.scoring import score
 from caterpillar_learn.caterpillars.sheet import BONUS_BOXES, BOXES, CATERPILLARS, State
 from caterpillar_learn.i18n import text
 
-__all__ = ["BODY_COLOURS", "PATTERNS", "Board", "sheet_svg"]
+__all__ = ["BODY_COLOURS", "NARROW", "PATTERNS", "SMALLEST_TEXT", "WIDTH", "Board", "sheet_svg"]
 
 #: Colour-blind-safe body colours (Okabe-Ito: bluish green, blue, reddish purple).
 BODY_COLOURS = {"Alex": "#009E73", "Bobby": "#0072B2", "Charlie": "#AA4499"}
 #: A second cue besides colour: each body has its own pattern.
 PATTERNS = {"Alex": "plain", "Bobby": "stripes", "Charlie": "dots"}
 
+#: The sheet's width with bonus boxes (Advanced, Expert), and without them: the paper ends after the totals.
 WIDTH = 780
-ROW = 130
+NARROW = 650
+#: The smallest text on the sheet, in the sheet's own units: a board drawn at least 0.8 of its size shows no
+#: text under 16 px (a tablet), and at 1.2 none under 24 px (a projector).
+SMALLEST_TEXT = 20
+ROW = 150
 NAME_X = 58
 TOP = 16
 HEAD_X = 140
@@ -176,10 +181,10 @@ def _box(state: State, slot: int, cy: float, fill: str, board: Board | None) -> 
             'stroke-dasharray="10 5" class="cl-legal-ring"/>'
         )
     parts += [
-        f'<rect x="{cx - 17:g}" y="{cy - RADIUS - 8:g}" width="34" height="24" rx="6" '
+        f'<rect x="{cx - 20:g}" y="{cy - RADIUS - 11:g}" width="40" height="28" rx="6" '
         f'fill="{PENDING if pending else PAPER}" stroke="{INK}" stroke-width="2" '
         f'class="cl-tag{" cl-pending" if pending else ""}"/>',
-        _bold(cx, cy - RADIUS + 4, "…" if label is None else label, 16),
+        _bold(cx, cy - RADIUS + 3, "…" if label is None else label, 20),
     ]
     if value is not None:
         if value == 0:  # a crossed-out box: the cross sits behind its 0
@@ -191,13 +196,13 @@ def _box(state: State, slot: int, cy: float, fill: str, board: Board | None) -> 
         # as they are in its aria-label (WCAG 2.5.3, label in name).
         parts.append(" " + _bold(cx, cy + 6, value, 28))
     if legal:
-        parts.append(_text(cx + RADIUS - 6, cy + RADIUS - 8, "★", 22, "cl-star", fill_opacity="1"))
+        parts.append(_text(cx + RADIUS - 6, cy + RADIUS - 8, "★", 30, "cl-star", fill_opacity="1"))
     if chosen:  # a question's chosen box: a solid ring and a tick (not colour alone)
         parts.append(
             f'<circle cx="{cx:g}" cy="{cy:g}" r="{RADIUS + 3}" fill="none" stroke="{INK}" stroke-width="6" '
             'class="cl-chosen-ring"/>'
         )
-        parts.append(_bold(cx + RADIUS - 6, cy + RADIUS - 8, "✓", 24, "cl-tick"))
+        parts.append(_bold(cx + RADIUS - 6, cy + RADIUS - 8, "✓", 28, "cl-tick"))
     parts.append("</g></g>" if board is not None else "</g>")
     return "".join(parts)
 
@@ -217,18 +222,19 @@ def sheet_svg(state: State, *, size: float = 1.0, board: Board | None = None) ->
     uid = board.uid if board is not None and board.uid else str(next(_ids))
     result = score(state) if state.is_complete and (board is None or board.result) else None
     height = TOP + ROW * len(CATERPILLARS) + (70 if result else 10)
+    width = WIDTH if state.level.rules.bonus_boxes else NARROW
     level = text("caterpillars.level." + state.level.value)
     title = escape(text("lessons.sheet.title", level=level))
     role = 'role="img"'
     if board is not None:
         role = f'role="group" aria-label="{escape(text("lessons.ui.sheet_label"))}" tabindex="-1"'
     out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" '
-        f'width="{WIDTH * size:g}" height="{height * size:g}" {role} class="cl-sheet" data-testid="sheet" '
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+        f'width="{width * size:g}" height="{height * size:g}" {role} class="cl-sheet" data-testid="sheet" '
         f'font-family="system-ui, sans-serif">',
         "" if board else f"<title>{title}</title>",
         _defs(uid),
-        f'<rect width="{WIDTH}" height="{height}" fill="{PAPER}" rx="12" class="cl-sheet-paper"/>',
+        f'<rect width="{width}" height="{height}" fill="{PAPER}" rx="12" class="cl-sheet-paper"/>',
     ]
     for index, name in enumerate(CATERPILLARS):
         cy = TOP + ROW * index + ROW / 2 + 10
@@ -238,16 +244,17 @@ def sheet_svg(state: State, *, size: float = 1.0, board: Board | None = None) ->
         out.append(f'<g opacity="0.55" class="cl-row cl-struck" data-caterpillar="{name}">' if struck else "<g>")
         if flying:
             out.append(_wings(HEAD_X, cy))
-        out.append(_bold(NAME_X, cy - 12, name, 20))
-        out.append(_text(NAME_X, cy + 14, f"({text('lessons.colour.' + name)})", 12))
+        # The name alone: colour and pattern show themselves, and a word under the head crowded it (German ran
+        # under the head).  The printed sheet (paper.py) still names the colour for a black-and-white printer.
+        out.append(_bold(NAME_X - 6, cy, name, 22))
         # Boxes in slot order, so the first legal-move in the page is the engine's first move.
         out.extend(_box(state, BOXES * index + box, cy, fill, board) for box in range(BOXES))
         out.append(_head(HEAD_X, cy, fill))
         out.append(
-            f'<rect x="{TOTAL_X - 34}" y="{cy - 26:g}" width="68" height="52" rx="8" fill="{PAPER}" '
+            f'<rect x="{TOTAL_X - 40}" y="{cy - 26:g}" width="80" height="52" rx="8" fill="{PAPER}" '
             f'stroke="{INK}" stroke-width="2" class="cl-tag"/>'
         )
-        out.append(_bold(TOTAL_X, cy, f"= {state.totals[index]}", 24, "cl-on-paper"))
+        out.append(_bold(TOTAL_X, cy, f"= {state.totals[index]}", 28, "cl-on-paper"))
         if state.level.rules.bonus_boxes:
             value, letter = state.bonus[index], BONUS_BOXES[index]
             words = escape(text("lessons.sheet.bonus_box", box=letter))
@@ -256,21 +263,21 @@ def sheet_svg(state: State, *, size: float = 1.0, board: Board | None = None) ->
                 f'<g role="img" aria-label="{words}: {shown}" data-testid="bonus-{letter}"><title>{words}</title>'
                 f'<rect x="{BONUS_X - 34}" y="{cy - 26:g}" width="68" height="52" rx="8" fill="{EMPTY}" '
                 f'stroke="{INK}" stroke-width="2" stroke-dasharray="6 3" class="cl-bonus"/>'
-                + _text(BONUS_X - 18, cy, letter, 16, "cl-on-paper")
+                + _text(BONUS_X - 18, cy, letter, SMALLEST_TEXT, "cl-on-paper")
                 + _bold(BONUS_X + 10, cy, shown, 24, "cl-on-paper")
                 + "</g>"
             )
         if flying:
-            out.append(_bold(HEAD_X, cy + RADIUS + 4, text("lessons.sheet.flies", name=name), 15))
+            out.append(_bold(HEAD_X, cy + RADIUS + 6, text("lessons.sheet.flies", name=name), SMALLEST_TEXT))
         elif struck:
             out.append(
                 f'<line x1="{HEAD_X - 45}" y1="{cy:g}" x2="{SEGMENT_X[-1] + 45}" y2="{cy:g}" stroke="{INK}" '
                 f'stroke-width="6" stroke-linecap="round" class="cl-strike"/>'
             )
-            out.append(_bold(HEAD_X, cy + RADIUS + 4, text("lessons.sheet.struck", name=name), 15))
+            out.append(_bold(HEAD_X, cy + RADIUS + 6, text("lessons.sheet.struck", name=name), SMALLEST_TEXT))
         out.append("</g>")
     if result is not None:
         line = text("lessons.sheet.final", final=result.final, flying=result.flying)
-        out.append(_bold(WIDTH / 2, TOP + ROW * len(CATERPILLARS) + 30, line, 24))
+        out.append(_bold(width / 2, TOP + ROW * len(CATERPILLARS) + 30, line, 24))
     out.append("</svg>")
     return "".join(out)

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from caterpillar_learn.caterpillars import Game, State, score
-from caterpillar_learn.caterpillars.svg import sheet_svg
+from caterpillar_learn.caterpillars.svg import NARROW, SMALLEST_TEXT, WIDTH, Board, sheet_svg
 
 NS = "{http://www.w3.org/2000/svg}"
 
@@ -67,6 +67,18 @@ def test_any_reachable_sheet_draws_as_well_formed_svg(level: str, seed: int, rou
 
 
 @pytest.mark.parametrize("size", [0.5, 1.0, 2.0])
-def test_size_scales_width(size: float) -> None:
-    root = ET.fromstring(sheet_svg(State.new("beginner"), size=size))
-    assert float(root.get("width") or 0) == pytest.approx(780 * size)
+@pytest.mark.parametrize(("level", "width"), [("beginner", NARROW), ("advanced", WIDTH)])
+def test_size_scales_width(size: float, level: str, width: int) -> None:
+    """The sheet's width at ``size``: the paper ends after the totals where a level has no bonus boxes."""
+    root = ET.fromstring(sheet_svg(State.new(level), size=size))
+    assert float(root.get("width") or 0) == pytest.approx(width * size)
+    assert root.get("viewBox", "").split()[2] == str(width)
+
+
+@pytest.mark.parametrize("level", ["beginner", "expert"])
+def test_no_text_on_the_sheet_is_smaller_than_the_smallest_size(level: str) -> None:
+    """A board drawn at 0.8 of its size or more shows no text under 16 px (caterpillars.css sizes it so)."""
+    full = State(level, (1,) * 12, (2, 2, 2, 2, 1, 1, 1, 1, 6, 6, 6, 6), (3, 3, 3) if level == "expert" else None)
+    root = ET.fromstring(sheet_svg(full, board=Board(legal=frozenset({0}), chosen=frozenset({1}))))
+    sizes = [float(node.get("font-size") or 0) for node in root.iter("{http://www.w3.org/2000/svg}text")]
+    assert sizes and min(sizes) >= SMALLEST_TEXT >= 20, sorted(sizes)[:3]
