@@ -10,6 +10,7 @@ import { drawResumeNote, keepSave } from "./resume.js";
 import { drawTray } from "./caterpillars-tray.js";
 import { h, markup, mount } from "./draw.js";
 import { sender, watch, isShortcut } from "./shared.js";
+import { sound } from "./sound.js";
 
 // The trait payloads, one @typedef each; their Python twins are the TypedDicts
 // of caterpillar_learn/ui/caterpillars/views.py (a test keeps the two alike).
@@ -347,14 +348,24 @@ function clearRule(root, layer) {
   root.querySelectorAll("[data-role]").forEach((node) => node.removeAttribute("data-role"));
 }
 
+/** How many boxes of the sheet hold a score. @param {SheetView} sheet */
+function filled(sheet) {
+  return Object.values(sheet.scores || {}).flat().filter((value) => value !== null && value !== undefined).length;
+}
+
+/** Whether the page may move things (none under prefers-reduced-motion). */
+function moving() {
+  return !(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
+}
+
 /**
+ * The score die travels to its box: a copy of the die flies from the tray into the box and shrinks into it.
  * @param {HTMLElement} root
  * @param {HTMLElement} layer
  * @param {LegalEntry|null|undefined} entry
  */
 function flyScore(root, layer, entry) {
-  if (!entry || !entry.dice || !entry.dice.score.length) return;
-  if (window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+  if (!entry || !entry.dice || !entry.dice.score.length || !moving()) return;
   const die = root.querySelector(`[data-testid="die-${entry.dice.score[0]}"]`);
   const target = root.querySelector(`[data-testid="box-${entry.caterpillar}-${entry.box}"]`);
   if (!die || !target) return;
@@ -367,9 +378,69 @@ function flyScore(root, layer, entry) {
   ghost.classList.add("cl-flying");
   ghost.style.left = `${a.x - a.r.width / 2}px`;
   ghost.style.top = `${a.y - a.r.height / 2}px`;
+  ghost.style.width = `${a.r.width}px`;
+  ghost.style.height = `${a.r.height}px`;
   layer.append(ghost);
-  requestAnimationFrame(() => { ghost.style.transform = `translate(${b.x - a.x}px, ${b.y - a.y}px) scale(0.6)`; });
-  setTimeout(() => ghost.remove(), 700);
+  const dx = b.x - a.x;
+  const dy = b.y - a.y;
+  const flight = ghost.animate([
+    { transform: "translate(0, 0) rotate(0deg) scale(1)", opacity: 1 },
+    { transform: `translate(${dx * 0.5}px, ${dy * 0.5 - 60}px) rotate(180deg) scale(0.9)`, opacity: 1, offset: 0.5 },
+    { transform: `translate(${dx}px, ${dy}px) rotate(360deg) scale(0.45)`, opacity: 0.2 },
+  ], { duration: 600, easing: "ease-in-out" });
+  flight.onfinish = () => ghost.remove();
+  flight.oncancel = () => ghost.remove();
+}
+
+/**
+ * What changed on the sheet since the last view, shown as motion: a caterpillar whose total grew eats (its
+ * total counts up and swells), and when the game ends the one that flies flies up and back.
+ * @param {HTMLElement} root
+ * @param {SheetView|null} before
+ * @param {SheetView} now
+ */
+function showChange(root, before, now) {
+  if (!before || !moving()) return;
+  const totals = root.querySelectorAll(".cl-sheet .cl-total");
+  NAMES.forEach((name, index) => {
+    const from = before.totals ? before.totals[name] : undefined;
+    const to = now.totals ? now.totals[name] : undefined;
+    const text = /** @type {SVGTextElement|undefined} */ (totals[index]);
+    if (typeof from !== "number" || typeof to !== "number" || to <= from || !text) return;
+    countUp(text, from, to);
+    text.animate([{ transform: "scale(1)" }, { transform: "scale(1.4)" }, { transform: "scale(1)" }],
+      { duration: 500, easing: "ease-out" });
+  });
+  if (before.phase !== "over" && now.phase === "over") {
+    const flier = root.querySelector(".cl-sheet .cl-flies");
+    if (flier) {
+      flier.animate([{ transform: "translate(0, 0)" }, { transform: "translate(24px, -34px) rotate(-4deg)" },
+        { transform: "translate(0, 0)" }], { duration: 900, easing: "ease-in-out", iterations: 2 });
+    }
+  }
+}
+
+/**
+ * The total's text counts from `from` to `to` (it ends on the text Python drew, so the page stays as drawn).
+ * @param {SVGTextElement} text
+ * @param {number} from
+ * @param {number} to
+ */
+function countUp(text, from, to) {
+  // The text node preact made keeps its place: only its data changes, and it ends as drawn.
+  const node = /** @type {Text|null} */ (text.firstChild);
+  if (!node || node.nodeType !== Node.TEXT_NODE) return;
+  const drawn = node.data;
+  const started = performance.now();
+  const length = 450;
+  /** @param {number} at */
+  const step = (at) => {
+    const part = Math.min(1, (at - started) / length);
+    if (node.data !== drawn && part >= 1) node.data = drawn;
+    else if (part < 1) node.data = drawn.replace(String(to), String(Math.round(from + (to - from) * part)));
+    if (part < 1) requestAnimationFrame(step);
+  };
+  requestAnimationFrame(step);
 }
 
 // -- The one thing to do now (the lesson's `target`), marked data-todo="true" with the pulse -----------------
@@ -438,7 +509,8 @@ function render({ model, el }) {
     if (!view.sheet || !view.sheet.svg) return;
     root.setAttribute("lang", view.lang || "en");
     const active = /** @type {HTMLElement|null} */ (root.querySelector(":focus"));
-    if (lastCount !== null && view.dice.count !== lastCount && view.dice.rolled) tumbling = view.dice.count;
+    const rolled = lastCount !== null && view.dice.count !== lastCount && view.dice.rolled;
+    if (rolled) tumbling = view.dice.count;
     lastCount = view.dice.count;
     // A new roll tumbles (two names of one tumble: the class differs from the last roll's, so it plays again).
     const tumble = view.dice.rolled && tumbling === view.dice.count ? "cl-rolling" + (tumbling % 2 ? " cl-rolling-odd" : "") : "";
@@ -457,6 +529,12 @@ function render({ model, el }) {
         h("div", { key: "teach", class: "cl-teach" }, drawResumeNote(view.saved, view.strings, send), steps.stepper, question),
         h("div", { key: "play", class: "cl-play" }, tray, sheet, ...after))
       : [question, h("div", { key: "main", class: "cl-main" }, sheet, h("div", { key: "side", class: "cl-side" }, tray, ...after))]);
+    // What changed is heard and seen: a roll rattles, a new total is eaten, the end celebrates.
+    const before = shown ? shown.sheet : null;
+    if (rolled) sound("roll");
+    if (before && before.phase !== "over" && view.sheet.phase === "over") sound("end");
+    else if (before && filled(view.sheet) > filled(before)) sound("place");
+    requestAnimationFrame(() => showChange(root, before, view.sheet));
     shown = view;
     // A new menu takes the focus to its first option; a button that just disabled itself (Roll, Check) hands
     // the focus to the sheet, so that Tab then reaches the boxes.  Nothing else moves the focus: no node is replaced.
@@ -511,7 +589,8 @@ function render({ model, el }) {
   root.addEventListener("focusin", pointAt);
   /** @param {BoxRef} box */
   const play = (box) => {
-    if (shown) flyScore(root, layer, entryAt(shown, box));
+    const entry = shown ? entryAt(shown, box) : undefined;
+    if (entry) flyScore(root, layer, entry);
     send("box", box);
   };
   /** @param {BoxRef} box */

@@ -11,6 +11,7 @@
 
 import { h as element, render as preactRender, Fragment as PreactFragment } from "./preact.js";
 import { forEar, listen, remember, utter, voiceOn, voicesReady, voices, ROOTS, ICONS } from "./shared.js";
+import { soundSwitch } from "./sound.js";
 
 /**
  * @typedef {Object<string, any>} Attrs  an element's attributes, listeners (`on*`), `text`, `key` and `ref`
@@ -212,7 +213,7 @@ export function voiceSwitch(words = {}) {
 }
 
 /**
- * The learner's page settings: the voice switch, and the choice of language (`languages` from Python, each
+ * The learner's page settings: the voice switch, the sound switch (sound.js), and the choice of language (`languages` from Python, each
  * named in itself; no menu while the catalogue has only one).
  * @param {Array<{code: string, name: string}>|null|undefined} languages
  * @param {string} lang
@@ -220,7 +221,7 @@ export function voiceSwitch(words = {}) {
  * @param {(type: string, fields?: Object<string, any>) => void} send
  */
 export function languageSwitch(languages, lang, words, send) {
-  const voice = voiceSwitch(words);
+  const voice = [voiceSwitch(words), words.sound_switch ? soundSwitch(words) : null];
   if (!languages || languages.length < 2) return h("div", { class: "learn-settings" }, voice);
   /** @param {Event} event */
   const choose = (event) => send("language", { value: /** @type {HTMLSelectElement} */ (event.target).value });

@@ -6,9 +6,12 @@
 //
 //   import { sound, soundSwitch } from "./sound.js";
 //   sound("roll");                      // on the learner's action, after the page shows it
-//   h("div", {}, soundSwitch(words));   // the switch, beside the voice switch
+//   h("div", {}, soundSwitch(words));   // the switch (draw.js's languageSwitch puts it beside the voice switch)
+//
+// Drawn with preact's own h (draw.js imports this module, so this one cannot import draw.js).
 
-import { h, icon } from "./draw.js";
+import { h } from "./preact.js";
+import { ICONS } from "./shared.js";
 
 /** @typedef {"roll"|"place"|"fit"|"slip"|"call"|"end"|"fly"} SoundName */
 
@@ -106,8 +109,11 @@ export function soundSwitch(words = {}) {
     }
     if (now) sound("place");
   };
-  return h("button", { class: "learn-voice-switch learn-sound-switch", type: "button", role: "switch",
-    "data-testid": "sound-switch", "aria-checked": String(soundOn()), title: label, onclick: flip },
+  /** @param {string} name @param {string} cls */
+  const icon = (name, cls) => h("svg", { class: cls, viewBox: "0 0 24 24", width: 24, height: 24, fill: "currentColor",
+    "aria-hidden": "true", focusable: "false", "data-icon": name, dangerouslySetInnerHTML: { __html: ICONS[name] } });
+  return h("button", { key: "sound-switch", class: "learn-voice-switch learn-sound-switch", type: "button", role: "switch",
+    "data-testid": "sound-switch", "aria-checked": String(soundOn()), title: label, onClick: flip },
   icon("note", "learn-icon learn-icon-on"), icon("note-off", "learn-icon learn-icon-off"),
-  h("span", { class: "learn-voice-label", text: label }));
+  h("span", { class: "learn-voice-label" }, label));
 }

@@ -241,7 +241,9 @@ def sheet_svg(state: State, *, size: float = 1.0, board: Board | None = None) ->
         fill = f"url(#cl-{uid}-{name})"
         flying = result is not None and result.flying == name
         struck = result is not None and not flying
-        out.append(f'<g opacity="0.55" class="cl-row cl-struck" data-caterpillar="{name}">' if struck else "<g>")
+        row = "cl-row cl-struck" if struck else "cl-row cl-flies" if flying else "cl-row"
+        faded = ' opacity="0.55"' if struck else ""
+        out.append(f'<g{faded} class="{row}" data-caterpillar="{name}">')
         if flying:
             out.append(_wings(HEAD_X, cy))
         # The name alone: colour and pattern show themselves, and a word under the head crowded it (German ran
@@ -254,7 +256,7 @@ def sheet_svg(state: State, *, size: float = 1.0, board: Board | None = None) ->
             f'<rect x="{TOTAL_X - 40}" y="{cy - 26:g}" width="80" height="52" rx="8" fill="{PAPER}" '
             f'stroke="{INK}" stroke-width="2" class="cl-tag"/>'
         )
-        out.append(_bold(TOTAL_X, cy, f"= {state.totals[index]}", 28, "cl-on-paper"))
+        out.append(_bold(TOTAL_X, cy, f"= {state.totals[index]}", 28, "cl-on-paper cl-total"))
         if state.level.rules.bonus_boxes:
             value, letter = state.bonus[index], BONUS_BOXES[index]
             words = escape(text("lessons.sheet.bonus_box", box=letter))

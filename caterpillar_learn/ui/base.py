@@ -194,6 +194,9 @@ class LearnWidget(anywidget.AnyWidget, Generic[C]):
 
     #: ``strings`` key → catalogue key of the words the front end shows on its own.
     STRING_KEYS: ClassVar[Mapping[str, str]] = {}
+    #: Whether the widget answers the learner's actions with sounds (``widgets/sound.js``), and so shows the
+    #: sound switch beside the voice switch.  The games do; a widget that makes no sound says False.
+    SOUNDS: ClassVar[bool] = True
 
     event = traitlets.Dict().tag(sync=True)
     message = traitlets.Unicode("").tag(sync=True, view=True)
@@ -250,6 +253,8 @@ class LearnWidget(anywidget.AnyWidget, Generic[C]):
         words = {name: template(key) for name, key in self.STRING_KEYS.items()}
         if self.resumable():  # the note after a reload (see resume)
             words.update({name: text(f"ui.resume.{name}") for name in RESUME_WORDS})
+        if self.SOUNDS:
+            words["sound_switch"] = text("ui.sound.switch")
         return {**words, **voice_strings(speaks_by_default(named if isinstance(named, str) else None))}
 
     def refresh(self) -> None:
