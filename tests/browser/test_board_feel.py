@@ -14,8 +14,9 @@ In Chromium through Voila (``caterpillar-learn serve``), at 1024×768 with touch
 * **Sound.** A stand-in ``AudioContext`` (an init script, before the page's own
   code) counts the sounds ``widgets/sound.js`` makes: one for a roll, one for
   a placement, one for the end; none once the sound switch is off.
-* **No wrapping.** No button's text runs onto a second line or out of its
-  button, in English and German, at both sizes.
+* **No wrapping, no jumps.** No button's text runs onto a second line or out
+  of its button, in English and German, at both sizes; the sheet stays in its
+  place from round to round.
 
 Lesson 00 is the game played here: after its labels the game is free, so
 the test rolls and places as a child would, to the end.
@@ -122,6 +123,10 @@ WRAPPED_JS = """() => {
 }"""
 
 
+#: Where the sheet's top is on the page (not the window: a scroll is no jump).
+SHEET_TOP_JS = "() => Math.round(document.querySelector('.cl-sheet').getBoundingClientRect().top + scrollY)"
+
+
 def _lesson(context: BrowserContext, server: Server, name: str) -> Page:
     page = context.new_page()
     page.goto(f"{server.url.rstrip('/')}/voila/render/{name}.ipynb")
@@ -183,8 +188,10 @@ def test_roll_place_and_end_move_and_sound(context_for: Any, lessons_server: Ser
     _act(page, "roll", player.roll)
     move = player.offered()[0]
     _act(page, "place", player.click, move)
+    tops = set()
     while game.phase == "play":
         _act(page, "roll-late", player.roll)
+        tops.add(page.evaluate(SHEET_TOP_JS))  # the board stays where it is, round after round
         move = player.offered()[0]
         _act(page, "end" if len(list(game.state.empty_slots())) == 1 else "place-late", player.click, move)
     page.wait_for_timeout(400)
@@ -194,6 +201,7 @@ def test_roll_place_and_end_move_and_sound(context_for: Any, lessons_server: Ser
     heard = {(sound["mark"], sound["notes"]) for sound in sounds}
     assert ("roll", NOTES["roll"]) in heard and ("place", NOTES["place"]) in heard, sounds
     assert ("end", NOTES["end"]) in heard, sounds
+    assert len(tops) == 1, f"the sheet moved between rounds: its top at {sorted(tops)} px"
 
 
 def test_no_motion_when_reduced_and_no_sound_when_switched_off(context_for: Any, lessons_server: Server) -> None:
