@@ -74,8 +74,9 @@ export function drawTray(view, tumble, send) {
         "aria-label": fill(strings.action, { face: words }) }, actionFace(dice.action)));
       faceText = h("div", { key: "face-text", class: "cl-face-text", text: words });
     }
-  } else if (view.lesson && !over) {
-    // In a lesson, two dice waiting to be rolled say it without words (the words are their label).
+  } else if (view.lesson && view.lesson.count !== undefined && !over) {
+    // In a lesson with steps, two dice waiting to be rolled say it without words (the words are their label);
+    // in a classroom the words say whose dice the pupil waits for.
     row.push(h("div", { key: "blank", class: "cl-blank-dice", role: "img", "aria-label": strings.no_dice },
       [0, 1].map((index) => h("span", { key: index, class: "cl-die" }, face("cl-die-body cl-die-blank")))));
   } else {

@@ -27,8 +27,9 @@ from caterpillar_learn.i18n import text
 if TYPE_CHECKING:  # the command line must not pay for Panel and the widgets: they are imported when serving
     from caterpillar_learn.classroom.lessonroom import LessonPupil, LessonRoom
     from caterpillar_learn.classroom.lobby import AnyRoom, Lobby
+    from caterpillar_learn.ui.base import LearnWidget
 
-__all__ = ["build_pages"]
+__all__ = ["Site", "build_pages"]
 
 log = logging.getLogger("caterpillar_learn.classroom")
 
@@ -84,213 +85,283 @@ def build_pages(
 ) -> dict[str, Callable[[], Any]]:
     """The server's pages by address: ``teacher``, ``join`` and ``/`` (the door again); ``pictures`` is
     where the server serves the lesson gallery's pictures (the door shows the lessons' cards)."""
-    import panel as pn
+    site = Site(lobby, join_url, freezer, pictures)
+    return {"/": site.pupil_page, "join": site.pupil_page, "teacher": site.teacher_page}
 
-    from caterpillar_learn.classroom.components import classroom_component
-    from caterpillar_learn.classroom.consoles import JoinDesk, JoinWidget, TeacherConsole, TeacherWidget
-    from caterpillar_learn.classroom.lessonpage import LessonBoard, LessonTable, lesson_widget, widget_class
-    from caterpillar_learn.classroom.lessonroom import LessonRoom
-    from caterpillar_learn.classroom.pupil import ClassroomBoard, RoomSession, SeatTable, SeatWidget
-    from caterpillar_learn.classroom.rooms import CaterpillarsRoom
-    from caterpillar_learn.ui.base import LearnWidget
 
-    # Make every component class now, before any page is open: Panel then lists their Bokeh data
-    # models in every page's document.  A class first made inside a page would be described to that
-    # page alone, and a door opened earlier could not draw the sheet it later receives.
-    for kind in (TeacherWidget, JoinWidget, ClassroomBoard, SeatWidget, LessonBoard, LessonTable):
-        classroom_component(kind)
-    redraws = Redraws()  # every page's redraws, one at a turn of the event loop
+class Site:
+    """What every page of one server shares: the lobby, the pupils' address, the redraws, the page counter.
 
-    def _component(kind: type[LearnWidget[Any]], widget: LearnWidget[Any], **params: Any) -> Any:
+    Each page is an object of its own (:class:`TeacherPage`, :class:`PupilPage`) made when a browser opens its
+    address; its methods are what Panel and the rooms call back.
+    """
+
+    def __init__(self, lobby: Lobby, join_url: str, freezer: Freezer | None, pictures: str | None) -> None:
+        from caterpillar_learn.classroom.components import classroom_component
+        from caterpillar_learn.classroom.consoles import JoinWidget, TeacherWidget
+        from caterpillar_learn.classroom.lessonpage import LessonBoard, LessonTable
+        from caterpillar_learn.classroom.pupil import ClassroomBoard, SeatWidget
+
+        self.lobby, self.join_url, self.freezer, self.pictures = lobby, join_url, freezer, pictures
+        # Make every component class now, before any page is open: Panel then lists their Bokeh data
+        # models in every page's document.  A class first made inside a page would be described to that
+        # page alone, and a door opened earlier could not draw the sheet it later receives.
+        for kind in (TeacherWidget, JoinWidget, ClassroomBoard, SeatWidget, LessonBoard, LessonTable):
+            classroom_component(kind)
+        self.redraws = Redraws()  # every page's redraws, one at a turn of the event loop
+
+    def component(self, kind: type[LearnWidget[Any]], widget: LearnWidget[Any], **params: Any) -> Any:
+        """``widget``'s Panel component, of the component class made for ``kind``."""
+        from caterpillar_learn.classroom.components import classroom_component
+
         # The class by name, never type(widget): anywidget gives every instance a class of its own,
         # and a Panel component class per page would be a new Bokeh model class per page.
         make: Any = classroom_component  # cached by class
         component = make(kind)(widget, **params)
-        component.redraws = redraws  # its page's events go before other pages' redraws
+        component.redraws = self.redraws  # its page's events go before other pages' redraws
         return component
 
-    def teacher_page() -> Any:
-        if not lobby.is_teacher(_arg("token")):
+    def opened(self) -> None:
+        if self.freezer is not None:
+            self.freezer.opened()
+
+    def closed(self, doc: Any) -> None:
+        self.redraws.forget(doc)
+        if self.freezer is not None:
+            self.freezer.closed()
+
+    def teacher_page(self) -> Any:
+        import panel as pn
+
+        if not self.lobby.is_teacher(_arg("token")):
             log.warning("teacher page asked for without the token, from %s", _client())
             return pn.pane.Markdown(text("classroom.page.teacher_only"))  # type: ignore[no-untyped-call]
-        doc = pn.state.curdoc
-        when_open_send_at_once(doc)
-        console = TeacherConsole(lobby, join_url)
-        widget = TeacherWidget(console)
-        component: Any = _component(TeacherWidget, widget)
+        return TeacherPage(self).layout
+
+    def pupil_page(self) -> Any:
+        return PupilPage(self).holder
+
+
+class TeacherPage:
+    """The teacher's console, following its room, and under it the screen of the pupil the teacher tapped."""
+
+    def __init__(self, site: Site) -> None:
+        import panel as pn
+
+        from caterpillar_learn.classroom.consoles import TeacherConsole, TeacherWidget
+
+        self.site = site
+        self.doc = pn.state.curdoc
+        when_open_send_at_once(self.doc)
+        self.console = TeacherConsole(site.lobby, site.join_url)
+        widget = TeacherWidget(self.console)
+        component: Any = site.component(TeacherWidget, widget)
         _log_tampering(component, widget, "teacher")
-        push = Push(doc, widget, component, redraws=redraws, every=TEACHER_EVERY)
-        followed: dict[str, Any] = {}
-
-        def watch(room: AnyRoom | None) -> None:
-            if "room" in followed:
-                followed["room"].unsubscribe(followed.pop("token"))
-            followed.pop("room", None)
-            if room is not None:
-                followed["room"], followed["token"] = room, room.subscribe(push, None)
-
-        console.watch = watch
-        watch(console.room)
+        self.push = Push(self.doc, widget, component, redraws=site.redraws, every=TEACHER_EVERY)
+        #: The room the console follows and its subscription, or None.
+        self.followed: tuple[AnyRoom, int] | None = None
+        self.console.watch = self.watch
+        self.watch(self.console.room)
         # Under the console: the screen of the pupil the teacher tapped in a lesson room's grid, read-only.
-        look_holder = pn.Column(sizing_mode="stretch_width")
-        looking: list[Callable[[], None]] = []
+        self.look_holder = pn.Column(sizing_mode="stretch_width")
+        self.looking: list[Callable[[], None]] = []
+        self.console.look = self.look
+        _on_close(self.close)
+        site.opened()
+        self.layout = pn.Column(component, self.look_holder, sizing_mode="stretch_width")
 
-        def look(room: LessonRoom | None, pupil: LessonPupil | None) -> None:
-            for step in looking:
-                step()
-            looking.clear()
-            if room is None or pupil is None:
-                look_holder.objects = []
-                return
-            mirror = lesson_widget(room, pupil, read_only=True)
-            shown = _look_line(room, pupil)
-            mirror_component = _component(widget_class(room), mirror, sizing_mode="stretch_width")
-            line = pn.pane.HTML(shown, sizing_mode="stretch_width")  # type: ignore[no-untyped-call]
-            mirror_push = Push(doc, mirror, mirror_component, redraws=redraws, every=TEACHER_EVERY)
+    def watch(self, room: AnyRoom | None) -> None:
+        """Follow ``room`` (and no other), or none."""
+        if self.followed is not None:
+            followed, token = self.followed
+            followed.unsubscribe(token)
+        self.followed = None if room is None else (room, room.subscribe(self.push, None))
 
-            def follow(changed: int | None) -> None:
-                mirror_push(changed)
-                if _look_line(room, pupil) != line.object:  # the names hidden or shown again
-                    on_doc(doc, lambda: setattr(line, "object", _look_line(room, pupil)))
+    def look(self, room: LessonRoom | None, pupil: LessonPupil | None) -> None:
+        """Show ``pupil``'s screen in ``room`` under the console, read-only (none when either is None)."""
+        self.stop_looking()
+        if room is None or pupil is None:
+            self.look_holder.objects = []
+            return
+        mirror = Mirror(self, room, pupil)
+        self.looking.append(mirror.stop)
+        self.look_holder.objects = [mirror.line, mirror.component]
 
-            token = room.subscribe(follow, pupil.id)
+    def stop_looking(self) -> None:
+        for step in self.looking:
+            step()
+        self.looking.clear()
 
-            def stop() -> None:
-                mirror_push.closed = True
-                room.unsubscribe(token)
+    def close(self) -> None:
+        self.push.closed = True
+        self.stop_looking()
+        self.watch(None)
+        self.site.closed(self.doc)
 
-            looking.append(stop)
-            look_holder.objects = [line, mirror_component]
 
-        console.look = look
+class Mirror:
+    """A pupil's screen as the teacher sees it under the console: the pupil's widget, read-only, and its line."""
 
-        def close() -> None:
-            push.closed = True
-            for step in looking:
-                step()
-            looking.clear()
-            watch(None)
-            redraws.forget(doc)
-            if freezer is not None:
-                freezer.closed()
+    def __init__(self, page: TeacherPage, room: LessonRoom, pupil: LessonPupil) -> None:
+        import panel as pn
 
-        _on_close(close)
-        if freezer is not None:
-            freezer.opened()
-        return pn.Column(component, look_holder, sizing_mode="stretch_width")
+        from caterpillar_learn.classroom.lessonpage import lesson_widget, widget_class
 
-    def pupil_page() -> Any:
-        doc = pn.state.curdoc
-        when_open_send_at_once(doc)
-        holder = pn.Column(sizing_mode="stretch_width")
-        leave: list[Callable[[], None]] = []
+        self.doc, self.room, self.pupil = page.doc, room, pupil
+        mirror = lesson_widget(room, pupil, read_only=True)
+        self.component = page.site.component(widget_class(room), mirror, sizing_mode="stretch_width")
+        self.line = pn.pane.HTML(_look_line(room, pupil), sizing_mode="stretch_width")  # type: ignore[no-untyped-call]
+        self.push = Push(self.doc, mirror, self.component, redraws=page.site.redraws, every=TEACHER_EVERY)
+        self.token = room.subscribe(self.follow, pupil.id)
 
-        def show(room: AnyRoom, pupil: Any) -> None:
-            for step in leave:
-                step()
-            leave.clear()
-            widget: Any
-            cover = None
-            lesson_room = room if isinstance(room, LessonRoom) else None
-            if isinstance(room, LessonRoom):
-                widget, key = lesson_widget(room, pupil), pupil.id
-                component = _component(widget_class(room), widget, sizing_mode="stretch_width")
-                cover = pn.pane.HTML(_cover(room, widget.lang), sizing_mode="stretch_width")  # type: ignore[no-untyped-call]
-            elif isinstance(room, CaterpillarsRoom):
-                widget, key = ClassroomBoard(RoomSession(room, pupil)), pupil.id
-                component = _component(ClassroomBoard, widget, sizing_mode="stretch_width")
-            else:
-                widget, key = SeatWidget(SeatTable(room, pupil)), pupil.table
-                component = _component(SeatWidget, widget, sizing_mode="stretch_width")
-            _log_tampering(component, widget, f"room {room.code}, pupil {pupil.nickname!r}")
-            first = None
-            if isinstance(widget, ClassroomBoard):
-                session = widget.session
-                assert isinstance(session, RoomSession)
-                first = lambda: {"dice": session.dice_now()}  # noqa: E731
-            push = Push(doc, widget, component, first=first, redraws=redraws)
-            token = room.subscribe(push, key)
+    def follow(self, changed: int | None) -> None:
+        self.push(changed)
+        if _look_line(self.room, self.pupil) != self.line.object:  # the names hidden or shown again
+            on_doc(self.doc, self.relabel)
 
-            def unsubscribe() -> None:
-                push.closed = True
-                room.unsubscribe(token)
+    def relabel(self) -> None:
+        self.line.object = _look_line(self.room, self.pupil)
 
-            leave.append(unsubscribe)
-            badge = pn.pane.HTML(_you(room.code, pupil.nickname), sizing_mode="stretch_width")  # type: ignore[no-untyped-call]
-            shown = {"nickname": pupil.nickname}
+    def stop(self) -> None:
+        self.push.closed = True
+        self.room.unsubscribe(self.token)
 
-            def taken_out_or_renamed(_changed: int | None = None) -> None:
-                # The teacher removed or renamed this pupil, or paused the class: tell the page, on its own document.
-                if cover is not None and lesson_room is not None and cover.object != _cover(lesson_room, widget.lang):
-                    on_page(lambda: setattr(cover, "object", _cover(lesson_room, widget.lang)))
-                if pupil.id in room.pupils and room.pupils[pupil.id] is pupil and pupil.nickname == shown["nickname"]:
-                    return
-                on_page(follow_teacher)
 
-            def follow_teacher() -> None:
-                if pupil.id not in room.pupils or room.pupils[pupil.id] is not pupil:
-                    for step in leave:
-                        step()
-                    leave.clear()
-                    desk.removed()
-                    door.refresh()
-                    door_component.pull()
-                    holder.objects = [door_component]
-                elif pupil.nickname != shown["nickname"]:
-                    shown["nickname"] = desk.nickname = pupil.nickname
-                    badge.object = _you(room.code, pupil.nickname)
-                    door.refresh()
-                    door_component.pull()
+class PupilPage:
+    """The pupils' door, and once a pupil is in, their sheet (or seat) in their room."""
 
-            watcher = room.subscribe(taken_out_or_renamed, None)
-            leave.append(lambda: room.unsubscribe(watcher))
-            door.refresh()  # the door (hidden now) hands the page its secret to keep
-            door_component.pull()
-            holder.objects = [door_component, badge, component, *([cover] if cover is not None else [])]
+    def __init__(self, site: Site) -> None:
+        import panel as pn
 
-        def on_page(step: Callable[[], None]) -> None:
-            """Run ``step`` on this page's own document (it may come from the teacher's page)."""
-            from panel.io.state import set_curdoc
+        from caterpillar_learn.classroom.consoles import JoinDesk, JoinWidget
 
-            def run() -> None:
-                with set_curdoc(doc):
-                    step()
-
-            try:
-                page: Any = doc
-                page.add_next_tick_callback(run)
-            except Exception:  # the page has closed meanwhile
-                log.debug("a closed page missed the teacher's answer", exc_info=True)
-
+        self.site = site
+        self.doc = pn.state.curdoc
+        when_open_send_at_once(self.doc)
+        self.holder = pn.Column(sizing_mode="stretch_width")
+        #: What to undo when the page leaves its room (or closes): the subscriptions of the seat shown.
+        self.leave: list[Callable[[], None]] = []
         # The address carries the room code at most: a nickname in it only fills in the form, and the
         # sheet comes back only to a page that shows its secret (kept in the browser, sent by the door).
-        desk = JoinDesk(
-            lobby, _client(), show, code=_arg("room"), nickname=_arg("nickname"), schedule=on_page, pictures=pictures
+        self.desk = JoinDesk(
+            site.lobby,
+            _client(),
+            self.show,
+            code=_arg("room"),
+            nickname=_arg("nickname"),
+            schedule=self.on_page,
+            pictures=site.pictures,
         )
-        door = JoinWidget(desk)
-        door_component: Any = _component(JoinWidget, door)
+        self.door = JoinWidget(self.desk)
+        self.door_component: Any = site.component(JoinWidget, self.door)
+        self.desk.answer_seen = self.refresh_door
+        self.holder.objects = [self.door_component]
+        _on_close(self.close)
+        site.opened()
 
-        def answer_seen() -> None:
-            door.refresh()
-            door_component.pull()
+    def show(self, room: AnyRoom, pupil: Any) -> None:
+        """The pupil is in ``room``: their sheet (or seat) under the door (hidden now), as the room changes."""
+        self.leave_room()
+        seat = Seat(self, room, pupil)
+        self.leave.extend(seat.undo)
+        self.refresh_door()  # the door (hidden now) hands the page its secret to keep
+        self.holder.objects = [self.door_component, seat.badge, seat.component, *seat.cover]
 
-        desk.answer_seen = answer_seen
-        holder.objects = [door_component]
+    def refresh_door(self) -> None:
+        self.door.refresh()
+        self.door_component.pull()
 
-        def close() -> None:
-            for step in leave:
-                step()
-            desk.close()
-            redraws.forget(doc)
-            if freezer is not None:
-                freezer.closed()
+    def back_to_the_door(self) -> None:
+        """The teacher took the pupil out: the door again."""
+        self.leave_room()
+        self.desk.removed()
+        self.refresh_door()
+        self.holder.objects = [self.door_component]
 
-        _on_close(close)
-        if freezer is not None:
-            freezer.opened()
-        return holder
+    def leave_room(self) -> None:
+        for step in self.leave:
+            step()
+        self.leave.clear()
 
-    return {"/": pupil_page, "join": pupil_page, "teacher": teacher_page}
+    def on_page(self, step: Callable[[], None]) -> None:
+        """Run ``step`` on this page's own document (it may come from the teacher's page)."""
+        on_doc(self.doc, step)
+
+    def close(self) -> None:
+        self.leave_room()
+        self.desk.close()
+        self.site.closed(self.doc)
+
+
+class Seat:
+    """A pupil's sheet (or their seat at a Räuber Raupe table) on their page, following their room."""
+
+    def __init__(self, page: PupilPage, room: AnyRoom, pupil: Any) -> None:
+        import panel as pn
+
+        from caterpillar_learn.classroom.lessonpage import lesson_widget, widget_class
+        from caterpillar_learn.classroom.lessonroom import LessonRoom
+        from caterpillar_learn.classroom.pupil import ClassroomBoard, RoomSession, SeatTable, SeatWidget
+        from caterpillar_learn.classroom.rooms import CaterpillarsRoom
+
+        self.page, self.room, self.pupil = page, room, pupil
+        self.lesson_room = room if isinstance(room, LessonRoom) else None
+        widget: Any
+        self.cover: list[Any] = []  # the cover while the teacher pauses a lesson room
+        if isinstance(room, LessonRoom):
+            widget, key = lesson_widget(room, pupil), pupil.id
+            self.component = page.site.component(widget_class(room), widget, sizing_mode="stretch_width")
+            cover_html = _cover(room, widget.lang)
+            self.cover = [pn.pane.HTML(cover_html, sizing_mode="stretch_width")]  # type: ignore[no-untyped-call]
+        elif isinstance(room, CaterpillarsRoom):
+            widget, key = ClassroomBoard(RoomSession(room, pupil)), pupil.id
+            self.component = page.site.component(ClassroomBoard, widget, sizing_mode="stretch_width")
+        else:
+            widget, key = SeatWidget(SeatTable(room, pupil)), pupil.table
+            self.component = page.site.component(SeatWidget, widget, sizing_mode="stretch_width")
+        self.widget = widget
+        _log_tampering(self.component, widget, f"room {room.code}, pupil {pupil.nickname!r}")
+        first = None
+        if isinstance(widget, ClassroomBoard):
+            session = widget.session
+            assert isinstance(session, RoomSession)
+            first = lambda: {"dice": session.dice_now()}  # noqa: E731
+        self.push = Push(page.doc, widget, self.component, first=first, redraws=page.site.redraws)
+        token = room.subscribe(self.push, key)
+        self.badge = pn.pane.HTML(_you(room.code, pupil.nickname), sizing_mode="stretch_width")  # type: ignore[no-untyped-call]
+        self.nickname = pupil.nickname
+        watcher = room.subscribe(self.taken_out_or_renamed, None)
+        #: What undoes this seat on the page: its pushes and subscriptions.
+        self.undo: list[Callable[[], None]] = [lambda: self.unsubscribe(token), lambda: room.unsubscribe(watcher)]
+
+    def unsubscribe(self, token: int) -> None:
+        self.push.closed = True
+        self.room.unsubscribe(token)
+
+    def taken_out_or_renamed(self, _changed: int | None = None) -> None:
+        """The teacher removed or renamed this pupil, or paused the class: tell the page, on its own document."""
+        if self.cover and self.lesson_room is not None and self.cover[0].object != self.cover_html():
+            self.page.on_page(self.recover)
+        room, pupil = self.room, self.pupil
+        if pupil.id in room.pupils and room.pupils[pupil.id] is pupil and pupil.nickname == self.nickname:
+            return
+        self.page.on_page(self.follow_teacher)
+
+    def cover_html(self) -> str:
+        assert self.lesson_room is not None
+        return _cover(self.lesson_room, self.widget.lang)
+
+    def recover(self) -> None:
+        self.cover[0].object = self.cover_html()
+
+    def follow_teacher(self) -> None:
+        room, pupil, page = self.room, self.pupil, self.page
+        if pupil.id not in room.pupils or room.pupils[pupil.id] is not pupil:
+            page.back_to_the_door()
+        elif pupil.nickname != self.nickname:
+            self.nickname = page.desk.nickname = pupil.nickname
+            self.badge.object = _you(room.code, pupil.nickname)
+            page.refresh_door()
 
 
 def on_doc(doc: Any, step: Callable[[], None]) -> None:
