@@ -49,7 +49,7 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar
 import anywidget
 import traitlets
 
-from caterpillar_learn.errors import CaterpillarLearnError, describe
+from caterpillar_learn.errors import CaterpillarLearnError, describe, one_line
 from caterpillar_learn.i18n import available_languages, current_language, language, language_choices, text
 from caterpillar_learn.ui.voice import speaks_by_default, voice_strings
 
@@ -118,8 +118,7 @@ def event_type(event: object, known: Iterable[str]) -> str:
         raise BadEventError(describe("event fields", len(event), f"at most {MAX_EVENT_FIELDS}"))
     kind = event.get("type")
     if not isinstance(kind, str) or kind not in names:
-        shown = kind if isinstance(kind, str | int | float | bool | None) and len(repr(kind)) < 40 else "…"
-        raise BadEventError(describe("event type", shown, "one of " + ", ".join(names)))
+        raise BadEventError(describe("event type", kind, "one of " + ", ".join(names)))
     return kind
 
 
@@ -135,8 +134,7 @@ def whole(value: object, field: str, size: int | None = None) -> int:
     """
     expected = "a whole number" if size is None else f"a whole number from 0 to {size - 1}"
     if isinstance(value, bool) or not isinstance(value, int):
-        shown = value if len(repr(value)) < 40 else "…"
-        raise BadEventError(describe(field, shown, expected))
+        raise BadEventError(describe(field, value, expected))
     if abs(value) > 10**9:
         digits = int(abs(value).bit_length() * 0.30103) + 1  # str() of a huge int is refused (and slow)
         raise BadEventError(f"{field}: got a number of about {digits} digits, expected {expected}")
@@ -156,8 +154,7 @@ def number(value: object, field: str, low: float, high: float) -> float:
     caterpillar_learn.ui.base.BadEventError: speed: got 'fast', expected a number from 0.25 to 2.5
     """
     if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
-        shown = value if len(repr(value)) < 40 else "…"
-        raise BadEventError(describe(field, shown, f"a number from {low} to {high}"))
+        raise BadEventError(describe(field, value, f"a number from {low} to {high}"))
     return float(value)
 
 
@@ -345,7 +342,7 @@ class LearnWidget(anywidget.AnyWidget, Generic[C]):
                             setattr(self, name, value)
                 self.session.handle(event)
             except CaterpillarLearnError as error:
-                self.session.message = _one_line(str(error))
+                self.session.message = one_line(str(error))
             except Exception:  # never lose the game in progress to a surprise
                 log.exception("%s: event %.200r failed", type(self).__name__, event)
                 self.session.message = text("ui.internal")
@@ -406,9 +403,8 @@ class LearnWidget(anywidget.AnyWidget, Generic[C]):
         """Speak ``value`` from now on: ``lang``, ``strings`` and every view (or one line in ``message``)."""
         codes = available_languages()
         if not isinstance(value, str) or value not in codes:
-            shown = value if isinstance(value, str | int | float | bool | None) and len(repr(value)) < 40 else "…"
             with language(self.lang):
-                self.session.message = _one_line(describe("language", shown, "one of " + ", ".join(codes)))
+                self.session.message = one_line(describe("language", value, "one of " + ", ".join(codes)))
             self.refresh()
             return
         with self.hold_sync():
@@ -423,7 +419,3 @@ class LearnWidget(anywidget.AnyWidget, Generic[C]):
         seq = int(self.event.get("seq", 0)) + 1 if isinstance(self.event.get("seq"), int) else 1
         self.event = {"type": kind, "seq": seq, **fields}
 
-
-def _one_line(message: str, limit: int = 300) -> str:
-    line = " ".join(message.split())
-    return line if len(line) <= limit else line[: limit - 1] + "…"
