@@ -59,6 +59,7 @@ from typing import Any, ClassVar
 
 import traitlets
 
+from caterpillar_learn.classroom import refusals
 from caterpillar_learn.classroom.codes import ClassroomError, parse_code, parse_nickname
 from caterpillar_learn.classroom.identity import RejoinNeeded, Removed, is_secret, new_secret
 from caterpillar_learn.classroom.lessonroom import LessonPupil, LessonRoom, LessonSettings
@@ -454,8 +455,7 @@ class TeacherWidget(LearnWidget[TeacherConsole]):
 
     def handle(self, event: object) -> None:
         super().handle(event)
-        if self.session.message:
-            log.warning("teacher: refused %.200r: %s", event, self.session.message)
+        refusals.tell(self, "teacher", event, self.session.message)
 
 
 class JoinWidget(LearnWidget[JoinDesk]):
@@ -482,5 +482,4 @@ class JoinWidget(LearnWidget[JoinDesk]):
             self.session.offered = event["secret"]
             event = {key: value for key, value in event.items() if key != "secret"}
         super().handle(event)
-        if self.session.message:
-            log.warning("door (%s): refused %.200r: %s", self.session.client, event, self.session.message)
+        refusals.tell(self, f"door ({self.session.client})", event, self.session.message)

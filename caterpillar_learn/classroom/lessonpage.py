@@ -33,6 +33,7 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
+from caterpillar_learn.classroom import refusals
 from caterpillar_learn.classroom.lessonroom import LessonPupil, LessonRoom, RoomLesson, RoomTable
 from caterpillar_learn.errors import CaterpillarLearnError, one_line
 from caterpillar_learn.i18n import available_languages, language, text
@@ -87,9 +88,7 @@ class InRoom:
                 widget.session.message = one_line(str(error))
                 kind = event.get("type") if isinstance(event, Mapping) else None
                 if kind not in QUIET:
-                    log.warning(
-                        "room %s, pupil %r: refused %.200r: %s", self.room.code, self.pupil.nickname, event, error
-                    )
+                    refusals.tell(self, f"room {self.room.code}, pupil {self.pupil.nickname!r}", event, str(error))
             except Exception:  # never lose the lesson to a surprise
                 log.exception("room %s, pupil %r: event %.200r failed", self.room.code, self.pupil.nickname, event)
                 widget.session.message = text("ui.internal")

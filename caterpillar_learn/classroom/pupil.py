@@ -39,6 +39,7 @@ from typing import Any, ClassVar, cast
 import traitlets
 
 from caterpillar_learn.caterpillars import Move
+from caterpillar_learn.classroom import refusals
 from caterpillar_learn.classroom.rooms import CaterpillarsRoom, Pupil
 from caterpillar_learn.classroom.tables import RaupePupil, RaupeRoom, SharedTable
 from caterpillar_learn.errors import describe
@@ -300,11 +301,6 @@ def _both(first: Future[Any], second: Future[Any]) -> Future[list[Any]]:
     return both
 
 
-def _log_refusal(who: str, event: object, refusal: str) -> None:
-    if refusal:
-        log.warning("%s: refused %.200r: %s", who, event, refusal)
-
-
 class ClassroomBoard(CaterpillarsBoard):
     """The lessons' Caterpillars board on a pupil's room game, without New game (the teacher starts games)."""
 
@@ -325,7 +321,7 @@ class ClassroomBoard(CaterpillarsBoard):
         super().handle(event)
         session = self.session
         assert isinstance(session, RoomSession)
-        _log_refusal(f"room {session.room.code}, pupil {session.pupil.nickname!r}", event, session.message)
+        refusals.tell(self, f"room {session.room.code}, pupil {session.pupil.nickname!r}", event, session.message)
 
 
 class SeatTable:
@@ -499,4 +495,4 @@ class SeatWidget(RaupeWidget):
         super().handle(event)
         seat = self.session
         assert isinstance(seat, SeatTable)
-        _log_refusal(f"room {seat.room.code}, pupil {seat.pupil.nickname!r}", event, seat.refusal)
+        refusals.tell(self, f"room {seat.room.code}, pupil {seat.pupil.nickname!r}", event, seat.refusal)

@@ -418,4 +418,3 @@ class LearnWidget(anywidget.AnyWidget, Generic[C]):
         """Do what the front end does for one action: write a new ``event``."""
         seq = int(self.event.get("seq", 0)) + 1 if isinstance(self.event.get("seq"), int) else 1
         self.event = {"type": kind, "seq": seq, **fields}
-

@@ -85,7 +85,7 @@ def test_a_pupil_board_refuses_every_bad_event_and_logs_it(lobby: Lobby, caplog:
         assert "Hints are switched off" in board.message
     assert len(room.log) == logged and ada.game.state.filled == 0 and ben.game.state.filled == 0
     refusals = [r for r in caplog.records if "refused" in r.getMessage()]
-    assert len(refusals) == len(GARBAGE) + 1
+    assert len(refusals) == 1  # the flood is told once; the next line counts the rest (classroom/refusals.py)
     assert all(len(r.getMessage()) < 1000 for r in refusals)  # a 100 000-character event is not logged whole
     # After all of it, Ada plays as usual, on her own sheet only.
     move = next(m for m in ada.game.legal_moves() if isinstance(m, Move))
@@ -162,7 +162,7 @@ def test_the_teacher_console_refuses_bad_events_and_the_room_goes_on(
             console.handle(event)
             assert console.message, event
     assert room.rolls == [] and room.log == []
-    assert sum("teacher: refused" in r.getMessage() for r in caplog.records) >= len(GARBAGE) + len(bad_rooms)
+    assert sum("teacher: refused" in r.getMessage() for r in caplog.records) == 1  # the rest counted, not logged
     console.act("roll", dice="3 5")
     assert console.message == "" and console.room["dice"]["values"] == [3, 5]
 
