@@ -9,6 +9,7 @@ row edited by hand, a file cut short by a full disk, a file overwritten.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import os
@@ -246,13 +247,26 @@ def shared_folder() -> Iterator[Path]:
         shutil.rmtree(where)
 
 
-def _run_classroom(data: Path, home: Path, *, read_only: bool = False) -> subprocess.CompletedProcess[str]:
-    """The real ``caterpillar-learn classroom`` on ``data``; as another user when ``read_only`` and we are root."""
+def _run_classroom(data: Path, home: Path, *, read_only: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """The real ``caterpillar-learn classroom`` on ``data``, with ``read_only`` (a folder or file) not writable.
+
+    Root writes anywhere, whatever the mode bits say.  As root the server then runs in a mount namespace of its
+    own where ``read_only`` is bound read-only onto itself: it sees a read-only place, as any user would, and
+    runs from wherever the checkout lies (a clone in a folder only root may enter too).  Where no namespace
+    can be made, it runs as another user instead, which needs the checkout readable by that user.
+    """
     environment = {**os.environ, "HOME": str(home)}
-    as_nobody = read_only and os.geteuid() == 0  # root writes anywhere: a read-only place needs another user
+    command = [*cli_command(), "classroom", "--port", "0", "--data", str(data)]
+    as_nobody = False
+    if read_only is not None and os.geteuid() == 0:
+        if _namespaces():
+            bind = 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" && shift && exec "$@"'
+            command = ["unshare", "--mount", "sh", "-c", bind, "sh", str(read_only), *command]
+        else:
+            as_nobody = True
     try:
         return subprocess.run(
-            [*cli_command(), "classroom", "--port", "0", "--data", str(data)],
+            command,
             capture_output=True,
             text=True,
             timeout=120,
@@ -263,6 +277,20 @@ def _run_classroom(data: Path, home: Path, *, read_only: bool = False) -> subpro
         )
     except subprocess.TimeoutExpired as still_running:
         raise AssertionError(f"the server started instead of refusing: {still_running.stderr!r}") from None
+
+
+@functools.cache
+def _namespaces() -> bool:
+    """Whether this root may make a mount namespace and bind a place read-only in it."""
+    probe = 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" && ! touch "$1/x" 2>/dev/null'
+    with tempfile.TemporaryDirectory() as place:
+        try:
+            done = subprocess.run(
+                ["unshare", "--mount", "sh", "-c", probe, "sh", place], capture_output=True, timeout=30
+            )
+        except (OSError, subprocess.TimeoutExpired):
+            return False
+    return done.returncode == 0
 
 
 def _home(folder: Path) -> Path:
@@ -295,7 +323,7 @@ def test_a_read_only_data_folder_or_file_is_refused_at_start(shared_folder: Path
             os.chown(data, NOBODY, NOBODY)  # the folder is the user's, the file is not
         place = data / FILE_NAME
     before = _rows(data)
-    done = _run_classroom(data, home, read_only=True)
+    done = _run_classroom(data, home, read_only=place)
     _one_line_exit_2(done, f"{place}: read-only")
     assert _rows(data) == before
 
