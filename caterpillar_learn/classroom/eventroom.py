@@ -34,7 +34,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from caterpillar_learn.classroom.identity import Attendance, Roster
+from caterpillar_learn.classroom.codes import ClassroomError
+from caterpillar_learn.classroom.identity import Attendance, Roster, secret_hash
+from caterpillar_learn.i18n import text
 
 __all__ = ["EventRoom", "Listener"]
 
@@ -42,6 +44,10 @@ log = logging.getLogger("caterpillar_learn.classroom")
 
 #: A page following a room: called with the part that changed (a pupil, a table), ``None`` for the whole room.
 Listener = Callable[[int | None], None]
+
+
+#: The most pupils a room holds (a class and a half).
+MAX_PUPILS = 60
 
 
 @dataclass
@@ -57,6 +63,32 @@ class EventRoom(Attendance):
     roster: Roster = field(init=False, default_factory=Roster, repr=False)
     _listeners: dict[int, tuple[int | None, Listener]] = field(init=False, default_factory=dict, repr=False)
     _tokens: itertools.count[int] = field(init=False, default_factory=itertools.count, repr=False)
+
+    def join(self, nickname: str, secret: str | None = None) -> Any:
+        """The pupil whose page holds ``secret``, or a new pupil ``nickname`` whose page will hold it.
+
+        A nickname that reads as a pupil's already (any case, width or
+        look-alike letter) without that pupil's secret raises
+        :class:`~.identity.RejoinNeeded`: the teacher decides (:meth:`ask`).
+        A room holds at most :data:`MAX_PUPILS`; what else a game writes of
+        a new pupil (a seat, the time) is its :meth:`joining`.
+        """
+        with self.lock:
+            known = self.roster.admit(nickname, secret)
+            if known is not None:
+                return self.pupils[known]
+            if len(self.pupils) >= MAX_PUPILS:
+                raise ClassroomError(text("classroom.msg.room_full", count=MAX_PUPILS))
+            ident = self.roster.next_id
+            data: dict[str, Any] = {"pupil": ident, "nickname": nickname, **self.joining()}
+            if secret is not None:
+                data["secret_hash"] = secret_hash(secret)
+            self.record("pupil_joined", data)
+            return self.pupils[ident]
+
+    def joining(self) -> dict[str, Any]:
+        """What the room writes of a new pupil besides who they are (called under the lock): nothing here."""
+        return {}
 
     def subscribe(self, listener: Listener, part: int | None = None) -> int:
         """Call ``listener(changed)`` after each change (only the room's and ``part``'s, if given); returns a token."""

@@ -53,7 +53,6 @@ from typing import Any
 
 from caterpillar_learn.classroom.codes import ClassroomError
 from caterpillar_learn.classroom.eventroom import EventRoom
-from caterpillar_learn.classroom.identity import secret_hash
 from caterpillar_learn.classroom.lessonpupil import (
     LESSON_NAMES,
     MODES,
@@ -100,7 +99,6 @@ MAX_EVENT_CHARS = 600
 CSV_COLUMNS = (
     "nickname", "lesson", "step_reached", "steps", "questions_asked", "right_first_try", "final_score", "minutes",
 )  # fmt: skip
-MAX_PUPILS = 60
 
 #: The pupil number a change for the teacher alone is announced with (a pupil's page listens for its own).
 TEACHER = -1
@@ -263,20 +261,9 @@ class LessonRoom(EventRoom):
         return f"{self.settings.lesson}-{self.code}-{time.strftime('%Y-%m-%d', time.localtime(self.clock()))}.csv"
 
     # -- what happens (each one an event, written before it is applied) ---------------------
-    def join(self, nickname: str, secret: str | None = None) -> LessonPupil:
-        """The pupil whose page holds ``secret``, or a new pupil ``nickname`` (see the Caterpillars room's)."""
-        with self.lock:
-            known = self.roster.admit(nickname, secret)
-            if known is not None:
-                return self.pupils[known]
-            if len(self.pupils) >= MAX_PUPILS:
-                raise ClassroomError(text("classroom.msg.room_full", count=MAX_PUPILS))
-            ident = self.roster.next_id
-            data: dict[str, Any] = {"pupil": ident, "nickname": nickname, "at": self.clock()}
-            if secret is not None:
-                data["secret_hash"] = secret_hash(secret)
-            self.record("pupil_joined", data)
-            return self.pupils[ident]
+    def joining(self) -> dict[str, Any]:
+        """When a new pupil joined (the room's clock)."""
+        return {"at": self.clock()}
 
     def act(self, pupil: int, event: object) -> None:
         """A pupil's page sends ``event``: checked, written, then played by the pupil's controller.

@@ -48,8 +48,7 @@ from caterpillar_learn.caterpillars.dice import roll_setup_dice
 from caterpillar_learn.caterpillars.game import choice_from_json, choice_to_json
 from caterpillar_learn.caterpillars.scoring import Standing
 from caterpillar_learn.classroom.codes import ClassroomError
-from caterpillar_learn.classroom.eventroom import EventRoom
-from caterpillar_learn.classroom.identity import secret_hash
+from caterpillar_learn.classroom.eventroom import MAX_PUPILS, EventRoom
 from caterpillar_learn.errors import describe
 from caterpillar_learn.i18n import text
 
@@ -75,7 +74,6 @@ STANDARD_LABELS: tuple[int, ...] = (1, 3, 6, 4, 6, 2, 3, 5, 5, 4, 2, 1)
 LAYOUTS = ("standard", "typed", "setup")
 #: ``server``: seeded dice drawn by the server; ``typed``: real dice rolled at the front and typed in.
 DICE_SOURCES = ("server", "typed")
-MAX_PUPILS = 60
 #: How the typed labels may be written: numbers, ``-`` or ``.`` for a blank label.
 BLANK_MARKS = ("-", ".", "_", "…")
 
@@ -327,26 +325,6 @@ class CaterpillarsRoom(EventRoom):
         self.notify(ident)
 
     # -- what happens (each one an event, written before it is applied) -----------------
-    def join(self, nickname: str, secret: str | None = None) -> Pupil:
-        """The pupil whose page holds ``secret``, or a new pupil ``nickname`` whose page will hold it.
-
-        A nickname that reads as a pupil's already (any case, width or
-        look-alike letter) without that pupil's secret raises
-        :class:`~.identity.RejoinNeeded`: the teacher decides (:meth:`ask`).
-        """
-        with self.lock:
-            known = self.roster.admit(nickname, secret)
-            if known is not None:
-                return self.pupils[known]
-            if len(self.pupils) >= MAX_PUPILS:
-                raise ClassroomError(text("classroom.msg.room_full", count=MAX_PUPILS))
-            ident = self.roster.next_id
-            data: dict[str, Any] = {"pupil": ident, "nickname": nickname}
-            if secret is not None:
-                data["secret_hash"] = secret_hash(secret)
-            self.record("pupil_joined", data)
-            return self.pupils[ident]
-
     def roll(self, typed: str | None = None) -> Roll:
         """The next dice: drawn from the room's seed, or the real dice the teacher typed in."""
         with self.lock:

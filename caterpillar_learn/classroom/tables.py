@@ -38,7 +38,6 @@ from typing import Any
 
 from caterpillar_learn.classroom.codes import ClassroomError
 from caterpillar_learn.classroom.eventroom import EventRoom
-from caterpillar_learn.classroom.identity import secret_hash
 from caterpillar_learn.errors import describe
 from caterpillar_learn.i18n import text
 from caterpillar_learn.lessons import TableSetup
@@ -66,7 +65,6 @@ log = logging.getLogger("caterpillar_learn.classroom")
 MAX_TICK = 1.0
 #: Bot events applied at most per tick.
 MAX_EVENTS_PER_TICK = 20
-MAX_PUPILS = 60
 LOG_LINES = 6
 
 
@@ -282,29 +280,11 @@ class RaupeRoom(EventRoom):
         return self.tables[pupil.table]
 
     # -- what happens ------------------------------------------------------------------
-    def join(self, nickname: str, secret: str | None = None) -> RaupePupil:
-        """The pupil whose page holds ``secret`` (their seat again), or ``nickname`` seated at the first free seat.
-
-        As in a Caterpillars room, a nickname that reads as a seated pupil's
-        without their secret raises :class:`~.identity.RejoinNeeded`.
-        """
-        with self.lock:
-            known = self.roster.admit(nickname, secret)
-            if known is not None:
-                return self.pupils[known]
-            if len(self.pupils) >= MAX_PUPILS:
-                raise ClassroomError(text("classroom.msg.room_full", count=MAX_PUPILS))
-            table = next(
-                (t.index for t in self.tables if not t.started and None in t.seats),
-                len(self.tables),
-            )
-            seat = 0 if table == len(self.tables) else self.tables[table].seats.index(None)
-            ident = self.roster.next_id
-            data: dict[str, Any] = {"pupil": ident, "nickname": nickname, "table": table, "seat": seat}
-            if secret is not None:
-                data["secret_hash"] = secret_hash(secret)
-            self.record("pupil_joined", data)
-            return self.pupils[ident]
+    def joining(self) -> dict[str, Any]:
+        """A new pupil's seat: the first free seat of a table not started, or a new table."""
+        table = next((t.index for t in self.tables if not t.started and None in t.seats), len(self.tables))
+        seat = 0 if table == len(self.tables) else self.tables[table].seats.index(None)
+        return {"table": table, "seat": seat}
 
     def start(self, table: int) -> None:
         """Start a table: its empty seats become bots and the clock runs."""
