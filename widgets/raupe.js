@@ -37,7 +37,7 @@ import { isShortcut, sender, watch } from "./shared.js";
  *   show: the bot level too (the speed slider is always there)
  * @property {Object} record  the game as the engine saves it
  * @property {string[]} calls  the calls the lesson has taught (only these are shown)
- * @property {string} todo  the one thing to do now: "question", "check", "start", "pause", "card:i", "flip:i", "call:word", "hand"
+ * @property {string} todo  the one thing to do now: "question", "check", "start", "pause", "hand", "pile", "card:i", "flip:i", "call:word"
  * @property {string} now  what to do now, in one short line
  * @property {{step: number, count: number, label: string}} progress
  * @property {string} hand_title
@@ -48,8 +48,6 @@ import { isShortcut, sender, watch } from "./shared.js";
  * @property {number} side
  * @property {string} kind  "caterpillar", "change" or "butterfly"
  * @property {string} svg
- * @property {boolean} [fits]
- * @property {boolean} [other_fits]
  * @property {string} label
  * @property {boolean} [answer]  an option of "Which of your cards fit?" while it waits for its check
  * @property {boolean} [chosen]
@@ -230,13 +228,12 @@ function render({ model, el }) {
    * @param {boolean} todoFlip  its flip button is
    */
   const slot = (card, todoCard, todoFlip) => {
-    const badge = card.fits ? "✓" : card.other_fits ? "↻" : null;
-    const button = h("button", { class: `rr-card rr-${card.kind}${card.fits ? " rr-fits" : ""}${todoCard ? " todo" : ""}`,
+    // No mark says which card fits: the child matches.  Only a hint after a pause marks one (todoCard).
+    const button = h("button", { class: `rr-card rr-${card.kind}${todoCard ? " todo" : ""}`,
       "data-testid": "raupe-card", "data-index": card.index, "data-side": card.side, "aria-label": card.label,
       "aria-pressed": card.answer ? String(Boolean(card.chosen)) : null,  // an answer's toggle: on the button itself
       "data-todo": todoCard ? "true" : null,
-      onclick: () => send("play", { index: card.index, ...seen() }) }, art(card.svg),
-    badge ? h("span", { class: "rr-badge", "aria-hidden": "true", text: badge }) : null);
+      onclick: () => send("play", { index: card.index, ...seen() }) }, art(card.svg));
     const flip = h("button", { class: `rr-flip${todoFlip ? " todo" : ""}`, "data-testid": "raupe-flip", "data-index": card.index,
       tabindex: -1, disabled: card.kind === "butterfly", "aria-label": `${str("flip")} ${card.index + 1}`,
       "data-todo": todoFlip ? "true" : null,
@@ -341,10 +338,12 @@ function render({ model, el }) {
         hidden: !taught.has(id), disabled: t.finished,
         onclick: () => send(type, word ? { word } : { ...seen() }) }, keyed(str(id), KEY_OF[id], lang))));
 
-    const pile = part("pile", [t.pile, str("pile_size")], () => [
+    // Nothing fits: the pile is the thing to watch, marked but never glowing (there is nothing to tap).
+    const pile = part("pile", [t.pile, str("pile_size"), todo("pile")], () => [
       h("div", { class: `rr-below${t.pile.show_below ? " rr-below-kept" : ""}`, "data-testid": "raupe-below", "aria-hidden": "true",
         hidden: !t.pile.below }, t.pile.below ? art(t.pile.below) : null),
-      h("div", { class: "rr-pile", "data-testid": "raupe-pile", role: "img", "aria-label": t.pile.label, "data-size": t.pile.size },
+      h("div", { class: "rr-pile", "data-testid": "raupe-pile", role: "img", "aria-label": t.pile.label, "data-size": t.pile.size,
+        ...mark("pile") },
         art(t.pile.svg), h("span", { class: "rr-pile-size", text: str("pile_size").replace("{size}", String(t.pile.size)) }))]);
 
     const hand = h("div", { class: `rr-hand${pulse("hand")}`, "data-testid": "raupe-hand", role: "group",

@@ -383,6 +383,11 @@ class SeatTable:
     def to_do(self) -> str:
         return seat.to_do(self)
 
+    @property
+    def waited(self) -> float:
+        """No hint by time at a shared table: the teacher is in the room (the hand stays the thing to do)."""
+        return 0.0
+
     def now_text(self, todo: str) -> str:
         return seat.now_text(self, todo)
 

@@ -642,6 +642,11 @@ class RaupeTable:
         """
         return seat.to_do(self)
 
+    @property
+    def waited(self) -> float:
+        """Real seconds since the pile last changed or the game started (:func:`~.seat.to_do`'s hint pause)."""
+        return round(self.real - max(self.pile_changed, 0.0), 3)
+
     def now_text(self, todo: str) -> str:
         """The one short line that says what to do now (:func:`~.seat.now_text`)."""
         return seat.now_text(self, todo)

@@ -15,9 +15,12 @@ from caterpillar_learn.raupe import Game, Mode, outcome
 from caterpillar_learn.raupe.referee import Outcome
 from caterpillar_learn.ui.quiz import Quiz
 
-__all__ = ["Place", "now_text", "step", "steps", "to_do"]
+__all__ = ["HINT_PAUSE", "Place", "now_text", "step", "steps", "to_do"]
 
 _NO_OUTCOME = Outcome(winners=(), stalemate=False)
+#: Real seconds without a play after which a lesson says in words how to find a card that fits; after twice
+#: as long it marks one.  Until then the hand as a whole is the thing to do: the child does the matching.
+HINT_PAUSE = 8.0
 
 
 class Place(Protocol):
@@ -38,6 +41,11 @@ class Place(Protocol):
     @property
     def armed_mode(self) -> Mode | None: ...
     @property
+    def waited(self) -> float:
+        """Real seconds since the pile last changed (or the game started), while the learner may play."""
+        ...
+
+    @property
     def paused(self) -> bool: ...
     @property
     def asking(self) -> bool: ...
@@ -53,8 +61,9 @@ def to_do(place: Place) -> str:
     """The one thing the lesson waits for now at ``place``, as the page marks it (``data-todo``).
 
     ``"question"`` (the question's panel), ``"check"``, ``"start"`` (also Play again),
-    ``"pause"`` (to play on), ``"card:<i>"``, ``"flip:<i>"``, ``"call:<word>"``, or ``"hand"`` (play
-    from the hand or watch: nothing on it is marked as the answer).
+    ``"pause"`` (to play on), ``"hand"`` (find a card that fits: nothing in it is marked as the answer),
+    ``"pile"`` (nothing fits: watch), or, once the learner has waited :data:`HINT_PAUSE` twice,
+    ``"card:<i>"``, ``"flip:<i>"`` or ``"call:<word>"`` for the card the hints would play.
     """
     if place.asking:
         if not place.showing:
@@ -71,10 +80,14 @@ def to_do(place: Place) -> str:
     assert place.human is not None
     state = place.game.state
     options = place.game.legal_plays(place.human)
-    if not (place.setup.show_fits and options):
+    if not options:
+        return "pile"  # nothing fits: watch the pile (marked, never glowing: nothing in the hand to tap)
+    if not place.setup.show_fits:
         return "hand"
     if state.aphid_owed and state.follow_up is None and not place.armed_aphid and "aphid" in place.setup.calls:
-        return "call:aphid"
+        return "call:aphid"  # a rule to keep, not a card to find
+    if place.waited < 2 * HINT_PAUSE:
+        return "hand"  # the child finds the card; a hint in words after one pause, a card marked after two
     hand = state.hands[place.human]
     # As the hints advise: a caterpillar before the butterfly, a side already up before a flip.
     option = min(options, key=lambda o: (hand[o.card].is_butterfly, o.side != place.faces[o.card], o.card))
@@ -111,11 +124,13 @@ def now_text(place: Place, todo: str) -> str:
         return text("raupe_lessons.now.follow_up")
     if kind == "card":
         return text("raupe_lessons.now.play")
+    if kind == "hand" and place.setup.show_fits and place.waited >= HINT_PAUSE:
+        return text(f"raupe_lessons.now.hint_{state.mode.word}")  # the first hint: in words
     if "mistake" in place.setup.calls and place.setup.referee:
         return text("raupe_lessons.now.watch")
     if not place.setup.show_fits:
         return text("raupe_lessons.now.race")
-    return text("raupe_lessons.now.wait")
+    return text("raupe_lessons.now.play" if kind == "hand" else "raupe_lessons.now.wait")
 
 
 def steps(place: Place) -> tuple[str, ...]:

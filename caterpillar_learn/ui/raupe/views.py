@@ -84,8 +84,6 @@ class HandCard(TypedDict, total=False):
     side: int
     kind: str
     svg: str
-    fits: bool
-    other_fits: bool
     label: str
     #: While "Which of your cards fit?" waits for its check: the card is an answer, maybe chosen.
     answer: bool
@@ -161,16 +159,14 @@ def lesson_view(lesson: str) -> LessonText:
 
 
 def hand_view(table: Seat) -> list[HandCard]:
-    """The learner's cards: index, side up, kind, picture, words, and (if the lesson shows it) whether it fits."""
+    """The learner's cards: index, side up, kind, picture and words (never whether it fits: the child matches)."""
     if table.human is None:
         return []
     state = table.game.state
-    fitting = {(o.card, o.side) for o in table.game.legal_plays(table.human)}
     cards = []
     for index, card in enumerate(state.hands[table.human]):
         side = table.faces[index]
         kind = "butterfly" if card.is_butterfly else "change" if card.is_change else "caterpillar"
-        fits = (index, side) in fitting
         item: HandCard = {
             "index": index,
             "side": side,
@@ -180,14 +176,10 @@ def hand_view(table: Seat) -> list[HandCard]:
         asking = table.quiz.is_pending and not table.started
         if asking:
             item["answer"], item["chosen"] = True, str(index) in table.quiz.selected
-        if table.setup.show_fits and not asking:
-            item["fits"] = fits
-            item["other_fits"] = bool(card.sides) and (index, 1 - side) in fitting
+        # Nothing says which card fits: the child matches (a hint marks one after a pause: seat.to_do).
         # The name starts with the words the card prints (what a reader sees is what a screen reader says).
         shown = printed_words(None if card.is_butterfly else card.sides[side])
         label = text("raupe_lessons.aria.card", number=index + 1, count=len(table.faces), words=shown)
-        if table.setup.show_fits and fits and not asking:
-            label += text("raupe_lessons.aria.fits")
         item["label"] = label
         cards.append(item)
     return cards
