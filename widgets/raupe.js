@@ -10,6 +10,7 @@ import { drawQuestion, keepNickname, saveLink } from "./question.js";
 import { drawResumeNote, keepSave } from "./resume.js";
 import { h, icon, languageSwitch, mount, picture, speaker } from "./draw.js";
 import { isShortcut, sender, watch } from "./shared.js";
+import { sound } from "./sound.js";
 
 // The trait payloads, one @typedef each; their Python twins are the TypedDicts
 // of caterpillar_learn/ui/raupe/views.py (a test keeps the two alike).
@@ -33,6 +34,7 @@ import { isShortcut, sender, watch } from "./shared.js";
  * @property {boolean} you_won
  * @property {string} hint
  * @property {string} score
+ * @property {Object<string, number>} [tally]  the learner's counts: fits, slips, caught, right, wrong, missed
  * @property {{show: boolean, speed: number, speed_text: string, level: string, levels: Array<{value: string, label: string}>}} controls
  *   show: the bot level too (the speed slider is always there)
  * @property {Object} record  the game as the engine saves it
@@ -264,6 +266,9 @@ function render({ model, el }) {
     }
   };
 
+  /** @type {Object<string, number>|null} */
+  let heard = null; // the learner's counts at the last draw (null before the first)
+  let heardEnd = false;
   function draw() {
     const t = table();
     if (!t.pile) return;
@@ -277,6 +282,15 @@ function render({ model, el }) {
       pileSize = t.pile.size;
       pileSeenAt = performance.now();
     }
+    // What the learner did is heard: a card that fits, a slip (or a mistake caught), the end of the game.
+    const tally = t.tally || {};
+    if (heard) {
+      if ((tally.fits || 0) > (heard.fits || 0)) sound("fit");
+      if ((tally.slips || 0) + (tally.caught || 0) > (heard.slips || 0) + (heard.caught || 0)) sound("slip");
+      if (t.finished && !heardEnd) sound("end");
+    }
+    heard = tally;
+    heardEnd = Boolean(t.finished);
     if (Boolean(t.started) !== started) {
       started = Boolean(t.started);
       if (started) rulesOpen = false;  // play starts: the rules fold away
@@ -336,7 +350,7 @@ function render({ model, el }) {
         "data-testid": `raupe-call-${id}`, "aria-keyshortcuts": KEY_OF[id], ...mark("call", id),
         "aria-pressed": id === "mistake" ? null : String(id === "aphid" ? Boolean(t.armed.aphid) : t.armed.mode === id),
         hidden: !taught.has(id), disabled: t.finished,
-        onclick: () => send(type, word ? { word } : { ...seen() }) }, keyed(str(id), KEY_OF[id], lang))));
+        onclick: () => { sound("call"); send(type, word ? { word } : { ...seen() }); } }, keyed(str(id), KEY_OF[id], lang))));
 
     // Nothing fits: the pile is the thing to watch, marked but never glowing (there is nothing to tap).
     const pile = part("pile", [t.pile, str("pile_size"), todo("pile")], () => [

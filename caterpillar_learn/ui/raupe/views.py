@@ -107,6 +107,8 @@ class TableView(TypedDict):
     you_won: bool
     hint: str
     score: str
+    #: The learner's counts (fitting cards, slips, calls), for the sounds that answer them (widgets/sound.js).
+    tally: dict[str, int]
     controls: dict[str, Any]
     record: dict[str, Any]
     #: The calls the lesson has taught ("shape", "colour", "aphid", "mistake"); only these are shown.
@@ -242,6 +244,7 @@ def table_view(table: Seat) -> TableView:
         "you_won": result is not None and table.human in result.winners,
         "hint": hint_line(table),
         "score": score,
+        "tally": dict(table.tally),
         "controls": {
             "show": table.setup.controls,
             "speed": table.speed,

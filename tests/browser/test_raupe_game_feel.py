@@ -1,0 +1,112 @@
+"""Räuber Raupe as a game the child plays (issue 29), in Chromium through Voila, on a 1024×768 touch screen.
+
+* **The child does the matching.**  Once lesson 10's game runs, no hand card
+  carries the mark of the thing to do and no ✓ says which card fits: the hand
+  is what is marked.
+* **Sound.**  A stand-in ``AudioContext`` (:data:`tests.browser.test_board_feel.WATCH_JS`)
+  counts the sounds: a card that fits is heard, a card that does not fit (a
+  slip) is heard; with the sound switch off, nothing is.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from caterpillar_learn.raupe import legal_plays
+from caterpillar_learn.ui.raupe.controller import TOO_LATE
+
+from .conftest import Server, screenshot
+from .driver import CLICK_TIMEOUT, RENDER_TIMEOUT
+from .test_board_feel import TABLET, WATCH_JS
+from .test_raupe import answer_which_cards_fit, my_plays, settled
+
+pytestmark = pytest.mark.browser
+
+LESSON = "10-raupe-shape"
+#: How many notes a card that fits and a slip have (widgets/sound.js SOUNDS): each is two notes.
+NOTES = 2
+
+
+def _started(browser: Browser, server: Server, **options: Any) -> Page:
+    context = browser.new_context(**TABLET, **options)
+    context.set_default_timeout(30_000)
+    context.add_init_script(WATCH_JS)
+    page = context.new_page()
+    page.goto(f"{server.url.rstrip('/')}/voila/render/{LESSON}.ipynb")
+    expect(page.get_by_test_id("raupe-start")).to_be_visible(timeout=RENDER_TIMEOUT)
+    page.get_by_test_id("raupe-speed").evaluate(
+        "node => { node.value = '0.25'; node.dispatchEvent(new Event('change')); }"
+    )
+    answer_which_cards_fit(page)
+    page.get_by_test_id("raupe-start").tap()
+    expect(page.get_by_test_id("raupe-start")).to_have_text("New game")
+    return page
+
+
+def _play(page: Page, index: int, mark: str) -> None:
+    """Tap card ``index`` under ``mark``; wait until the table has answered (a play, or a slip's penalty)."""
+    page.evaluate(f"window.__mark = {mark!r}")
+    before = page.evaluate("JSON.stringify(window.__sounds)"), my_plays(page)
+    page.locator(f'[data-testid="raupe-card"][data-index="{index}"]').tap()
+    deadline = time.monotonic() + CLICK_TIMEOUT / 1000
+    while (page.evaluate("JSON.stringify(window.__sounds)"), my_plays(page)) == before:
+        if time.monotonic() > deadline:
+            return  # nothing answered: the assertions say what is missing
+        time.sleep(0.05)
+    page.wait_for_timeout(200)
+
+
+def _a_fitting_card(page: Page) -> int | None:
+    """A card of the hand that fits as it lies, with no call or flip needed, or None."""
+    state, _ = settled(page)
+    for option in legal_plays(state, 0):
+        card = state.hands[0][option.card]
+        if option.side == 0 and not card.is_change and not state.aphid_owed:
+            return option.card
+    return None
+
+
+def _an_unfitting_card(page: Page) -> int | None:
+    state, _ = settled(page)
+    fitting = {option.card for option in legal_plays(state, 0)}
+    return next((i for i in range(len(state.hands[0])) if i not in fitting), None)
+
+
+def test_no_card_is_marked_as_the_one_that_fits_and_plays_are_heard(browser: Browser, lessons_server: Server) -> None:
+    page = _started(browser, lessons_server)
+    try:
+        expect(page.get_by_test_id("raupe-hand")).to_have_attribute("data-todo", "true", timeout=CLICK_TIMEOUT)
+        assert page.locator('[data-testid="raupe-card"][data-todo="true"]').count() == 0
+        assert "✓" not in (page.get_by_test_id("raupe-hand").text_content() or "")
+        screenshot(page, "raupe-10-tablet-playing")
+        index = _a_fitting_card(page)
+        assert index is not None, "the lesson's seed deals a card that fits at once"
+        _play(page, index, "fit")
+        page.wait_for_timeout(TOO_LATE * 1000 + 300)  # a card tapped just as the pile changed is too late, not a slip
+        slip = _an_unfitting_card(page)
+        if slip is not None:
+            _play(page, slip, "slip")
+        sounds = page.evaluate("window.__sounds")
+        heard = {(sound["mark"], sound["notes"]) for sound in sounds}
+        assert ("fit", NOTES) in heard, sounds
+        assert slip is None or ("slip", NOTES) in heard, sounds
+    finally:
+        page.context.close()
+
+
+def test_with_the_switch_off_a_card_makes_no_sound(browser: Browser, lessons_server: Server) -> None:
+    page = _started(browser, lessons_server)
+    try:
+        page.get_by_test_id("sound-switch").tap()
+        expect(page.get_by_test_id("sound-switch")).to_have_attribute("aria-checked", "false")
+        page.evaluate("window.__sounds = []")
+        index = _a_fitting_card(page)
+        assert index is not None
+        _play(page, index, "fit")
+        assert page.evaluate("window.__sounds") == []
+    finally:
+        page.context.close()
