@@ -431,7 +431,7 @@ function render({ model, el }) {
     const top = box.getBoundingClientRect().top - rootTop + Math.max(rootTop, 0);
     const height = window.innerHeight - top - 24;
     const width = box.clientWidth || root.clientWidth;
-    const most = window.innerWidth >= 1400 ? 150 : 124;
+    const most = Math.max(124, Math.round(window.innerHeight * 0.24)); // a projector's cards as big as its room
     const size = cardWidth(count, width, height, 8, most, 50);
     const was = fit;
     fit = { size, small: size < 96, top: Math.round(box.getBoundingClientRect().top - rootTop), width: box.clientWidth, count };

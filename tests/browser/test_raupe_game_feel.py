@@ -3,6 +3,11 @@
 * **The child does the matching.**  Once lesson 10's game runs, no hand card
   carries the mark of the thing to do and no ✓ says which card fits: the hand
   is what is marked.
+* **Size.**  Once a game runs, the pile and the hand take at least 45 % of a
+  tablet's screen and 40 % of a projector's, no text in them is under 16 px
+  (tablet) or 24 px (projector), and lesson 10's hand cards are at least 96 px
+  wide on the tablet (the race's twenty cards are smaller: two rows of them
+  must fit).
 * **Sound.**  A stand-in ``AudioContext`` (:data:`tests.browser.test_board_feel.WATCH_JS`)
   counts the sounds: a card that fits is heard, a card that does not fit (a
   slip) is heard; with the sound switch off, nothing is.
@@ -21,7 +26,7 @@ from caterpillar_learn.ui.raupe.controller import TOO_LATE
 
 from .conftest import Server, screenshot
 from .driver import CLICK_TIMEOUT, RENDER_TIMEOUT
-from .test_board_feel import TABLET, WATCH_JS
+from .test_board_feel import PROJECTOR, TABLET, WATCH_JS
 from .test_raupe import answer_which_cards_fit, my_plays, settled
 
 pytestmark = pytest.mark.browser
@@ -31,8 +36,8 @@ LESSON = "10-raupe-shape"
 NOTES = 2
 
 
-def _started(browser: Browser, server: Server, **options: Any) -> Page:
-    context = browser.new_context(**TABLET, **options)
+def _started(browser: Browser, server: Server, screen: dict[str, Any] = TABLET, lesson: str = LESSON) -> Page:
+    context = browser.new_context(**screen)
     context.set_default_timeout(30_000)
     context.add_init_script(WATCH_JS)
     page = context.new_page()
@@ -42,8 +47,9 @@ def _started(browser: Browser, server: Server, **options: Any) -> Page:
         "node => { node.value = '0.25'; node.dispatchEvent(new Event('change')); }"
     )
     answer_which_cards_fit(page)
-    page.get_by_test_id("raupe-start").tap()
-    expect(page.get_by_test_id("raupe-start")).to_have_text("New game")
+    start = page.get_by_test_id("raupe-start")
+    start.tap() if screen.get("has_touch") else start.click()
+    expect(start).to_have_text("New game")
     return page
 
 
@@ -108,5 +114,52 @@ def test_with_the_switch_off_a_card_makes_no_sound(browser: Browser, lessons_ser
         assert index is not None
         _play(page, index, "fit")
         assert page.evaluate("window.__sounds") == []
+    finally:
+        page.context.close()
+
+
+#: The game's share of the window, its smallest text and the hand's card width (the pile and the hand).
+MEASURE_JS = """() => {
+  const parts = ['[data-testid="raupe-pile"]', '[data-testid="raupe-hand"]'].map((s) => document.querySelector(s));
+  const boxes = parts.map((node) => node.getBoundingClientRect());
+  const left = Math.max(0, Math.min(...boxes.map((r) => r.left)));
+  const top = Math.max(0, Math.min(...boxes.map((r) => r.top)));
+  const right = Math.min(innerWidth, Math.max(...boxes.map((r) => r.right)));
+  const bottom = Math.min(innerHeight, Math.max(...boxes.map((r) => r.bottom)));
+  const texts = [];
+  for (const part of parts) {
+    for (const node of part.querySelectorAll('text, span, div, button, h3')) {
+      const own = Array.from(node.childNodes).some((c) => c.nodeType === Node.TEXT_NODE && c.data.trim());
+      if (!own || !node.getBoundingClientRect().width) continue;
+      const size = node instanceof SVGTextElement
+        ? parseFloat(node.getAttribute('font-size')) * node.ownerSVGElement.getScreenCTM().a
+        : parseFloat(getComputedStyle(node).fontSize);
+      texts.push([size, node.textContent.trim().slice(0, 30)]);
+    }
+  }
+  texts.sort((a, b) => a[0] - b[0]);
+  const card = document.querySelector('[data-testid="raupe-card"]').getBoundingClientRect().width;
+  return { share: (right - left) * (bottom - top) / (innerWidth * innerHeight), smallest: texts[0], card };
+}"""
+#: What point 1 asks of each screen: the game's least share, the least text size (px), the least card width.
+SCREENS = {"tablet": (TABLET, 0.45, 16.0, 96.0), "projector": (PROJECTOR, 0.40, 24.0, 96.0)}
+
+
+@pytest.mark.parametrize("screen", list(SCREENS))
+@pytest.mark.parametrize("lesson", [LESSON, "15-raupe-race"])
+def test_the_table_fills_the_screen_and_its_text_is_readable(
+    browser: Browser, lessons_server: Server, lesson: str, screen: str
+) -> None:
+    options, least_share, least_text, least_card = SCREENS[screen]
+    page = _started(browser, lessons_server, options, lesson)
+    try:
+        page.wait_for_timeout(500)  # the hand measured and sized to the window
+        seen = page.evaluate(MEASURE_JS)
+        screenshot(page, f"raupe-{lesson}-{screen}-playing")
+        assert seen["share"] >= least_share, f"the table takes {seen['share']:.0%} of the {screen}"
+        size, words = seen["smallest"]
+        assert size >= least_text - 0.05, f"{words!r} is {size:.1f} px on the {screen}"
+        if lesson == LESSON:
+            assert seen["card"] >= least_card, f"the hand's cards are {seen['card']:.0f} px wide"
     finally:
         page.context.close()
