@@ -3,7 +3,7 @@
 // (draw.js); an element that comes and goes has a `key`, so its neighbours keep their nodes.
 
 import { fill } from "./shared.js";
-import { h, languageSwitch, picture, speaker } from "./draw.js";
+import { h, icon, languageSwitch, picture, speaker } from "./draw.js";
 import { dieFace } from "./caterpillars-tray.js";
 
 /**
@@ -120,7 +120,15 @@ export function drawFinal(view, send) {
   if (!final || !final.text) return null;
   // In a lesson the sheet shows who flies and who is struck out; the scoring in words is for grown-ups.
   const lines = view.lesson && !view.lesson.numbers ? [] : final.explanation || [];
+  // The reward: the butterfly and the stars the game earned (filled, then empty), with the score in words.
+  const earned = final.stars || 0;
+  const stars = [1, 2, 3].map((n) => h("span", { key: n, class: "cl-star-earned" + (n <= earned ? " cl-on" : ""),
+    "aria-hidden": "true", text: n <= earned ? "★" : "☆" }));
   return h("section", { key: "final", class: "cl-final", "aria-label": strings.final_title },
+    h("div", { key: "celebration", class: "cl-celebration", "data-testid": "celebration" },
+      icon("butterfly", "cl-celebration-butterfly"),
+      earned ? h("span", { key: "stars", class: "cl-stars", role: "img", "data-testid": "stars", "data-stars": earned,
+        "aria-label": final.stars_text }, stars) : null),
     h("h3", { key: "title", class: "cl-final-title", text: strings.final_title }),
     h("p", { key: "score", class: "cl-final-score", "data-testid": "final-score", "data-speak": true, text: final.text }),
     lines.length ? h("ul", { key: "lines", class: "cl-lines", "data-testid": "final-lines" }, lines.map((line) => h("li", { text: line }))) : null,

@@ -73,6 +73,8 @@ import { sound } from "./sound.js";
  * @property {string[]} [struck]
  * @property {string[]} [explanation]
  * @property {string} [text]
+ * @property {number} [stars]  1 to 3, against the level's yardstick (caterpillar_learn/lessons/stars.py)
+ * @property {string} [stars_text]
  */
 /**
  * @typedef {Object} ReviewView

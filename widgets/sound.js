@@ -4,11 +4,11 @@
 // voice speaks, a sound plays at a fifth of its volume, so it never covers the words.  The teacher's console
 // never calls these.
 //
-//   import { sound, soundSwitch } from "./sound.js";
 //   sound("roll");                      // on the learner's action, after the page shows it
 //   h("div", {}, soundSwitch(words));   // the switch (draw.js's languageSwitch puts it beside the voice switch)
 //
-// Drawn with preact's own h (draw.js imports this module, so this one cannot import draw.js).
+// A widget imports sound (and draw.js imports soundSwitch).  Drawn with preact's own h: draw.js imports this
+// module, so this one cannot import draw.js.
 
 import { h } from "./preact.js";
 import { ICONS } from "./shared.js";

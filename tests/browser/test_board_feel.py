@@ -14,6 +14,9 @@ In Chromium through Voila (``caterpillar-learn serve``), at 1024×768 with touch
 * **Sound.** A stand-in ``AudioContext`` (an init script, before the page's own
   code) counts the sounds ``widgets/sound.js`` makes: one for a roll, one for
   a placement, one for the end; none once the sound switch is off.
+* **A reward.**  The end shows the butterfly and the stars the game earned
+  against the level's yardstick (:mod:`caterpillar_learn.lessons.stars`), with
+  one thing to do next.
 * **No wrapping, no jumps.** No button's text runs onto a second line or out
   of its button, in English and German, at both sizes; the sheet stays in its
   place from round to round.
@@ -29,6 +32,8 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from caterpillar_learn.lessons.stars import stars
 
 from .conftest import Server, screenshot
 from .driver import CLICK_TIMEOUT, RENDER_TIMEOUT, Player
@@ -202,6 +207,14 @@ def test_roll_place_and_end_move_and_sound(context_for: Any, lessons_server: Ser
     assert ("roll", NOTES["roll"]) in heard and ("place", NOTES["place"]) in heard, sounds
     assert ("end", NOTES["end"]) in heard, sounds
     assert len(tops) == 1, f"the sheet moved between rounds: its top at {sorted(tops)} px"
+    # The reward: the butterfly and the stars earned against the level's yardstick, then one thing to do.
+    celebration = page.get_by_test_id("celebration")
+    expect(celebration).to_be_visible()
+    expect(celebration.locator("[data-icon='butterfly']")).to_have_count(1)
+    earned = int(page.get_by_test_id("stars").get_attribute("data-stars") or 0)
+    assert earned == stars("beginner", game.score().final), earned
+    expect(page.get_by_test_id("stars")).to_have_attribute("aria-label", f"{earned} of 3 stars")
+    expect(page.locator(".cl-final .cl-primary")).to_have_count(1)
 
 
 def test_no_motion_when_reduced_and_no_sound_when_switched_off(context_for: Any, lessons_server: Server) -> None:

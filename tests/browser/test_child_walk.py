@@ -26,7 +26,7 @@ from caterpillar_learn.ui.voice import speaks_by_default
 
 from .conftest import SCREENSHOTS, Server
 from .driver import CLICK_TIMEOUT, RENDER_TIMEOUT, open_lesson
-from .speech import Heard, record_speech
+from .speech import PRESS_WINDOW_MS, Heard, record_speech
 from .walk import DESKTOP, TABLET, ChildWalk, child_context, open_touch_lesson
 
 pytestmark = pytest.mark.browser
@@ -79,6 +79,7 @@ def walk_lesson(
         walk = ChildWalk(page, random.Random(seed), on_wait=heard.at_wait, shots=shooter)  # type: ignore[arg-type]
         if careless:
             walk.careless(careless)  # it may press a speaker, or switch the voice off
+            page.wait_for_timeout(PRESS_WINDOW_MS)  # what a last speaker press says is that press's, not the walk's
             heard.forget()
         walk.walk()
         if speaks_by_default(name) and not careless:  # read-aloud is on here: it spoke by itself, wait after wait

@@ -22,6 +22,7 @@ from caterpillar_learn.caterpillars import CATERPILLARS, Game, Move, move_to_jso
 from caterpillar_learn.caterpillars.sheet import describe_slot
 from caterpillar_learn.caterpillars.svg import Board, sheet_svg
 from caterpillar_learn.i18n import text
+from caterpillar_learn.lessons.stars import MOST, stars
 
 __all__ = [
     "DiceView",
@@ -103,6 +104,9 @@ class FinalView(TypedDict, total=False):
     struck: list[str]
     explanation: list[str]
     text: str
+    #: Stars (1 to 3) against the level's yardstick (:mod:`caterpillar_learn.lessons.stars`), and in words.
+    stars: int
+    stars_text: str
 
 
 class ReviewView(TypedDict, total=False):
@@ -262,10 +266,13 @@ def final_view(game: Game) -> FinalView:
     if game.phase != "over":
         return {}
     result = game.score()
+    earned = stars(game.state.level, result.final)
     return {
         **result.to_json(),  # type: ignore[typeddict-item]
         "struck": [name for name in CATERPILLARS if name != result.flying],
         "text": text("lessons.final.text", final=result.final),
+        "stars": earned,
+        "stars_text": text("lessons.final.stars", count=earned, most=MOST),
     }
 
 
