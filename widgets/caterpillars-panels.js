@@ -123,7 +123,7 @@ export function drawFinal(view, send) {
   // The reward: the butterfly and the stars the game earned (filled, then empty), with the score in words.
   const earned = final.stars || 0;
   const stars = [1, 2, 3].map((n) => h("span", { key: n, class: "cl-star-earned" + (n <= earned ? " cl-on" : ""),
-    "aria-hidden": "true", text: n <= earned ? "★" : "☆" }));
+    "aria-hidden": "true", text: "★" }));  // earned: filled; not earned: pale (caterpillars.css)
   return h("section", { key: "final", class: "cl-final", "aria-label": strings.final_title },
     h("div", { key: "celebration", class: "cl-celebration", "data-testid": "celebration" },
       icon("butterfly", "cl-celebration-butterfly"),
