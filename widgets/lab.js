@@ -7,6 +7,10 @@
 // Drawn with draw.js: one description of the whole lab per change; the parts
 // whose data did not change (the lesson's words, the result) are the same
 // description as last time, so preact does not even look at them.
+// After a run asked for here the chart is scrolled into view ("nearest": the
+// page moves only as far as needed; smoothly unless the learner asked for
+// reduced motion).  Its numbers come rounded from Python (one_decimal), so
+// `decimal(value, 1)` only writes them: chart, table and sentences agree.
 
 import { h, languageSwitch, mount, picture, speaker } from "./draw.js";
 import { decimal, sender, watch } from "./shared.js";
@@ -39,7 +43,7 @@ import { decimal, sender, watch } from "./shared.js";
  * @property {string} strategy
  * @property {string} name  the strategy's name in the page's language
  * @property {number} games
- * @property {number} mean  mean final score
+ * @property {number} mean  mean final score (every number here rounded to one decimal by Python: one_decimal)
  * @property {number} lowest  mean total of each game's lowest caterpillar
  * @property {number} middle
  * @property {number} highest
@@ -99,6 +103,10 @@ function render({ model, el }) {
   let chosenFrom = "";
   /** @type {LabView} */
   let view = /** @type {any} */ ({});
+  // The lab view shown when Run was pressed, until the run's result arrives (then the chart is scrolled to).
+  /** @type {LabView|null} */
+  let asked = null;
+  let askedMessage = "";
 
   // What the speaker beside the status reads: the status, then the findings of the run on the page.
   const spoken = () => [view.status_text, ...(view.rows && view.rows.length ? [...view.insights, ...view.notes] : [])]
@@ -161,6 +169,8 @@ function render({ model, el }) {
       event.preventDefault();
       if (!/** @type {HTMLFormElement} */ (event.currentTarget).reportValidity()) return;
       const names = c.strategies.map((s) => s.name).filter((name) => chosen.checked[name]);
+      asked = view;
+      askedMessage = model.get("message") || "";
       send("run", { level: chosen.level, strategies: names, games: Number(chosen.games) });
     };
     return h("form", { class: "lab-controls", key: "form", onsubmit: submit },
@@ -183,6 +193,19 @@ function render({ model, el }) {
 
   const paint = mount(el);
 
+  // Once the asked run's result is drawn: bring the chart into view (a refused run brings nothing).
+  const showResult = () => {
+    if (!asked) return;
+    const message = model.get("message") || "";
+    if (view === asked && message && message !== askedMessage) { asked = null; return; } // refused
+    if (view === asked || view.status === "running") return;
+    asked = null;
+    const chart = el.querySelector(".lab-picture");
+    if (!chart || !view.rows.length) return;
+    const still = typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
+    chart.scrollIntoView({ block: "nearest", inline: "nearest", behavior: still ? "auto" : "smooth" });
+  };
+
   function draw() {
     view = model.get("lab") || {};
     if (!view.controls) return;
@@ -203,6 +226,7 @@ function render({ model, el }) {
       h("p", { class: "lab-message", role: "alert", "data-testid": "lab-message", key: "message", text: model.get("message") || "" }),
       result(lang),
       shows));
+    showResult();
   }
 
   const stop = watch(model, draw);

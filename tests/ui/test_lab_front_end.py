@@ -81,3 +81,27 @@ def test_choose_run_and_read_the_table_by_keyboard(page: Page) -> None:
     page.keyboard.press("Enter")
     (again,) = lab.sync()
     assert again["games"] == 30 and again["seq"] != event["seq"]
+
+
+RECORD_SCROLLS = """() => {
+  window.scrolls = [];
+  Element.prototype.scrollIntoView = function (options) { window.scrolls.push({ cls: this.className, options }); };
+}"""
+
+
+@pytest.mark.parametrize(("motion", "behavior"), [("reduce", "auto"), ("no-preference", "smooth")])
+def test_run_scrolls_the_chart_into_view_smoothly_only_without_reduced_motion(
+    page: Page, motion: str, behavior: str
+) -> None:
+    page.emulate_media(reduced_motion=motion)  # type: ignore[arg-type]
+    lab = Lab(page, LabWidget("beginner", games=20, strategies=["greedy", "hint"], run=True))
+    page.evaluate(RECORD_SCROLLS)
+    lab.sync()  # the same traits again, nothing asked: no scroll
+    assert page.evaluate("window.scrolls") == []
+    page.get_by_test_id("lab-run").click()
+    lab.sync()
+    assert page.evaluate("window.scrolls") == [
+        {"cls": "lab-picture", "options": {"block": "nearest", "inline": "nearest", "behavior": behavior}}
+    ]
+    lab.sync()  # once per run
+    assert len(page.evaluate("window.scrolls")) == 1

@@ -7,6 +7,11 @@ lines of :meth:`LabReport.insights` are computed from the same numbers, so
 they always say what this run shows.  The histogram is plain SVG built
 here, so the lab needs no plotting library.
 
+Every number the lab writes with one decimal (the chart's mean labels, the
+table, the sentences, the widget's rows) is rounded by :func:`one_decimal`
+alone, so the picture, the table and the words never disagree (the hint's
+12.25 below is 12.3 everywhere).
+
 >>> report = LabReport(
 ...     "beginner",
 ...     {"greedy": [8, 9, 9, 12], "hint": [11, 12, 12, 14]},
@@ -17,9 +22,9 @@ here, so the lab needs no plotting library.
 True
 >>> print(report.summary())
 greedy: mean 9.5 over 4 games
-hint: mean 12.2 over 4 games
+hint: mean 12.3 over 4 games
 >>> print("\\n".join(report.insights()))
-Highest mean final score: hint (12.2).
+Highest mean final score: hint (12.3).
 Most level caterpillars: greedy (highest and lowest 3.0 apart on average).
 With hint, the lowest caterpillar ends 9.0 below the middle one, and the highest 1.0 above it.
 """
@@ -29,7 +34,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Decimal
+from fractions import Fraction
 from html import escape
+from math import ceil
 from statistics import fmean
 
 from caterpillar_learn.advice import simulate
@@ -47,6 +55,43 @@ STYLES = {
     "median": (BODY_COLOURS["Alex"], "none"),
     "hint": (BODY_COLOURS["Charlie"], "dots"),
 }
+
+
+#: Below this, a float's digits are noise of its arithmetic (10.01 - 3.56 is 6.449999999999999, not 6.45).
+NOISE = Decimal("1e-9")
+TENTH = Decimal("0.1")
+
+
+def one_decimal(value: float | Decimal | Fraction) -> Decimal:
+    """``value`` with one decimal, half up (away from zero): the one rounding of every number the lab writes.
+
+    The rule is round-half-up on the *decimal* value, the way a pupil rounds
+    by hand: 30.25 is 30.3 and 6.45 is 6.5, though Python's ``format`` and
+    ``round`` round half to even on the binary float (30.25 gives "30.2",
+    6.449999999999999 gives "6.4") and JavaScript's ``toFixed`` rounds the
+    binary float half up (30.25 gives "30.3").  The float is first read as the
+    shortest decimal that is the same float (``repr``) and cut to nine
+    decimals, so a float sum's noise (6.449999999999999) counts as the
+    decimal it stands for (6.45).  That is safe for the lab's numbers: a mean
+    of at most 2000 whole numbers (or a difference of two such means) that
+    is not a half exactly lies at least 1/40000 from one.
+
+    Python writes the result with ``{:.1f}`` (the catalogue) and the front end
+    with ``decimal(value, 1)`` (``toFixed(1)`` of a number with one decimal
+    gives that decimal back), so the rounding happens here once.
+
+    >>> [str(one_decimal(v)) for v in (30.25, 6.45, 30.245, 10.01 - 3.56, 12.25, -0.25, 7)]
+    ['30.3', '6.5', '30.2', '6.5', '12.3', '-0.3', '7.0']
+    >>> format(30.25, ".1f"), round(30.25, 1)  # what one_decimal replaces
+    ('30.2', 30.2)
+    """
+    if isinstance(value, Decimal):
+        exact = value
+    elif isinstance(value, Fraction):
+        exact = Decimal(value.numerator) / Decimal(value.denominator)
+    else:
+        exact = Decimal(repr(float(value)))
+    return exact.quantize(NOISE, ROUND_HALF_EVEN).quantize(TENTH, ROUND_HALF_UP)
 
 
 def strategy_name(name: str) -> str:
@@ -104,7 +149,7 @@ class LabReport:
 
     def summary(self) -> str:
         return "\n".join(
-            text("lessons.lab.summary", strategy=name, mean=fmean(values), games=len(values))
+            text("lessons.lab.summary", strategy=name, mean=one_decimal(fmean(values)), games=len(values))
             for name, values in self.finals.items()
             if values
         )
@@ -127,51 +172,67 @@ class LabReport:
         best = max(rows, key=lambda r: r.mean)
         lines = []
         if len(rows) > 1:
-            lines.append(text("lessons.lab.best", strategy=strategy_name(best.strategy), mean=best.mean))
+            lines.append(text("lessons.lab.best", strategy=strategy_name(best.strategy), mean=one_decimal(best.mean)))
             level = min(rows, key=lambda r: r.spread)
-            lines.append(text("lessons.lab.level", strategy=strategy_name(level.strategy), spread=level.spread))
+            lines.append(
+                text("lessons.lab.level", strategy=strategy_name(level.strategy), spread=one_decimal(level.spread))
+            )
         lines.append(
             text(
                 "lessons.lab.shape",
                 strategy=strategy_name(best.strategy),
-                below=best.middle - best.lowest,
-                above=best.highest - best.middle,
+                below=one_decimal(best.middle - best.lowest),
+                above=one_decimal(best.highest - best.middle),
             )
         )
         return lines
 
     def histogram_svg(self) -> str:
-        """One row of bars per strategy on a shared score axis."""
+        """One row of bars per strategy on a shared score axis, each with its mean as a labelled line.
+
+        Sized for a projector: every word and number is at least 20 units high
+        (the widget draws the picture no smaller than that at 1920x1080), the
+        axes are titled (``lessons.lab.axis.*``), and ``--lab-ratio`` lets the
+        widget's CSS keep the whole picture inside the window.
+        """
         everything = [v for values in self.finals.values() for v in values]
         if not everything:
             return ""
         low, high = min(everything), max(everything)
         span = high - low + 1
-        width, row, left = 760, 140, 110
-        step = (width - left - 20) / span
+        width, row, left, right, top, bottom = 960, 140, 190, 24, 48, 86
+        bars = row - 52  # the tallest bar; above it the row keeps room for the mean's label
+        step = (width - left - right) / span
         tallest = max(max(Counter(values).values()) for values in self.finals.values() if values)
-        height = row * len(self.finals) + 40
+        height = top + row * len(self.finals) + bottom
+        last = top + row * len(self.finals)  # the score axis
         out = [
             f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" '
+            f'height="{height}" style="--lab-ratio: {width / height:.4f}" data-testid="lab-chart" '
             f'role="img" font-family="system-ui, sans-serif" fill="currentColor">',
             f"<title>{escape(text('lessons.lab.title', level=text(f'caterpillars.level.{self.level}')))}</title>",
             '<defs><pattern id="lab-stripes" width="8" height="8" patternUnits="userSpaceOnUse">'
             '<path d="M-2,2 l4,-4 M0,8 l8,-8 M6,10 l4,-4" stroke="#fff" stroke-width="2" stroke-opacity="0.5"/>'
             '</pattern><pattern id="lab-dots" width="8" height="8" patternUnits="userSpaceOnUse">'
             '<circle cx="4" cy="4" r="1.6" fill="#fff" fill-opacity="0.6"/></pattern></defs>',
+            f'<text x="8" y="28" font-size="22" font-weight="bold" data-testid="lab-axis-games">'
+            f"{escape(text('lessons.lab.axis.games'))}</text>",
         ]
         for index, (name, values) in enumerate(self.finals.items()):
             colour, pattern = STYLES.get(name, ("#555555", "none"))
-            base = row * (index + 1)
+            base = top + row * (index + 1)
             label = escape(strategy_name(name))
-            out.append(f'<text x="8" y="{base - row / 2}" font-size="18" font-weight="bold">{label}</text>')
-            if values:
-                out.append(
-                    f'<text x="8" y="{base - row / 2 + 22}" font-size="14">'
-                    f"{escape(text('lessons.lab.mean', mean=fmean(values)))}</text>"
-                )
+            out.append(f'<text x="8" y="{base - bars / 2 + 8:.1f}" font-size="22" font-weight="bold">{label}</text>')
+            # The games axis: the tallest bar's count, on a faint line at its height.
+            out.append(
+                f'<line x1="{left}" y1="{base - bars}" x2="{width - right}" y2="{base - bars}" '
+                f'stroke="currentColor" stroke-opacity="0.25"/>'
+                f'<text x="{left - 10}" y="{base - bars + 7}" font-size="20" text-anchor="end" class="lab-tick">'
+                f"{tallest}</text>"
+                f'<text x="{left - 10}" y="{base + 7}" font-size="20" text-anchor="end" class="lab-tick">0</text>'
+            )
             for value, count in sorted(Counter(values).items()):
-                bar = (row - 30) * count / tallest
+                bar = bars * count / tallest
                 x = left + (value - low) * step
                 out.append(
                     f'<rect x="{x:.1f}" y="{base - bar:.1f}" width="{max(step - 2, 1):.1f}" height="{bar:.1f}" '
@@ -182,16 +243,30 @@ class LabReport:
                         f'<rect x="{x:.1f}" y="{base - bar:.1f}" width="{max(step - 2, 1):.1f}" '
                         f'height="{bar:.1f}" fill="url(#lab-{pattern})"/>'
                     )
-            out.append(f'<line x1="{left}" y1="{base}" x2="{width - 20}" y2="{base}" stroke="currentColor"/>')
-            if values:  # the mean, dashed, so rows compare at a glance
-                x = left + (fmean(values) - low + 0.5) * step
+            out.append(f'<line x1="{left}" y1="{base}" x2="{width - right}" y2="{base}" stroke="currentColor"/>')
+            if values:  # the mean: a dashed line, and its value above it, so rows compare at a glance
+                mean = fmean(values)
+                x = left + (mean - low + 0.5) * step
+                said = escape(text("lessons.lab.mean", mean=one_decimal(mean)))
+                half = len(said) * 6.2  # about half the label's width at 20 units
+                middle = min(max(x, left + half), width - right - half)
                 out.append(
-                    f'<line x1="{x:.1f}" y1="{base - row + 24}" x2="{x:.1f}" y2="{base}" stroke="currentColor" '
-                    f'stroke-width="2" stroke-dasharray="5 4"/>'
+                    f'<line x1="{x:.1f}" y1="{base - bars - 8}" x2="{x:.1f}" y2="{base}" stroke="currentColor" '
+                    f'stroke-width="3" stroke-dasharray="6 4"/>'
+                    f'<text x="{middle:.1f}" y="{base - bars - 14}" font-size="20" font-weight="bold" '
+                    f'text-anchor="middle" data-testid="lab-mean" data-strategy="{escape(name)}">{said}</text>'
                 )
-        for value in range(low, high + 1, max(1, span // 12)):
+        every = next((n for n in (1, 2, 5, 10, 20, 50, 100) if span / n <= 12), 200)
+        for value in range(ceil(low / every) * every, high + 1, every):
             x = left + (value - low + 0.5) * step
-            out.append(f'<text x="{x:.1f}" y="{height - 12}" font-size="13" text-anchor="middle">{value}</text>')
+            out.append(
+                f'<line x1="{x:.1f}" y1="{last}" x2="{x:.1f}" y2="{last + 6}" stroke="currentColor"/>'
+                f'<text x="{x:.1f}" y="{last + 28}" font-size="20" text-anchor="middle" class="lab-tick">{value}</text>'
+            )
+        out.append(
+            f'<text x="{(left + width - right) / 2:.1f}" y="{last + 68}" font-size="22" font-weight="bold" '
+            f'text-anchor="middle" data-testid="lab-axis-score">{escape(text("lessons.lab.axis.score"))}</text>'
+        )
         out.append("</svg>")
         return "".join(out)
 
@@ -203,7 +278,10 @@ class LabReport:
         heads = "".join(f"<th scope='col'>{escape(text(f'lessons.lab.col.{key}'))}</th>" for key in COLUMNS)
         body = "".join(
             f"<tr><th scope='row'>{escape(strategy_name(row.strategy))}</th><td>{row.games}</td>"
-            + "".join(f"<td>{value:.1f}</td>" for value in (row.mean, row.lowest, row.middle, row.highest, row.spread))
+            + "".join(
+                f"<td>{one_decimal(value)}</td>"
+                for value in (row.mean, row.lowest, row.middle, row.highest, row.spread)
+            )
             + "</tr>"
             for row in rows
         )
@@ -242,4 +320,4 @@ def run_lab(
     return LabReport(level, finals, seed, totals)
 
 
-__all__ = ["COLUMNS", "DEFAULT_STRATEGIES", "STRATEGIES", "LabReport", "StrategyRow", "run_lab"]
+__all__ = ["COLUMNS", "DEFAULT_STRATEGIES", "STRATEGIES", "LabReport", "StrategyRow", "one_decimal", "run_lab"]

@@ -4,7 +4,10 @@ Each payload is a :class:`~typing.TypedDict` here and a JSDoc ``@typedef``
 of the same name and fields in ``widgets/lab.js`` (a test keeps the two
 alike).  :func:`lab_view` reads a lab (anything shaped like :class:`Bench`,
 in practice :class:`~caterpillar_learn.ui.lab.LabBench`) and changes
-nothing.  Every word comes from the message catalogue.
+nothing.  Every word comes from the message catalogue.  The table's numbers
+are sent rounded to one decimal by :func:`~caterpillar_learn.ui.caterpillars.lab.one_decimal`,
+the rounding of the chart and the sentences too; the front end only writes
+them (``decimal(value, 1)``), so all three say the same.
 
 >>> from caterpillar_learn.ui.lab import LabBench
 >>> view = lab_view(LabBench("beginner", games=40))
@@ -18,7 +21,7 @@ from typing import Protocol, TypedDict
 
 from caterpillar_learn.caterpillars.levels import Level
 from caterpillar_learn.i18n import text
-from caterpillar_learn.ui.caterpillars.lab import STRATEGIES, LabReport, strategy_name
+from caterpillar_learn.ui.caterpillars.lab import STRATEGIES, LabReport, one_decimal, strategy_name
 
 __all__ = ["PAGE", "Bench", "LabChoice", "LabControls", "LabLevel", "LabPage", "LabRow", "LabView", "lab_view"]
 
@@ -140,11 +143,11 @@ def lab_view(bench: Bench) -> LabView:
                 "strategy": row.strategy,
                 "name": strategy_name(row.strategy),
                 "games": row.games,
-                "mean": round(row.mean, 2),
-                "lowest": round(row.lowest, 2),
-                "middle": round(row.middle, 2),
-                "highest": round(row.highest, 2),
-                "spread": round(row.spread, 2),
+                "mean": float(one_decimal(row.mean)),
+                "lowest": float(one_decimal(row.lowest)),
+                "middle": float(one_decimal(row.middle)),
+                "highest": float(one_decimal(row.highest)),
+                "spread": float(one_decimal(row.spread)),
             }
             for row in report.rows()
         ],

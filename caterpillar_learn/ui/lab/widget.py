@@ -43,6 +43,9 @@ class LabWidget(LearnWidget[LabBench]):
     _esm = Unicode(es_module("lab.js")).tag(sync=True)
     _css = Unicode(widget_styles("lab.css")).tag(sync=True)
 
+    #: The lab answers a run with a picture, not a sound: no sound switch is drawn beside the voice switch.
+    SOUNDS: ClassVar[bool] = False
+
     STRING_KEYS: ClassVar[dict[str, str]] = {
         **{name: f"lessons.lab.ui.{name}" for name in ("level", "strategies", "games", "run", "caption")},
         **{f"col_{name}": f"lessons.lab.col.{name}" for name in COLUMNS},
