@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from caterpillar_learn.classroom.codes import ClassroomError
+from caterpillar_learn.classroom.refusals import BokehRefusals
 from caterpillar_learn.classroom.server import HOST, JOINS_PER_MINUTE, UNOPENED_LIFETIME, serve
 from caterpillar_learn.errors import describe
 from caterpillar_learn.extras import require
@@ -31,6 +32,8 @@ def _handle(args: argparse.Namespace) -> int:
     require("classroom")  # one line naming the extra, not a traceback from deep inside
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
     quiet_log(logging.getLogger().handlers)  # no token in any line; a page's malformed message in one line
+    for handler in logging.getLogger().handlers:  # and those told once every few seconds, with a count
+        handler.addFilter(BokehRefusals())
     if args.lang:  # every page's first language (the widgets start in it) and the server's own words
         set_language(args.lang)
     if not 1 <= args.join_limit <= 100_000:

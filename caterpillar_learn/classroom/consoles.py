@@ -54,7 +54,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any, ClassVar
 
 import traitlets
@@ -355,7 +355,7 @@ class JoinDesk:
         pupil = need.pupil
 
         def answer(secret: str | None) -> None:
-            self.schedule(lambda: self.answered(room, pupil, secret))
+            self.schedule(partial(self.answered, room, pupil, secret))
 
         self.waiting = (room, room.ask(pupil, answer))
         self.state = "waiting"

@@ -30,7 +30,7 @@ from __future__ import annotations
 import itertools
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -89,6 +89,19 @@ class EventRoom(Attendance):
     def joining(self) -> dict[str, Any]:
         """What the room writes of a new pupil besides who they are (called under the lock): nothing here."""
         return {}
+
+    # The door's events that every game applies alike (a game's ``apply`` hands them here).
+
+    def _on_let_in(self, data: Mapping[str, Any]) -> None:
+        """``pupil_let_in``: the teacher let another page be that pupil (with the secret it now holds)."""
+        self.roster.let_in(self._pupil_id(data["pupil"]), str(data["secret_hash"]))
+
+    def _on_renamed(self, data: Mapping[str, Any]) -> None:
+        """``pupil_renamed``: the teacher renamed a pupil."""
+        ident = self._pupil_id(data["pupil"])
+        nickname = str(data["nickname"])
+        self.roster.rename(ident, self.pupils[ident].nickname, nickname)
+        self.pupils[ident].nickname = nickname
 
     def subscribe(self, listener: Listener, part: int | None = None) -> int:
         """Call ``listener(changed)`` after each change (only the room's and ``part``'s, if given); returns a token."""

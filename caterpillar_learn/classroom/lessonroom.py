@@ -361,18 +361,9 @@ class LessonRoom(EventRoom):
             session.told = partial(self.notify, ident)  # a worker's answer redraws this pupil's page
         self.pupils[ident] = LessonPupil(ident, nickname, session, float(data.get("at", 0.0)))
 
-    def _on_let_in(self, data: Mapping[str, Any]) -> None:
-        self.roster.let_in(self._pupil_id(data["pupil"]), str(data["secret_hash"]))
-
     def _on_removed(self, data: Mapping[str, Any]) -> None:
         ident = self._pupil_id(data["pupil"])
         self.roster.remove(ident, self.pupils.pop(ident).nickname)
-
-    def _on_renamed(self, data: Mapping[str, Any]) -> None:
-        ident = self._pupil_id(data["pupil"])
-        nickname = str(data["nickname"])
-        self.roster.rename(ident, self.pupils[ident].nickname, nickname)
-        self.pupils[ident].nickname = nickname
 
     def _on_lesson_event(self, data: Mapping[str, Any]) -> None:
         pupil = self.pupils[int(data["pupil"])]

@@ -38,6 +38,7 @@ from typing import Any, Protocol
 from caterpillar_learn.classroom.codes import ClassroomError, JoinLimit, new_code, new_token, parse_code
 from caterpillar_learn.classroom.identity import RejoinNeeded, Removed, check_nickname, is_secret
 from caterpillar_learn.classroom.lessonroom import LessonRoom, LessonSettings
+from caterpillar_learn.classroom.refusals import Refusals
 from caterpillar_learn.classroom.rooms import CaterpillarsRoom, RoomSettings
 from caterpillar_learn.classroom.store import EventStore, StoredRow
 from caterpillar_learn.classroom.tables import RaupeRoom, TableSettings
@@ -143,6 +144,8 @@ class Lobby:
     def __init__(self, store: EventStore, *, limit: JoinLimit | None = None) -> None:
         self.store = store
         self.limit = limit if limit is not None else JoinLimit()
+        #: The joins the limit refused, told to the log once every few seconds (a door's flood is one line).
+        self.limited = Refusals()
         self.rooms: dict[str, AnyRoom] = {}
         #: Rooms whose replay stopped at a damaged event, by code (see :meth:`replay`).
         self.damage: dict[str, Damage] = {}
@@ -286,7 +289,8 @@ class Lobby:
         teacher decides), :class:`~.identity.Removed`, or a one-line error.
         """
         if not self.limit.allow(client):
-            log.warning("join limit reached for %s", client)
+            if (said := self.limited.said(f"join limit reached for {client}")) is not None:
+                log.warning("%s", said)
             raise ClassroomError(text("classroom.msg.slow_down"))
         room_code = parse_code(code)
         room = self.rooms.get(room_code)

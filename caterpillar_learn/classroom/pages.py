@@ -1,17 +1,10 @@
-"""The classroom server's pages by address: the teacher's console, the pupils' door and a pupil's sheet.
+"""The classroom server's pages, an object each, made when a browser opens its address.
 
-* ``/teacher?token=…``: the teacher's console (:class:`~.consoles.TeacherWidget`),
-  only with the token printed at start (kept in the data folder, so the
-  address stays the same after a restart);
-* ``/join`` (and ``/``): the pupils' door, then the pupil's own sheet: the
-  lessons' Caterpillars board, or their seat at a Räuber Raupe table (the
-  same ES modules, shown by :func:`~caterpillar_learn.classroom.components.classroom_component`).
-  Joining hands the page a secret, which the browser keeps (its storage and
-  the address fragment, never the query): a reload or the same tablet shows
-  it and gets the sheet back at once; another tablet with the same nickname
-  waits for the teacher (:mod:`~caterpillar_learn.classroom.identity`).
-
-Each page follows its room through a :class:`~caterpillar_learn.classroom.push.Push`.
+:func:`build_pages` maps the addresses (listed in :mod:`~caterpillar_learn.classroom.server`) to a
+:class:`Site`'s page makers: the teacher's console (:class:`TeacherPage`, and under it the :class:`Mirror`
+of the pupil the teacher looks at) and the pupils' door, which becomes the pupil's own sheet once they are in
+(:class:`PupilPage`, and its :class:`Seat`).  A page is a thin adapter: the rooms decide, the widgets draw,
+and each page follows its room through a :class:`~caterpillar_learn.classroom.push.Push`.
 """
 
 from __future__ import annotations
@@ -21,6 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from caterpillar_learn.classroom.push import Push, Redraws
+from caterpillar_learn.classroom.refusals import Refusals
 from caterpillar_learn.classroom.tweaks import Freezer, when_open_send_at_once
 from caterpillar_learn.i18n import text
 
@@ -65,11 +59,17 @@ def _client() -> str:
     return str(getattr(request, "remote_ip", None) or "unknown")
 
 
-def _log_tampering(component: Any, widget: Any, who: str) -> None:
-    """Log a page's write of any trait but ``event`` (the component has already put the truth back)."""
+def _log_tampering(component: Any, who: str) -> None:
+    """Log a page's write of any trait but ``event`` (the component has already put the truth back).
+
+    Like its refused events, at most once every few seconds (:class:`~.refusals.Refusals`).
+    """
+    told = Refusals()
 
     def report(written: dict[str, Any]) -> None:
-        log.warning("%s: ignored a front-end write to %s", who, ", ".join(list(written)[:8]))
+        said = told.said(f"{who}: ignored a front-end write to {', '.join(list(written)[:8])}")
+        if said is not None:
+            log.warning("%s", said)
 
     component.tampered = report
 
@@ -156,7 +156,7 @@ class TeacherPage:
         self.console = TeacherConsole(site.lobby, site.join_url)
         widget = TeacherWidget(self.console)
         component: Any = site.component(TeacherWidget, widget)
-        _log_tampering(component, widget, "teacher")
+        _log_tampering(component, "teacher")
         self.push = Push(self.doc, widget, component, redraws=site.redraws, every=TEACHER_EVERY)
         #: The room the console follows and its subscription, or None.
         self.followed: tuple[AnyRoom, int] | None = None
@@ -320,7 +320,7 @@ class Seat:
             widget, key = SeatWidget(SeatTable(room, pupil)), pupil.table
             self.component = page.site.component(SeatWidget, widget, sizing_mode="stretch_width")
         self.widget = widget
-        _log_tampering(self.component, widget, f"room {room.code}, pupil {pupil.nickname!r}")
+        _log_tampering(self.component, f"room {room.code}, pupil {pupil.nickname!r}")
         first = None
         if isinstance(widget, ClassroomBoard):
             session = widget.session

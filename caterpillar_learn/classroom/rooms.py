@@ -373,17 +373,14 @@ class CaterpillarsRoom(EventRoom):
             self.roster.add(ident, nickname, data.get("secret_hash"))
             self.pupils[ident] = Pupil(ident, nickname, RoomGame(self, ident))
         elif kind == "pupil_let_in":
-            self.roster.let_in(self._pupil_id(data["pupil"]), str(data["secret_hash"]))
+            self._on_let_in(data)
         elif kind == "pupil_removed":
             ident = self._pupil_id(data["pupil"])
             self.roster.remove(ident, self.pupils.pop(ident).nickname)
             self._reviews.pop(ident, None)
             self._reviewing.pop(ident, None)
         elif kind == "pupil_renamed":
-            ident = self._pupil_id(data["pupil"])
-            nickname = str(data["nickname"])
-            self.roster.rename(ident, self.pupils[ident].nickname, nickname)
-            self.pupils[ident].nickname = nickname
+            self._on_renamed(data)
         elif kind == "dice_rolled":
             if data["turn"] != self.turn:
                 raise ClassroomError(describe("dice_rolled turn", data["turn"], f"turn {self.turn}"))

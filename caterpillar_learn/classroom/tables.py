@@ -333,7 +333,7 @@ class RaupeRoom(EventRoom):
             self.pupils[ident] = pupil
             shared.seats[seat] = ident
         elif kind == "pupil_let_in":
-            self.roster.let_in(self._pupil_id(data["pupil"]), str(data["secret_hash"]))
+            self._on_let_in(data)
         elif kind == "pupil_removed":
             ident = self._pupil_id(data["pupil"])
             gone = self.pupils.pop(ident)
@@ -342,10 +342,7 @@ class RaupeRoom(EventRoom):
             shared.seats[gone.seat] = None  # a bot's seat once the table plays; free again before
             shared.plan()
         elif kind == "pupil_renamed":
-            ident = self._pupil_id(data["pupil"])
-            nickname = str(data["nickname"])
-            self.roster.rename(ident, self.pupils[ident].nickname, nickname)
-            self.pupils[ident].nickname = nickname
+            self._on_renamed(data)
         elif kind == "table_started":
             shared = self.tables[int(data["table"])]
             shared.started = True

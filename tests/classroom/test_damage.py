@@ -232,6 +232,8 @@ def test_an_empty_or_schema_less_file_is_refused_and_left_as_it_is(tmp_path: Pat
 
 
 NOBODY = 65534
+#: Runs a command as root without the capability to write whatever the mode bits say (util-linux's setpriv).
+HONOUR_MODES = ["setpriv", "--inh-caps=-dac_override", "--bounding-set=-dac_override", "--"]
 
 
 @pytest.fixture
@@ -247,23 +249,38 @@ def shared_folder() -> Iterator[Path]:
         shutil.rmtree(where)
 
 
-def _run_classroom(data: Path, home: Path, *, read_only: Path | None = None) -> subprocess.CompletedProcess[str]:
-    """The real ``caterpillar-learn classroom`` on ``data``, with ``read_only`` (a folder or file) not writable.
+@functools.cache
+def _as_nobody() -> bool:
+    """Whether a read-only place must be shown to the server by running it as another user.
 
-    Root writes anywhere, whatever the mode bits say.  As root the server then runs in a mount namespace of its
-    own where ``read_only`` is bound read-only onto itself: it sees a read-only place, as any user would, and
-    runs from wherever the checkout lies (a clone in a folder only root may enter too).  Where no namespace
-    can be made, it runs as another user instead, which needs the checkout readable by that user.
+    Root writes anywhere, whatever the mode bits say, by its capability ``CAP_DAC_OVERRIDE``.  As root the
+    server runs without it (:data:`HONOUR_MODES`): a read-only place is read-only to it, as to any user.  It
+    keeps its own files and ``CAP_DAC_READ_SEARCH`` (reading anything), so it runs from wherever the checkout
+    lies, a clone in a folder only root may enter too; no mount namespace is needed either (a container's root
+    seldom may make one).  Only where setpriv is missing or refused does it run as ``nobody``, which needs the
+    checkout and the interpreter readable by ``nobody``.
     """
+    if os.geteuid() != 0:
+        return False
+    with tempfile.TemporaryDirectory() as place:
+        Path(place).chmod(0o555)
+        try:
+            done = subprocess.run([*HONOUR_MODES, "touch", f"{place}/x"], capture_output=True, timeout=30)
+        except (OSError, subprocess.TimeoutExpired):
+            return True
+        finally:
+            Path(place).chmod(0o755)
+    refused = done.returncode != 0 and b"Permission denied" in done.stderr  # the modes honoured, as wanted
+    return not refused
+
+
+def _run_classroom(data: Path, home: Path, *, read_only: bool = False) -> subprocess.CompletedProcess[str]:
+    """The real ``caterpillar-learn classroom`` on ``data``, seeing the mode bits as any user (``read_only``)."""
     environment = {**os.environ, "HOME": str(home)}
     command = [*cli_command(), "classroom", "--port", "0", "--data", str(data)]
-    as_nobody = False
-    if read_only is not None and os.geteuid() == 0:
-        if _namespaces():
-            bind = 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" && shift && exec "$@"'
-            command = ["unshare", "--mount", "sh", "-c", bind, "sh", str(read_only), *command]
-        else:
-            as_nobody = True
+    as_nobody = read_only and _as_nobody()
+    if read_only and os.geteuid() == 0 and not as_nobody:
+        command = [*HONOUR_MODES, *command]
     try:
         return subprocess.run(
             command,
@@ -279,24 +296,10 @@ def _run_classroom(data: Path, home: Path, *, read_only: Path | None = None) -> 
         raise AssertionError(f"the server started instead of refusing: {still_running.stderr!r}") from None
 
 
-@functools.cache
-def _namespaces() -> bool:
-    """Whether this root may make a mount namespace and bind a place read-only in it."""
-    probe = 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" && ! touch "$1/x" 2>/dev/null'
-    with tempfile.TemporaryDirectory() as place:
-        try:
-            done = subprocess.run(
-                ["unshare", "--mount", "sh", "-c", probe, "sh", place], capture_output=True, timeout=30
-            )
-        except (OSError, subprocess.TimeoutExpired):
-            return False
-    return done.returncode == 0
-
-
 def _home(folder: Path) -> Path:
     home = folder / "home"
     home.mkdir()
-    os.chown(home, NOBODY, NOBODY) if os.geteuid() == 0 else None
+    os.chown(home, NOBODY, NOBODY) if _as_nobody() else None
     return home
 
 
@@ -319,11 +322,11 @@ def test_a_read_only_data_folder_or_file_is_refused_at_start(shared_folder: Path
     else:
         (data / FILE_NAME).chmod(0o444)
         data.chmod(0o755)
-        if os.geteuid() == 0:
+        if _as_nobody():
             os.chown(data, NOBODY, NOBODY)  # the folder is the user's, the file is not
         place = data / FILE_NAME
     before = _rows(data)
-    done = _run_classroom(data, home, read_only=place)
+    done = _run_classroom(data, home, read_only=True)
     _one_line_exit_2(done, f"{place}: read-only")
     assert _rows(data) == before
 

@@ -114,13 +114,14 @@ def test_a_malformed_message_is_one_line_of_the_log(classroom: Classroom) -> Non
         for bad in ["join", [1, 2], None]:  # not even an object: Bokeh's own checks refuse it
             page.write("JoinWidget", "event", bad)
         deadline = time.monotonic() + 60
-        while classroom.log_text().count("expected a dict") < 3 and time.monotonic() < deadline:
+        while classroom.log_text().count("expected a dict") < 1 and time.monotonic() < deadline:
             time.sleep(0.2)
+        time.sleep(0.5)  # the other two have come meanwhile
     finally:
         page.close()
     lines = classroom.log_text().splitlines()[before:]
     refused = [line for line in lines if "expected a dict" in line]
-    assert len(refused) >= 3, "\n".join(lines[-40:])
+    assert len(refused) == 1, "\n".join(lines[-40:])  # the others are counted in the next (classroom/refusals.py)
     assert not any("Traceback" in line or line.startswith("  File ") for line in lines), "\n".join(lines[-40:])
     stamped = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d+ [A-Z]+ ")
     assert all(stamped.match(line) for line in lines if line.strip()), "\n".join(lines[-40:])

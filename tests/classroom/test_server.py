@@ -9,21 +9,36 @@ events of every wrong shape, another pupil's fields, a flood of joins.
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from caterpillar_learn.classroom.codes import new_code
+from caterpillar_learn.classroom.refusals import EVERY
 from tests.browser.conftest import Server, cli_command, free_port, start_server
 from tests.classroom.probe import PageClient
 
 pytestmark = pytest.mark.slow
 
+#: How long the flooding page sends refused events (seconds; shorter than :data:`EVERY`).
+FLOOD = 2.0
+
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, str, str]]:
-    folder = tmp_path_factory.mktemp("classroom")
+    yield from _serve(tmp_path_factory.mktemp("classroom"))
+
+
+@pytest.fixture
+def own_server(tmp_path: Path) -> Iterator[tuple[Server, str, str]]:
+    """A server of the test's own (the other tests' flood of joins has used up this address's joins)."""
+    yield from _serve(tmp_path)
+
+
+def _serve(folder: Path) -> Iterator[tuple[Server, str, str]]:
+    """``caterpillar-learn classroom`` on ``folder``: the server, its address and the teacher's token."""
     port = free_port()
     cmd = [*cli_command(), "classroom", "--port", str(port), "--data", str(folder / "data")]
     running = start_server(cmd, f"http://127.0.0.1:{port}/join", folder / "server.log")
@@ -125,7 +140,7 @@ def test_hostile_messages_are_refused_and_the_room_goes_on(server: tuple[Server,
     # Each page that sent refused events is told in the log (once every few seconds: classroom/refusals.py).
     assert all(who in log for who in ("teacher: refused", "pupil 'Ada': refused", "door (")), log[-2000:]
     assert "ignored a front-end write" in log and "join limit" in log
-    assert log.count("expected a dict") >= 4  # Bokeh's refusals of the events that were not objects
+    assert log.count("expected a dict") == 1  # Bokeh's refusals of the 4 events that were not objects: told once
     for page in (teacher, ada, ben, door):
         page.close()
 
@@ -139,3 +154,45 @@ def test_the_teacher_address_stays_secret_and_the_data_folder_is_private(server:
         assert page.model("TeacherWidget") is None
         page.close()
     assert "teacher page asked for without the token" in running.log.read_text()
+
+
+def test_a_flood_of_refused_events_is_told_once_every_few_seconds(own_server: tuple[Server, str, str]) -> None:
+    running, base, token = own_server
+    teacher = PageClient(f"{base}/teacher", {"token": token})
+    teacher.send("TeacherWidget", "create", game="caterpillars", level="beginner", dice="typed")
+    assert teacher.wait(lambda: teacher.trait("TeacherWidget", "room").get("code"))
+    code = teacher.trait("TeacherWidget", "room")["code"]
+    flo = PageClient(f"{base}/join", {"room": code})
+    flo.send("JoinWidget", "join", code=code, nickname="Flo")
+    assert flo.wait(lambda: flo.model("ClassroomBoard") is not None)
+
+    def told() -> tuple[list[str], list[str]]:
+        """The log's lines about Flo's refused events, and about the messages Bokeh refused."""
+        lines = running.log.read_text().splitlines()
+        return [line for line in lines if "pupil 'Flo': refused" in line], [x for x in lines if "expected a dict" in x]
+
+    def flood() -> None:
+        """An event that is not even an object (Bokeh refuses it), then one the board refuses: both reach the
+        server, in order, before the board's line under the sheet changes (two such events in turn)."""
+        nonlocal sent
+        before = flo.trait("ClassroomBoard", "message")
+        flo.write("ClassroomBoard", "event", sent)
+        flo.write("ClassroomBoard", "event", {**bad[sent % 2], "seq": sent})
+        sent += 1
+        assert flo.wait(lambda: flo.trait("ClassroomBoard", "message") not in ("", before))
+
+    bad = [{"type": "box", "box": 99}, {"type": "option"}]
+    size, sent, start = running.log.stat().st_size, 0, time.monotonic()
+    while time.monotonic() - start < FLOOD:
+        flood()
+    assert sent > 20, sent
+    assert [len(lines) for lines in told()] == [1, 1], told()
+    assert running.log.stat().st_size - size < 1000, running.log_tail()  # a line of each for the whole flood
+
+    # The next lines, once EVERY seconds have passed since the first, count every refusal since.
+    time.sleep(max(0.0, start + EVERY + 0.2 - time.monotonic()))
+    flood()
+    assert flo.wait(lambda: [len(lines) for lines in told()] == [2, 2]), running.log_tail()
+    assert all(f"(and {sent - 2} more refused in the last " in lines[1] for lines in told()), told()
+    for page in (teacher, flo):
+        page.close()
