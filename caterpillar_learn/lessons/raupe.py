@@ -65,6 +65,9 @@ class TableSetup:
     show_below: bool = False
     #: Ask "Which of your cards fit?" before the first game starts.
     question: bool = False
+    #: Real seconds at the table's own speed within which a bot plays once the pile changed (a bot a child
+    #: never sees play is no opponent); a slower speed on the slider waits longer.
+    bot_wait: float = 4.0
 
     def deck(self) -> tuple[Card, ...]:
         """The cards dealt at this table (the first caterpillar cards, every change card and butterfly).
@@ -106,7 +109,13 @@ SETUPS: dict[str, TableSetup] = {
         mode="colour", speed=0.7, question=True, calls=CALLS[:3], bot_mistakes=False
     ),
     "14-raupe-spot-the-mistake": TableSetup(
-        players=3, level=SLOPPY.name, referee=True, speed=0.6, caterpillar_cards=21, show_below=True
+        players=3,
+        level=SLOPPY.name,
+        referee=True,
+        speed=0.6,
+        caterpillar_cards=21,
+        show_below=True,
+        bot_wait=6.5,  # the slow bots leave the learner time to look and call
     ),
     "15-raupe-race": TableSetup(
         players=4,

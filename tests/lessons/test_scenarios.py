@@ -9,10 +9,18 @@ from __future__ import annotations
 
 import pytest
 
-from caterpillar_learn.caterpillars import Roll
+from caterpillar_learn.caterpillars import Move, Roll
 from caterpillar_learn.lessons import LESSONS, get_lesson
 from caterpillar_learn.lessons.caterpillars import guided_game
-from caterpillar_learn.lessons.scenarios import CLEAR_MARGIN, Scenario, coverage, guided_lines, play_guided
+from caterpillar_learn.lessons.scenarios import (
+    CLEAR_MARGIN,
+    Scenario,
+    best_move,
+    coverage,
+    guided_lines,
+    is_led,
+    play_guided,
+)
 
 SCRIPTED = [name for name, lesson in LESSONS.items() if lesson.scenario is not None]
 
@@ -56,7 +64,26 @@ def test_the_beginner_lesson_leaves_the_first_choice_to_the_learner() -> None:
     assert lesson.scenario is not None and 1 not in lesson.scenario.led
     first = [end for end in guided_lines(guided_game(lesson), lesson.scenario)]
     played = {next(t.choice for t in end.history if not t.is_setup) for end in first}
-    assert len({move.slot for move in played}) >= 2  # a real choice of boxes, each line still a tie
+    assert len({move.slot for move in played}) >= 2  # a real choice of boxes
+
+
+def test_the_beginner_child_picks_every_box_once_the_rule_was_shown_twice() -> None:
+    """Issue 29: round 1 is the child's choice, round 2 (nothing fits) is led, every later round is the child's."""
+    lesson = get_lesson("01-beginner")
+    scenario = lesson.scenario
+    assert scenario is not None
+    game = guided_game(lesson)
+    while game.phase == "setup":
+        game.play(game.legal_moves()[0])
+    led, choices = [], []
+    while game.phase == "play":
+        if is_led(scenario, game):
+            led.append(game.state.round)
+        elif game.state.round >= 3 and len({m.slot for m in game.legal_moves() if isinstance(m, Move)}) >= 2:
+            choices.append(game.state.round)
+        game.play(best_move(game.state, game.roll()))
+    assert led == [2], led
+    assert len(choices) >= 6, choices  # the child's own choices of box, from round 3 on
 
 
 @pytest.mark.parametrize("name", SCRIPTED)

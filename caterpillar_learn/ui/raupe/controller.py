@@ -209,7 +209,11 @@ class RaupeTable:
     def plan(self) -> None:
         """Ask the bots for their next event (drawn afresh after every change of the table)."""
         state = self.game.state
-        self.pending = None if state.finished else next_table_event(state, self.levels, self.bot_rng)
+        event = None if state.finished else next_table_event(state, self.levels, self.bot_rng)
+        latest = round(state.clock + self.setup.bot_wait * self.setup.speed, 3)
+        if isinstance(event, Play) and event.time > latest:
+            event = replace(event, time=latest)
+        self.pending = event
 
     def say(self, line: str) -> None:
         self.message = line
