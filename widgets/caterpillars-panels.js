@@ -134,7 +134,7 @@ export function drawFinal(view, send) {
     lines.length ? h("ul", { key: "lines", class: "cl-lines", "data-testid": "final-lines" }, lines.map((line) => h("li", { text: line }))) : null,
     h("button", { key: "new-game", class: "cl-button cl-primary", type: "button", "data-testid": "new-game", text: strings.new_game,
       onclick: () => send("new_game") }),
-    drawReview(review, send, strings));
+    view.lesson && !view.lesson.numbers ? null : drawReview(review, send, strings));  // the review: for grown-ups in a lesson
 }
 
 /**
@@ -166,7 +166,6 @@ export function drawStepper(view, send) {
     h("div", { key: "nav", class: "cl-nav" },
       h("button", { class: "cl-button", type: "button", "data-testid": "back-step", disabled: !lesson.can_back,
         text: "← " + strings.back, onclick: () => send("step", { delta: -1 }) }),
-      h("span", { class: "cl-note", text: lesson.progress }),
       h("button", { class: "cl-button cl-primary", type: "button", "data-testid": "next-step", disabled: !lesson.can_next,
         text: strings.next + " →", onclick: () => send("step", { delta: 1 }) })),
     drawGrownUps(lesson, strings, send));

@@ -519,8 +519,10 @@ function render({ model, el }) {
     const steps = drawStepper(view, send);
     const sheet = h("div", { key: "board", class: "cl-board" }, drawSheet(view), drawMenu(view, send));
     const tray = drawTray(view, tumble, send);
-    const after = [drawTalk(view), view.dice.kind === "play" ? drawHint(view, send) : null, drawWhatIf(view, send),
-      drawFinal(view, send), saveLink(view.record, view.strings, send, draw)];
+    // A lesson's grown-ups' controls (Try another move, Save my answers) show with For grown-ups only.
+    const grown = !view.lesson || Boolean(view.lesson.numbers);
+    const after = [drawTalk(view), view.dice.kind === "play" ? drawHint(view, send) : null, grown ? drawWhatIf(view, send) : null,
+      drawFinal(view, send), grown ? saveLink(view.record, view.strings, send, draw) : null];
     const question = drawQuestion(view.question, send, view.lang, view.strings);
     // A lesson puts its steps and question beside the game (dice, caterpillars, what the game says) on a
     // wide enough widget (a tablet held sideways), so that all of it is on one screen; narrower, they stack.

@@ -227,7 +227,8 @@ export function languageSwitch(languages, lang, words, send) {
   const choose = (event) => send("language", { value: /** @type {HTMLSelectElement} */ (event.target).value });
   const select = h("select", { "data-testid": "language", value: lang, onchange: choose },
     languages.map((choice) => h("option", { key: choice.code, value: choice.code, lang: choice.code, text: choice.name })));
-  return h("div", { class: "learn-settings" }, voice, h("label", { class: "learn-language" }, (words.language || "Language") + " ", select));
+  return h("div", { class: "learn-settings" }, voice, h("label", { class: "learn-language" },
+    h("span", { class: "learn-sr", text: words.language || "Language" }), select));
 }
 
 /**

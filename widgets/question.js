@@ -18,6 +18,7 @@ import { h, speaker } from "./draw.js";
  * @typedef {Object} FeedbackView
  * @property {boolean} correct
  * @property {string} text  what was right, what was missed and why
+ * @property {boolean} [shown]  the answer is shown for the learner to tap: an instruction, with no ✗
  */
 /**
  * @typedef {Object} QuestionView
@@ -63,16 +64,20 @@ export function drawQuestion(question, send, lang = "en", words = {}) {
     onclick: () => send("answer", { option: option.id }),
   }, (done && option.selected ? "✓ " : "") + option.label));
   const feedback = question.feedback ? h("p", {
-    key: "feedback", class: "learn-feedback " + (question.feedback.correct ? "learn-right" : "learn-wrong"), "data-testid": "feedback",
+    key: "feedback", class: "learn-feedback " + (question.feedback.correct ? "learn-right" : question.feedback.shown ? "learn-shown" : "learn-wrong"), "data-testid": "feedback",
     "data-correct": String(question.feedback.correct), role: "status", text: question.feedback.text,
   }) : null;
-  return h("section", { key: "question", class: "learn-question", "aria-labelledby": "learn-question-text", "data-testid": "question" },
+  // Answered right, the question's instruction is done: the options (with their ticks) and the feedback stay,
+  // the question's words and Check go, so that the screen says only the next thing to do (issue 29).
+  return h("section", { key: "question", class: "learn-question" + (done ? " learn-answered" : ""),
+    "aria-labelledby": "learn-question-text", "data-testid": "question" },
     h("div", { key: "head", class: "learn-question-head" },
-      h("p", { class: "learn-question-text", id: "learn-question-text", "data-testid": "question-text", text: question.text }),
+      h("p", { class: "learn-question-text" + (done ? " learn-sr" : ""), id: "learn-question-text", "data-testid": "question-text",
+        text: question.text }),
       speaker([question.text, question.feedback ? question.feedback.text : ""].filter(Boolean).join("\n"), lang, words)),
     options.length ? h("div", { key: "options", class: "learn-options", role: question.multiple ? "group" : "radiogroup" }, options) : null,
     h("button", { key: "check", class: "cl-button cl-primary", type: "button", "data-testid": "check-answer", disabled: done,
-      text: question.check, onclick: () => send("check") }),
+      hidden: done, text: question.check, onclick: () => send("check") }),
     feedback);
 }
 

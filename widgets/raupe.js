@@ -9,6 +9,7 @@
 import { drawQuestion, keepNickname, saveLink } from "./question.js";
 import { drawResumeNote, keepSave } from "./resume.js";
 import { h, icon, languageSwitch, mount, picture, speaker } from "./draw.js";
+import { moved } from "./raupe-motion.js";
 import { isShortcut, sender, watch } from "./shared.js";
 import { sound } from "./sound.js";
 
@@ -19,8 +20,8 @@ import { sound } from "./sound.js";
  * @typedef {Object} TableView
  * @property {string} mode
  * @property {string} mode_text
- * @property {{svg: string, size: number, label: string, below: string, show_below: boolean}} pile  below: the card
- *   under the top ("" if none or the lesson does not show it)
+ * @property {{svg: string, size: number, label: string, below: string, show_below: boolean, by: number}} pile  below: the card
+ *   under the top ("" if none or the lesson does not show it); by: who put the top card down (-1: dealt)
  * @property {Array<{seat: number, name: string, cards: number}>} opponents
  * @property {boolean} referee
  * @property {{aphid: boolean, mode: string|null}} armed
@@ -43,6 +44,8 @@ import { sound } from "./sound.js";
  * @property {string} now  what to do now, in one short line
  * @property {{step: number, count: number, label: string}} progress
  * @property {string} hand_title
+ * @property {number} stars  at the end of a game: the stars it earned (0 while it runs)
+ * @property {string} stars_text
  */
 /**
  * @typedef {Object} HandCard
@@ -191,6 +194,15 @@ function render({ model, el }) {
 
   // "How to play" is open while the learner keeps it open; play starts: the rules fold away.
   let rulesOpen = false;
+  // "For grown-ups" (bot speed and level, New game during a game, the tally, the record, Save my answers).
+  let grownOpen = false;
+  /** @param {Event} event */
+  const grownToggled = (event) => { grownOpen = /** @type {HTMLDetailsElement} */ (event.currentTarget).open; };
+  // The card the learner last tapped (where a played card flies from) and what the last draw showed.
+  /** @type {{box: DOMRect, at: number}|null} */
+  let tapped = null;
+  /** @type {{size: number, hand: number, opponents: Object<string, number>}|null} */
+  let before = null;
   let started = false;
   /** @param {Event} event */
   const toggled = (event) => { rulesOpen = /** @type {HTMLDetailsElement} */ (event.currentTarget).open; };
@@ -235,11 +247,14 @@ function render({ model, el }) {
       "data-testid": "raupe-card", "data-index": card.index, "data-side": card.side, "aria-label": card.label,
       "aria-pressed": card.answer ? String(Boolean(card.chosen)) : null,  // an answer's toggle: on the button itself
       "data-todo": todoCard ? "true" : null,
-      onclick: () => send("play", { index: card.index, ...seen() }) }, art(card.svg));
+      onclick: (/** @type {MouseEvent} */ event) => {
+        tapped = { box: /** @type {HTMLElement} */ (event.currentTarget).getBoundingClientRect(), at: performance.now() };
+        send("play", { index: card.index, ...seen() });
+      } }, art(card.svg));
     const flip = h("button", { class: `rr-flip${todoFlip ? " todo" : ""}`, "data-testid": "raupe-flip", "data-index": card.index,
       tabindex: -1, disabled: card.kind === "butterfly", "aria-label": `${str("flip")} ${card.index + 1}`,
       "data-todo": todoFlip ? "true" : null,
-      onclick: () => send("flip", { index: card.index }) }, "↻ ", h("span", { class: "rr-flip-word", text: str("flip") }));
+      onclick: () => send("flip", { index: card.index }) }, "↻", h("span", { class: "learn-sr", text: str("flip") }));
     return card.answer
       ? h("div", { class: `rr-slot rr-answer${card.chosen ? " learn-chosen" : ""}`, "data-testid": "answer",
         "data-option": card.index, key: card.index }, button, flip)
@@ -308,7 +323,6 @@ function render({ model, el }) {
     const c = t.controls || { show: false, speed: 1, speed_text: "", level: "", levels: [] };
     const taught = new Set(t.calls || []);
     const pause = str("pause");
-    const log = (model.get("log") || []).slice(1, 2);
     const [messageVoice, nowVoice] = part("voices", [lang, words], () => [
       speaker(() => model.get("message") || "", lang, words), speaker(() => table().now || "", lang, words)]);
 
@@ -327,20 +341,22 @@ function render({ model, el }) {
         text: str("how_to_play") }),
       part("lesson", [lesson, lang, words], () => rulesBody(lesson, lang, words)));
 
+    // Start (Play again at the end) is the child's; New game during a game is a grown-up's.
+    const playing = Boolean(t.started) && !t.finished;
+    const start = h("button", { key: "start", class: `rr-button rr-start${pulse("start")}`, "data-testid": "raupe-start", ...mark("start"),
+      text: t.finished ? str("play_again") : t.started ? str("new_game") : str("start"),
+      onclick: () => {
+        send("start");
+        root.scrollIntoView({ block: "start" });
+      } });
     const bar = h("div", { class: "rr-bar", ref: refs.bar },
       h("div", { class: "rr-banner", role: "status" },
         h("span", { class: "rr-mode", "data-testid": "raupe-mode", "data-mode": t.mode, text: t.mode_text })),
-      h("button", { class: `rr-button rr-start${pulse("start")}`, "data-testid": "raupe-start", ...mark("start"),
-        text: t.finished ? str("play_again") : t.started ? str("new_game") : str("start"),
-        onclick: () => {
-          send("start");
-          root.scrollIntoView({ block: "start" });
-        } }),
+      playing ? null : start,
       // A toggle button: its name stays "Pause" and aria-pressed says whether the game is paused.
       h("button", { class: `rr-button rr-pause${pulse("pause")}`, "data-testid": "raupe-pause", ...mark("pause"),
-        "aria-pressed": String(Boolean(t.paused)), "aria-keyshortcuts": KEY_OF.pause, disabled: !t.running,
+        "aria-pressed": String(Boolean(t.paused)), "aria-keyshortcuts": KEY_OF.pause, disabled: !t.running, hidden: !t.running,
         onclick: () => send("pause") }, keyed(pause, KEY_OF.pause, lang)),
-      part("controls", [c, words], () => controls(c)),
       rules,
       h("span", { class: "rr-language" },
         part("language", [model.get("languages"), lang, words], () => languageSwitch(model.get("languages"), lang, words, send))));
@@ -358,7 +374,8 @@ function render({ model, el }) {
         hidden: !t.pile.below }, t.pile.below ? art(t.pile.below) : null),
       h("div", { class: "rr-pile", "data-testid": "raupe-pile", role: "img", "aria-label": t.pile.label, "data-size": t.pile.size,
         ...mark("pile") },
-        art(t.pile.svg), h("span", { class: "rr-pile-size", text: str("pile_size").replace("{size}", String(t.pile.size)) }))]);
+        art(t.pile.svg), h("span", { class: "rr-pile-size" },
+          h("span", { class: "learn-sr", text: str("pile_size").replace("{size}", "").trim() }), ` ${t.pile.size}`))]);
 
     const hand = h("div", { class: `rr-hand${pulse("hand")}`, "data-testid": "raupe-hand", role: "group",
       "aria-label": t.hand_title, ...mark("hand") },
@@ -372,6 +389,20 @@ function render({ model, el }) {
 
     const record = part("record", [t.record, str("record")], () => h("details", { class: "rr-record" },
       h("summary", { text: str("record") }), h("pre", { "data-testid": "raupe-record", text: JSON.stringify(t.record) })));
+    const grownUps = h("details", { class: "rr-grown-ups", open: grownOpen, ontoggle: grownToggled },
+      h("summary", { class: "rr-button rr-grown-ups-summary", "data-testid": "raupe-grown-ups", text: str("grown_ups") }),
+      h("div", { class: "rr-grown-ups-body" },
+        playing ? start : null,
+        part("controls", [c, words], () => controls(c)),
+        h("p", { class: "rr-score", text: t.score }),
+        record,
+        h("div", { class: "rr-save" }, saveLink(model.get("record"), words, send, draw))));
+    const earned = t.stars || 0;
+    const celebration = t.finished ? h("div", { class: "rr-celebration", "data-testid": "celebration" },
+      icon("butterfly", "rr-celebration-butterfly"),
+      earned ? h("span", { class: "rr-stars", role: "img", "data-testid": "stars", "data-stars": earned, "aria-label": t.stars_text },
+        [1, 2, 3].map((n) => h("span", { key: n, class: `rr-star${n <= earned ? " rr-on" : ""}`, "aria-hidden": "true", text: "★" })))
+        : null) : null;
 
     const asking = Boolean(question.text) && !t.started;
     const kept = model.get("saved") || {};
@@ -397,16 +428,21 @@ function render({ model, el }) {
           h("div", { class: "rr-said" },
             h("p", { class: "rr-message", "data-testid": "raupe-message", "aria-live": "polite", text: model.get("message") || "" }),
             h("span", { class: "rr-voice" }, messageVoice)),
-          h("ul", { class: "rr-log" }, log.map((line) => h("li", { key: line, text: line }))),
-          h("p", { class: "rr-hint", text: t.follow_up ? str("follow_up") : t.hint })),
+          // The strategy hint waits for the pause too (the child matches first): it shows with a marked card.
+          h("p", { class: "rr-hint", text: t.follow_up ? str("follow_up") : ["card", "flip", "call"].includes(kind) ? t.hint : "" })),
         hand,
-        h("div", { class: "rr-end" }, t.winner ? h("p", { class: `rr-winner${t.you_won ? " rr-you-won" : ""}`,
-          "data-testid": "raupe-winner", role: "alert" }, t.you_won ? icon("butterfly", "learn-icon rr-won-icon") : null, t.winner) : null),
-        h("p", { class: "rr-score", text: t.score }))),
+        h("div", { class: "rr-end" }, celebration, t.winner ? h("p", { class: `rr-winner${t.you_won ? " rr-you-won" : ""}`,
+          "data-testid": "raupe-winner", role: "alert", text: t.winner }) : null))),
     h("p", { class: "rr-keys", text: touch() ? "" : str("keys") }),
-    record,
-    h("div", { class: "rr-save" }, saveLink(model.get("record"), words, send, draw))));
+    grownUps));
     running = Boolean(t.running) && !t.paused;
+    const now = { size: t.pile.size, hand: cards.length,
+      opponents: Object.fromEntries(t.opponents.map((o) => [String(o.seat), o.cards])) };
+    const was = before;
+    before = now;
+    const from = tapped && performance.now() - tapped.at < 3000 ? tapped.box : null;
+    if (was && t.started) requestAnimationFrame(() => moved(root, was, now, t.pile.by, from));
+    if (was && now.size > was.size) tapped = null;
     if (observer && !observed && nodes.cards) {
       observed = true;
       for (const name of ["head", "bar", "question", "cards"]) observer.observe(nodes[name]);

@@ -221,7 +221,10 @@ def sheet_svg(state: State, *, size: float = 1.0, board: Board | None = None) ->
     """
     uid = board.uid if board is not None and board.uid else str(next(_ids))
     result = score(state) if state.is_complete and (board is None or board.result) else None
-    height = TOP + ROW * len(CATERPILLARS) + (70 if result else 10)
+    # A board (a widget) says the final score in its own panel: its sheet keeps one height from the first
+    # round to the flight; a picture on its own (a notebook, a print) writes the final line below.
+    final_line = result is not None and board is None
+    height = TOP + ROW * len(CATERPILLARS) + (70 if final_line else 30)
     width = WIDTH if state.level.rules.bonus_boxes else NARROW
     level = text("caterpillars.level." + state.level.value)
     title = escape(text("lessons.sheet.title", level=level))
@@ -276,9 +279,10 @@ def sheet_svg(state: State, *, size: float = 1.0, board: Board | None = None) ->
                 f'<line x1="{HEAD_X - 45}" y1="{cy:g}" x2="{SEGMENT_X[-1] + 45}" y2="{cy:g}" stroke="{INK}" '
                 f'stroke-width="6" stroke-linecap="round" class="cl-strike"/>'
             )
-            out.append(_bold(HEAD_X, cy + RADIUS + 6, text("lessons.sheet.struck", name=name), SMALLEST_TEXT))
+            if final_line:  # on a board the line says it (and the row's name for a screen reader): fewer words
+                out.append(_bold(HEAD_X, cy + RADIUS + 6, text("lessons.sheet.struck", name=name), SMALLEST_TEXT))
         out.append("</g>")
-    if result is not None:
+    if result is not None and final_line:
         line = text("lessons.sheet.final", final=result.final, flying=result.flying)
         out.append(_bold(width / 2, TOP + ROW * len(CATERPILLARS) + 30, line, 24))
     out.append("</svg>")

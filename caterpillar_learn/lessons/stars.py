@@ -13,6 +13,13 @@ with
 (3, 2, 1)
 >>> stars("expert", 100)
 3
+
+A Räuber Raupe game's yardstick is its own table (:func:`table_stars`): the
+cards the busiest bot put down, or, for a referee, every mistake there was
+to call.
+
+>>> table_stars(9, 9), table_stars(5, 9), table_stars(2, 9), table_stars(0, 0)
+(3, 2, 1, 3)
 """
 
 from __future__ import annotations
@@ -23,7 +30,7 @@ from importlib import resources
 
 from caterpillar_learn.caterpillars.levels import Level
 
-__all__ = ["MOST", "stars", "yardstick"]
+__all__ = ["MOST", "stars", "table_stars", "yardstick"]
 
 #: The most stars a game earns.
 MOST = 3
@@ -48,5 +55,19 @@ def stars(level: Level | str, final: int) -> int:
     if final >= best_mean:
         return MOST
     if final >= (random_mean + best_mean) / 2:
+        return 2
+    return 1
+
+
+def table_stars(mine: int, yardstick: int) -> int:
+    """How many stars (1 to :data:`MOST`) a Räuber Raupe game earns: ``mine`` (the learner's fitting cards,
+    or a referee's right calls) against ``yardstick`` (the busiest bot's cards, or every mistake made).
+
+    Three at the yardstick or above (or a win: the table passes the winner's whole hand as ``yardstick``),
+    two at half of it or more, else one.
+    """
+    if mine >= yardstick:
+        return MOST
+    if 2 * mine >= yardstick:
         return 2
     return 1

@@ -68,6 +68,7 @@ class OptionView(TypedDict):
 class FeedbackView(TypedDict):
     correct: bool
     text: str
+    shown: bool  # the answer is shown for the learner to tap
 
 
 class QuestionView(TypedDict, total=False):
@@ -306,7 +307,8 @@ class Quiz:
             "check": text("lessons.question.check"),
         }
         if self.feedback is not None:
-            view["feedback"] = {"correct": self.feedback.correct, "text": self.feedback.text}
+            # shown: the answer is on the board for the learner to tap (an instruction, with no ✗ beside it)
+            view["feedback"] = {"correct": self.feedback.correct, "text": self.feedback.text, "shown": self.showing}
         if self.show_after is not None:
             view["marks"] = self.marks or {"missed": [], "wrong": []}
             view["show"] = self.shown_answer() if self.showing else []

@@ -76,7 +76,7 @@ def answer_which_cards_fit(lesson: Page) -> None:
     """The lesson asks before the first game: a wrong answer first, then the right one, by taps on the cards."""
     state, _ = settled(lesson)
     fitting = {option.card for option in legal_plays(state, 0) if option.side == 0}
-    expect(lesson.get_by_test_id("question")).to_contain_text("which of your cards fit")
+    expect(lesson.get_by_test_id("question")).to_contain_text(re.compile("which of your cards fit", re.IGNORECASE))
     answers = lesson.get_by_test_id("answer")
     expect(answers).to_have_count(len(state.hands[0]))
     wrong = next(i for i in range(len(state.hands[0])) if i not in fitting)

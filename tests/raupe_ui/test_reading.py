@@ -180,7 +180,7 @@ def test_a_picture_first_lesson_keeps_every_text_short(lesson: str, lang: str) -
 #: The most words in a sentence of a step's line or a rule, in the picture-first lessons.
 STEP_WORDS = 8
 #: The step lines every run of the picture-first lessons shows.
-STEPS = ("raupe_lessons.now.look", "raupe_lessons.now.show", "raupe_lessons.now.start", "raupe_lessons.now.play",
+STEPS = ("raupe_lessons.now.check", "raupe_lessons.now.show", "raupe_lessons.now.start", "raupe_lessons.now.play",
          "raupe_lessons.now.paused")  # fmt: skip
 
 
@@ -191,7 +191,6 @@ SHOWN = (
     "lessons.question.answer_first",
     "raupe_lessons.feedback.wrong",
     "raupe_lessons.feedback.extra",
-    "raupe_lessons.now.show",
     "raupe_lessons.feedback.right_many",
     "raupe_lessons.msg.started",
     "raupe_lessons.msg.nothing_to_call",

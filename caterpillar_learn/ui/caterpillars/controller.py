@@ -30,6 +30,7 @@ caterpillar_learn.caterpillars.errors.InvalidStateError: caterpillar: got 'Dora'
 from __future__ import annotations
 
 import copy
+import re
 import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -554,8 +555,14 @@ class LessonSession(Session):
             elif not self.is_step_done():
                 return
             if current.question is not None and self.quiz.key == current.key and self.quiz.feedback is not None:
-                # "Right!" stays in sight on the next step (why, in full words, with the numbers for grown-ups)
-                self.explanation = self.quiz.detail if self.numbers else self.quiz.feedback.text
+                # "Right!" stays in sight on the next step (why, in full words, with the numbers for grown-ups);
+                # the child's why was on the screen already, and the next step says what to do (issue 29)
+                # the flight's why is the lesson's point (the middle one flies) and stays whole; elsewhere the
+                # next step says what to do, and only "Right!" stays (issue 29: fewer words, once)
+                said = self.quiz.feedback.text
+                if current.question != "fly":
+                    said = re.split(r"(?<=[.!?])\s+", said)[0]  # "Right!", "Both are fine here."
+                self.explanation = self.quiz.detail if self.numbers else said
             self._move(1)
 
     def todo_target(self) -> str:
@@ -814,6 +821,8 @@ class LessonSession(Session):
         if hide_result:  # "Which caterpillar will fly?" comes before the scoring
             views["final"], views["review"] = {}, {}
         question = self.quiz.question
+        if self.asking and not self.numbers:  # the question is the thing now: the last move's words are old news
+            views["explanation"] = ""
         if self.asking or hide_result:
             boxes = question is not None and question.kind == "boxes" and self.asking
             answers = frozenset(slot_from_id(o.id) for o in question.options) if boxes and question else None
@@ -822,10 +831,12 @@ class LessonSession(Session):
                 self.game, [], self.pending, self.uid, answers=answers, chosen=chosen, result=not hide_result
             )
         todo = "" if self.is_step_done() else self.words(f"lessons.todo.{current.check}")
-        if current.question is not None and not self.is_step_done():
-            todo = self.words("lessons.todo.answer" if self.quiz.question is not None else "lessons.todo.rolled")
+        if current.question is not None and not self.is_step_done():  # an open question says what to do itself
+            todo = "" if self.quiz.question is not None else self.words("lessons.todo.rolled")
         body = self.words(f"lessons.{current.key}.body")
-        if todo == body:  # said once is enough
+        if current.question is not None and self.asking:  # the question below says it, once (issue 29)
+            body = ""
+        if todo and todo in body:  # said once is enough (issue 29)
             todo = ""
         target = self.todo_target()
         views["lesson"] = {

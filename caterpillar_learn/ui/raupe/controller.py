@@ -251,30 +251,27 @@ class RaupeTable:
         assert question is not None and self.human is not None
         chosen, right = set(self.quiz.selected), set(question.correct)
         if question.accepts(chosen):
-            numbers = sorted(int(option) + 1 for option in right)
-            if not numbers:
+            # The cards carry no numbers: the feedback counts them (issue 29: nothing the child cannot see).
+            if not right:
                 return Feedback(True, text("raupe_lessons.feedback.right_none"))
-            listed = ", ".join(str(n) for n in numbers[:-1])
-            listed = f"{listed}{text('raupe.end.and')}{numbers[-1]}" if listed else str(numbers[0])
-            key = "raupe_lessons.feedback.right_one" if len(numbers) == 1 else "raupe_lessons.feedback.right_many"
-            return Feedback(True, text(key, cards=listed))
-        if self.showing:
-            return Feedback(False, text("raupe_lessons.now.show"))
+            key = "raupe_lessons.feedback.right_one" if len(right) == 1 else "raupe_lessons.feedback.right_many"
+            return Feedback(True, text(key, cards=len(right)))
+        if self.showing:  # the cards to tap glow, one at a time; the line above says so
+            return Feedback(False, text("lessons.feedback.show"))
         extra, missed = sorted(chosen - right, key=int), sorted(right - chosen, key=int)
         index, fits = (int(extra[0]), False) if extra else (int(missed[0]), True)
         state = self.game.state
         card, side, top = state.hands[self.human][index], self.faces[index], state.pile[-1].face
-        number = index + 1
         if card.is_butterfly or top is None:
             why = fit_reason(card, side, top, state.mode)
-            reason = text("raupe_lessons.feedback." + ("missed_why" if fits else "extra_why"), number=number, why=why)
+            reason = text("raupe_lessons.feedback." + ("missed_why" if fits else "extra_why"), why=why)
         else:
             mine = trait_name(card.sides[side].caterpillar_key[state.mode].value)
             leaf = trait_name(top.leaf_key[state.mode].value)
             reason = (
-                text("raupe_lessons.feedback.missed", number=number, trait=mine)
+                text("raupe_lessons.feedback.missed", trait=mine)
                 if fits
-                else text("raupe_lessons.feedback.extra", number=number, mine=mine, leaf=leaf)
+                else text("raupe_lessons.feedback.extra", mine=mine, leaf=leaf)
             )
         return Feedback(False, text("raupe_lessons.feedback.wrong") + " " + reason)
 
@@ -390,7 +387,7 @@ class RaupeTable:
         self.misses += not self.quiz.is_right
         if self.quiz.question is not None and self.quiz.question.kind == "cards":
             self.quiz.feedback = self.card_feedback()
-        self.say(self.quiz.feedback.text if self.quiz.feedback else "")
+        self.say("")  # the question's own feedback says it, once (issue 29)
 
     def on_play(self, event: Mapping[str, Any]) -> None:
         index = whole(event.get("index"), "card number", len(self.faces))

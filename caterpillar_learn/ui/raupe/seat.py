@@ -104,8 +104,10 @@ def now_text(place: Place, todo: str) -> str:
     state = place.game.state
     kind, _, detail = todo.partition(":")
     if kind == "question":
-        return text("raupe_lessons.now.look")
-    if kind == "check" or (kind == "card" and place.asking):
+        return ""  # the question says what to do, once (issue 29)
+    if kind == "check":
+        return text("raupe_lessons.now.check")
+    if kind == "card" and place.asking:
         return text("raupe_lessons.now.show")
     if kind == "start":
         if not state.finished:

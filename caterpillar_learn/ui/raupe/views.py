@@ -29,7 +29,8 @@ from typing import Any, Protocol, TypedDict
 
 from caterpillar_learn.i18n import catalogue, text
 from caterpillar_learn.lessons import TableSetup
-from caterpillar_learn.raupe import LEVELS, Game, Mode, mode_name, outcome, strategy_hint, winner_text
+from caterpillar_learn.lessons.stars import MOST, table_stars
+from caterpillar_learn.raupe import LEVELS, Game, Mode, Play, mode_name, outcome, strategy_hint, winner_text
 from caterpillar_learn.raupe.hints import describe_side
 from caterpillar_learn.raupe.svg import card_svg, printed_words
 from caterpillar_learn.ui.quiz import Quiz
@@ -119,6 +120,9 @@ class TableView(TypedDict):
     #: Where the lesson is: ``{"step": 1-based, "count": n, "label": "Step 2 of 4"}``.
     progress: dict[str, Any]
     hand_title: str
+    #: At the end of a game: the stars it earned (1 to 3; 0 while it runs) and their words.
+    stars: int
+    stars_text: str
 
 
 class LessonText(TypedDict, total=False):
@@ -201,6 +205,26 @@ def hint_line(table: Seat) -> str:
     return " ".join(lines)
 
 
+def earned_stars(table: Seat) -> int:
+    """The stars of a finished game (0 while it runs): a win earns all; else the learner's fitting cards
+    against the busiest bot's, and a referee's right calls against every mistake there was to call."""
+    state = table.game.state
+    result = outcome(state)
+    if not state.finished or table.human is None:
+        return 0
+    tally = table.tally
+    if table.setup.referee:
+        return table_stars(tally["right"], tally["right"] + tally["missed"])
+    if result is not None and table.human in result.winners:
+        return MOST
+    played = [0] * table.game.players
+    for event in table.game.events:
+        if isinstance(event, Play):
+            played[event.player] += 1
+    busiest = max((count for seat, count in enumerate(played) if seat != table.human), default=0)
+    return table_stars(tally["fits"], busiest)
+
+
 def table_view(table: Seat) -> TableView:
     """Everything on the table but the hand: mode, pile, opponents, calls, clock state, tally, winner, record."""
     state = table.game.state
@@ -221,6 +245,7 @@ def table_view(table: Seat) -> TableView:
     )
     todo = table.to_do()
     step = table.steps.index(table.step) + 1
+    stars = earned_stars(table)
     return {
         "mode": state.mode.word,
         "mode_text": mode_name(state.mode),
@@ -230,6 +255,8 @@ def table_view(table: Seat) -> TableView:
             "label": text("raupe_lessons.aria.pile", words=words, size=len(state.pile)),
             "below": "" if below is None else card_svg(below.card, below.side, uid="below"),
             "show_below": table.setup.show_below,
+            # Who put the top card down (-1: the card dealt to start it), so the page moves it from there.
+            "by": -1 if state.last is None else state.last.player,
         },
         "opponents": opponents,
         "referee": table.setup.referee,
@@ -262,4 +289,6 @@ def table_view(table: Seat) -> TableView:
             "label": text("raupe_lessons.ui.progress", step=step, count=len(table.steps)),
         },
         "hand_title": text("raupe_lessons.ui.hand"),
+        "stars": stars,
+        "stars_text": text("lessons.final.stars", count=stars, most=MOST) if stars else "",
     }

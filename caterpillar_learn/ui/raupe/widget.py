@@ -67,7 +67,7 @@ class RaupeWidget(LearnWidget[RaupeTable]):
             "start", "new_game", "pause", "shape", "colour", "aphid", "mistake", "flip", "pile", "hand",
             "opponents", "speed", "level", "keys", "record", "referee_hand", "follow_up", "pile_size",
             "save_answers", "nickname", "nickname_save", "read_aloud", "no_voice", "language", "how_to_play",
-            "play_again", "slow", "fast",
+            "play_again", "slow", "fast", "grown_ups",
         )
     }  # fmt: skip
 
