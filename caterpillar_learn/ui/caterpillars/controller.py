@@ -30,8 +30,8 @@ caterpillar_learn.caterpillars.errors.InvalidStateError: caterpillar: got 'Dora'
 from __future__ import annotations
 
 import copy
-import re
 import itertools
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
