@@ -336,10 +336,17 @@ function render({ model, el }) {
         h("p", { class: "rr-now", "data-testid": "raupe-now", "aria-live": "polite", text: t.now || "" }),
         h("span", { class: "rr-voice" }, nowVoice)));
 
+    // What happened, once: at the end the winner's line says it (no second copy in the message).
+    const message = model.get("message") || "";
+    const said = t.finished && message === t.winner ? "" : message;
+    const keys = h("p", { class: "rr-keys", text: touch() ? "" : str("keys") });
+    const withRules = Boolean(lesson.intro && lesson.intro.length);
     const rules = h("details", { class: "rr-rules", open: rulesOpen, ontoggle: toggled, hidden: !(lesson.intro && lesson.intro.length) },
       h("summary", { class: "rr-button rr-rules-summary", "data-testid": "raupe-how-to-play", id: `rr-rules-${number}`,
         text: str("how_to_play") }),
-      part("lesson", [lesson, lang, words], () => rulesBody(lesson, lang, words)));
+      part("lesson", [lesson, lang, words], () => rulesBody(lesson, lang, words)),
+      // The keys, for a keyboard: with the rules, not on the child's table (a table without rules shows them below).
+      withRules ? keys : null);
 
     // Start (Play again at the end) is the child's; New game during a game is a grown-up's.
     const playing = Boolean(t.started) && !t.finished;
@@ -426,14 +433,15 @@ function render({ model, el }) {
             t.opponents.map((o) => h("li", { class: "rr-opponent-row", key: o.seat }, `${o.name}: `,
               h("b", { "data-testid": "raupe-opponent", "data-seat": o.seat, text: String(o.cards) })))),
           h("div", { class: "rr-said" },
-            h("p", { class: "rr-message", "data-testid": "raupe-message", "aria-live": "polite", text: model.get("message") || "" }),
+            h("p", { class: "rr-message", "data-testid": "raupe-message", "aria-live": "polite", text: said }),
             h("span", { class: "rr-voice" }, messageVoice)),
           // The strategy hint waits for the pause too (the child matches first): it shows with a marked card.
           h("p", { class: "rr-hint", text: t.follow_up ? str("follow_up") : ["card", "flip", "call"].includes(kind) ? t.hint : "" })),
-        hand,
+        // The end above the hand, in sight: the butterfly, the stars, who won.
         h("div", { class: "rr-end" }, celebration, t.winner ? h("p", { class: `rr-winner${t.you_won ? " rr-you-won" : ""}`,
-          "data-testid": "raupe-winner", role: "alert", text: t.winner }) : null))),
-    h("p", { class: "rr-keys", text: touch() ? "" : str("keys") }),
+          "data-testid": "raupe-winner", role: "alert", text: t.winner }) : null),
+        hand)),
+    withRules ? null : keys,
     grownUps));
     running = Boolean(t.running) && !t.paused;
     const now = { size: t.pile.size, hand: cards.length,

@@ -5,7 +5,8 @@ answers every question at random until the lesson shows the answer; no hover, no
 lesson reaches its last step (the progress bar's ``aria-valuenow`` equals ``aria-valuemax``), a
 level lesson with its final score in view.  At every wait exactly one thing is marked, inside the
 screen, every tappable thing is at least 44 px (:mod:`tests.browser.walk`), and what was spoken since
-the last wait came by itself, no speaker pressed, without a symbol (:mod:`tests.browser.speech`).  A careless child
+the last wait came by itself, no speaker pressed, without a symbol (:mod:`tests.browser.speech`), and
+lessons 00–01 show at most 40 words (:mod:`tests.browser.words`, issue 29).  A careless child
 taps 40 random things first and still gets to the end, and the Beginner lesson walks in German too
 (``test_careless_child.py``: a file of their own, so that pytest-xdist gives them their own worker).
 A screenshot of every wait of lesson 01 goes to ``artifacts/screenshots/walk-01-beginner-<n>.png`` (on the big
@@ -28,6 +29,7 @@ from .conftest import SCREENSHOTS, Server
 from .driver import CLICK_TIMEOUT, RENDER_TIMEOUT, open_lesson
 from .speech import PRESS_WINDOW_MS, Heard, record_speech
 from .walk import DESKTOP, TABLET, ChildWalk, child_context, open_touch_lesson
+from .words import FEW_WORDS, assert_few_words
 
 pytestmark = pytest.mark.browser
 
@@ -76,7 +78,14 @@ def walk_lesson(
         expect(page.get_by_test_id("sheet")).to_be_visible(timeout=RENDER_TIMEOUT)
         heard = Heard(page, listen=1.0 if speaks_by_default(name) and not careless else 0.0)
         shooter = shoot(shots, each_step=shots_each_step) if shots else None
-        walk = ChildWalk(page, random.Random(seed), on_wait=heard.at_wait, shots=shooter)  # type: ignore[arg-type]
+        few = name in FEW_WORDS and not careless  # a careless child may open For grown-ups
+
+        def at_wait(walk: ChildWalk) -> None:
+            heard.at_wait(walk)
+            if few:
+                assert_few_words(walk.page, f"at wait {walk.waits} of {name} (step {walk.seen.get('now')})")
+
+        walk = ChildWalk(page, random.Random(seed), on_wait=at_wait, shots=shooter)  # type: ignore[arg-type]
         if careless:
             walk.careless(careless)  # it may press a speaker, or switch the voice off
             page.wait_for_timeout(PRESS_WINDOW_MS)  # what a last speaker press says is that press's, not the walk's

@@ -30,6 +30,7 @@ from .conftest import Server, screenshot
 from .driver import CLICK_TIMEOUT, RENDER_TIMEOUT
 from .speech import Heard, record_speech
 from .walk import CLICK_GRACE_MS, CLICKS_JS
+from .words import FEW_WORDS, assert_few_words
 
 pytestmark = pytest.mark.browser
 
@@ -290,6 +291,8 @@ def walk_the_table(page: Page, lesson: str, lang: str = "en", *, both_screens: b
         if progress.get_attribute("aria-valuenow") == progress.get_attribute("aria-valuemax"):
             break  # looked at after listening: the bots may have ended the game meanwhile (then Start is marked)
         assert small_targets(page) == []
+        if lesson in FEW_WORDS:
+            assert_few_words(page, f"in {lesson} ({lang})")
         todo = the_todo(page)
         if todo.get_attribute("data-testid") == "raupe-hand":  # the whole hand is marked: any card of it
             cards = todo.get_by_test_id("raupe-card")

@@ -285,11 +285,12 @@ class Session:
         self.explanation = " ".join(lines)
         if asked and self.numbers:  # after a hint: what the move cost
             lines += loss_lines(before, roll, move)
-        elif asked:  # in a child's words: the same as the helper, or what the helper would have done
+        elif asked:  # in a child's words: the same as the helper, or what the helper would have done; the
+            # move itself is on the board (few words, issue 29)
             if hinted.get("best", {}).get("text") == move.describe():
-                lines.append(text("lessons.hint.child_same"))
+                lines = [text("lessons.hint.child_same")]
             else:
-                lines.append(text("lessons.hint.child_other", hint=hinted.get("child", "")))
+                lines = [text("lessons.hint.child_other", hint=hinted.get("child", ""))]
         if self.game.phase == "over":
             lines.append(text("lessons.explain.over", final=self.game.score().final))
         self.explanation = " ".join(lines)
@@ -375,7 +376,7 @@ class Session:
             self.revealed = False
             if self.game.phase == "play":
                 self.progress.setup_done = True
-                self.explanation += " " + text("lessons.setup.done")
+                self.explanation = text("lessons.setup.done")  # the news now: every label is there (few words)
                 self._layout_known()
 
     # -- views --------------------------------------------------------------
@@ -852,7 +853,7 @@ class LessonSession(Session):
             "todo": todo,
             "target": target,
             "new_game": target == "new_game" and not views["final"],
-            "guide": text("lessons.guided.led") if self.led_move() is not None else "",
+            "guide": text("lessons.guided.led") if self.led_move() is not None and not self.asking else "",
             "numbers": self.numbers,
             "grown_ups": self.grown_ups() if self.numbers else {},
         }
