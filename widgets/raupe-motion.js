@@ -68,26 +68,29 @@ export function moved(root, was, now, by, tapped) {
   const pileBox = pile.getBoundingClientRect();
   /** @param {string} seat */
   const row = (seat) => root.querySelector(`[data-testid="raupe-opponent"][data-seat="${seat}"]`);
+  const hand = root.querySelector('[data-testid="raupe-hand"]');
   if (now.size > was.size) {  // a card went on the pile: from the learner's hand, or from a bot's row
     const bot = by >= 0 ? row(String(by)) : null;
-    const hand = root.querySelector('[data-testid="raupe-hand"]');
     const from = bot ? bot.getBoundingClientRect() : tapped || (hand ? hand.getBoundingClientRect() : null);
     if (from) arrive(pile, from, 420);
   }
-  // A penalty: the cards it hands over travel to whoever takes them.
+  // A penalty: the cards it hands over travel from whoever gives them (the caller, or the one who called
+  // wrongly) to whoever takes them.
+  const givers = Object.entries(now.opponents).filter(([seat, count]) => count < (was.opponents[seat] ?? count))
+    .map(([seat]) => row(seat)).filter(Boolean);
+  const giver = givers.length ? /** @type {Element} */ (givers[0]).getBoundingClientRect()
+    : now.hand < was.hand && hand ? hand.getBoundingClientRect() : pileBox;
   if (now.hand > was.hand) {
     const slots = [...root.querySelectorAll('[data-testid="raupe-card"]')].slice(was.hand);
-    slots.forEach((card, i) => arrive(card, pileBox, 480, i * 90));  // from the middle of the table
+    slots.forEach((card, i) => arrive(card, giver, 480, i * 90));
   }
   let delay = 0;
   for (const [seat, count] of Object.entries(now.opponents)) {
     const before = was.opponents[seat];
     const target = row(seat);
     if (before === undefined || count <= before || !target) continue;
-    const hand = root.querySelector('[data-testid="raupe-hand"]');
-    const from = now.hand < was.hand && hand ? hand.getBoundingClientRect() : pileBox;
     for (let i = 0; i < Math.min(count - before, 4); i += 1) {
-      flyBack(root, from, target.getBoundingClientRect(), delay);
+      flyBack(root, giver, target.getBoundingClientRect(), delay);
       delay += 90;
     }
   }

@@ -163,3 +163,43 @@ def test_the_table_fills_the_screen_and_its_text_is_readable(
             assert seen["card"] >= least_card, f"the hand's cards are {seen['card']:.0f} px wide"
     finally:
         page.context.close()
+
+
+#: The script's animations now running (Web Animations made by raupe-motion.js, not the stylesheet's pulses),
+#: each named by what it moves.
+MOVING_JS = """() => document.getAnimations()
+  .filter((a) => !(a instanceof CSSAnimation) && !(a instanceof CSSTransition) && a.effect && a.effect.target)
+  .map((a) => { const t = a.effect.target;
+    return t.closest('[data-testid="raupe-pile"]') ? "pile" : t.classList.contains("rr-flying-card") ? "card-back"
+      : t.closest('[data-testid="raupe-card"]') || t.matches('[data-testid="raupe-card"]') ? "hand" : "other"; })"""
+
+
+def _moves_after(page: Page, act: Any, seconds: float = 1.5) -> set[str]:
+    """What the page moves within ``seconds`` after ``act()`` (looked at every 50 ms)."""
+    act()
+    seen: set[str] = set()
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        seen |= set(page.evaluate(MOVING_JS))
+        time.sleep(0.05)
+    return seen
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_a_played_card_travels_to_the_pile_and_none_under_reduced_motion(
+    browser: Browser, lessons_server: Server, motion: str
+) -> None:
+    """Issue 29, point 2: the learner's card travels to the pile (a bot's does too); nothing moves under
+    ``prefers-reduced-motion``."""
+    page = _started(browser, lessons_server, {**TABLET, "reduced_motion": motion})
+    try:
+        index = _a_fitting_card(page)
+        assert index is not None, "the lesson's seed deals a card that fits at once"
+        card = page.locator(f'[data-testid="raupe-card"][data-index="{index}"]')
+        seen = _moves_after(page, card.tap)
+        if motion == "reduce":
+            assert seen == set(), seen
+        else:
+            assert "pile" in seen, seen
+    finally:
+        page.context.close()

@@ -171,10 +171,16 @@ def assert_table_in_view(page: Page) -> None:
     )
     assert page.get_by_test_id("raupe-card").count() > 0
     assert out == [], f"out of view: {out}"
+    # The bots' speed is a grown-up's (issue 29): behind For grown-ups, and a finger's size once open.
     speed = page.get_by_test_id("raupe-speed")
+    expect(speed).to_be_hidden()
+    grown_ups = page.get_by_test_id("raupe-grown-ups")
+    tap(page, grown_ups)
     expect(speed).to_be_visible()
     box = speed.bounding_box()
     assert box is not None and box["height"] >= 44
+    tap(page, grown_ups)
+    expect(speed).to_be_hidden()
 
 
 def look_at_the_table_on_both_screens(page: Page, lesson: str) -> None:
@@ -257,7 +263,15 @@ def test_lesson_fourteen_a_right_call_gives_three_of_the_learners_cards(tablet: 
         pytest.fail("no bot slipped in four minutes")
     mine = page.get_by_test_id("raupe-card").count()
     expect(page.get_by_test_id("raupe-below").locator("svg")).to_be_visible()  # the leaf to check against
+    page.emulate_media(reduced_motion="no-preference")  # the suite's pages are still; this one looks at motion
+    page.evaluate(
+        """() => { window.__backs = 0; new MutationObserver((changes) => { for (const change of changes)
+          for (const node of change.addedNodes) if (node.classList && node.classList.contains("rr-flying-card"))
+            window.__backs += 1; }).observe(document.body, { childList: true }); }"""
+    )
     tap(page, page.get_by_test_id("raupe-call-mistake"))
+    # The three cards travel to the offender's row (issue 29, point 2: a penalty's cards move to who takes them).
+    page.wait_for_function("() => window.__backs >= 3", timeout=CLICK_TIMEOUT)
     offender = last.player + 1
     message = page.get_by_test_id("raupe-message")
     expect(message).to_contain_text(f"Right! Player {offender} made a mistake.")
@@ -300,6 +314,9 @@ def walk_the_table(page: Page, lesson: str, lang: str = "en", *, both_screens: b
         with contextlib.suppress(Exception):  # the mark moved on during the tap (a bot played): look again
             tap_and_wait(page, todo)
     expect(page.get_by_test_id("raupe-winner")).to_be_visible()
+    # The end is a reward (issue 29, point 4): the butterfly and the stars the game earned, in sight.
+    expect(page.get_by_test_id("celebration")).to_be_in_viewport()
+    assert page.get_by_test_id("stars").get_attribute("data-stars") in ("1", "2", "3")
     heard.at_wait(None)
     if speaks_by_default(lesson):
         assert heard.spoken_waits >= 2, f"read-aloud is on in this lesson, and it said: {heard.said}"

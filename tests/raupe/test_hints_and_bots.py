@@ -146,8 +146,7 @@ def test_penalty_text_after_calls() -> None:
     right_call = apply(wrong, Call(2.0, 1, (1,)))
     assert right_call.penalty is not None
     assert penalty_text(right_call.penalty) == (
-        "Player 2 was right: player 1 takes 3 of player 2's cards. "
-        "That caterpillar does not match the leaf below in the current mode."
+        "Player 2 was right: player 1 takes 3 of player 2's cards. That caterpillar does not fit the leaf below."
     )
     fine = apply(state, Play(1.0, 0, NEITHER, 0))
     false_call = apply(fine, Call(2.0, 1, (1,)))

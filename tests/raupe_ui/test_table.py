@@ -170,10 +170,11 @@ def test_a_wrong_card_can_be_called_by_a_bot_and_the_penalty_is_shown() -> None:
             continue  # this bot did not notice (10 %): try another deal
         assert penalty.right and penalty.accused == 0 and penalty.caller == 1
         assert len(state(widget).hands[0]) == hand_after_play + 3
-        # The words say whose cards they are: the caller's, given to the learner.
+        # The words say who called and how many cards the learner takes (the page shows them travel from the
+        # caller's row: widgets/raupe-motion.js).
         reasons = explain_mistake(Mistake.WRONG_CARD)
         assert widget.message == text("raupe_lessons.call.caught_you", player=2, count=3, reasons=reasons)
-        assert "you take 3 of player 2's cards" in widget.message
+        assert widget.message.startswith("Player 2 saw your mistake: you take 3 cards.")
         assert widget.table["score"].endswith("caught by the bots: 1")
         assert shown_sizes(widget) == engine_sizes(widget)
         return
