@@ -198,8 +198,7 @@ class Quiz:
             raise BadEventError(text("lessons.question.none"))
         ids = [o.id for o in question.options]
         if not isinstance(option, str) or option not in ids:
-            shown = option if len(repr(option)) < 40 else "…"
-            raise BadEventError(describe("answer", shown, "one of " + ", ".join(ids)))
+            raise BadEventError(describe("answer", option, "one of " + ", ".join(ids)))
         if self.feedback is not None and self.feedback.correct:
             raise BadEventError(text("lessons.question.done"))
         if question.multiple:

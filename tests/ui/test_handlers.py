@@ -65,3 +65,25 @@ def test_a_kind_outside_the_table_is_refused_in_one_line(make: Any, kind: object
         controller.handle({"type": kind})
     assert "\n" not in str(refused.value) and "event type" in str(refused.value)
     assert controller.views() == before
+
+
+HUGE = 10**5000  # its repr() alone is refused by Python (over 4300 digits): the message must not ask for it
+
+
+@pytest.mark.parametrize(
+    ("make", "event"),
+    [
+        (lambda: LessonSession("01-beginner", 1), {"type": "step", "delta": HUGE}),
+        (lambda: LessonSession("01-beginner", 1), {"type": "numbers", "value": HUGE}),
+        (lambda: LessonSession("01-beginner", 1), {"type": "device", "touch": HUGE}),
+        (lambda: RaupeTable(get_table("13-raupe-butterflies-and-aphids"), 1), {"type": "answer", "option": HUGE}),
+    ],
+    ids=["step", "numbers", "device", "answer"],
+)
+def test_a_value_too_big_to_print_is_refused_in_one_short_line(make: Any, event: dict[str, Any]) -> None:
+    controller = make()
+    before = controller.views()
+    with pytest.raises(BadEventError) as refused:
+        controller.handle(event)
+    assert "\n" not in str(refused.value) and len(str(refused.value)) < 200 and "bits" in str(refused.value)
+    assert controller.views() == before

@@ -218,7 +218,7 @@ class Session:
     def on_device(self, event: Mapping[str, Any]) -> None:
         touch = event.get("touch")
         if not isinstance(touch, bool):
-            raise BadEventError(describe("touch", touch if len(repr(touch)) < 40 else "…", "true or false"))
+            raise BadEventError(describe("touch", touch, "true or false"))
         self.touch = touch
 
     def words(self, key: str, **values: Any) -> str:
@@ -791,13 +791,12 @@ class LessonSession(Session):
     def on_numbers(self, event: Mapping[str, Any]) -> None:
         value = event.get("value")
         if not isinstance(value, bool):
-            raise BadEventError(describe("numbers", value if len(repr(value)) < 40 else "…", "true or false"))
+            raise BadEventError(describe("numbers", value, "true or false"))
         self.numbers = value
 
     def _step(self, delta: object) -> None:
         if isinstance(delta, bool) or delta not in (1, -1):
-            shown = delta if len(repr(delta)) < 40 else "…"
-            raise BadEventError(describe("step delta", shown, "1 (next) or -1 (back)"))
+            raise BadEventError(describe("step delta", delta, "1 (next) or -1 (back)"))
         if delta == 1 and not self.can_go_on():
             if self.current.question is not None:
                 raise BadEventError(text("lessons.question.answer_first"))

@@ -475,7 +475,7 @@ class RaupeTable:
             self.armed_aphid = not self.armed_aphid
             return
         if word not in ("shape", "colour"):
-            raise BadEventError(describe("shout", word if len(repr(word)) < 40 else "…", "aphid, shape or colour"))
+            raise BadEventError(describe("shout", word, "aphid, shape or colour"))
         mode = parse_mode(word)
         self.armed_mode = None if self.armed_mode is mode else mode
 
