@@ -134,7 +134,8 @@ export function drawFinal(view, send) {
     lines.length ? h("ul", { key: "lines", class: "cl-lines", "data-testid": "final-lines" }, lines.map((line) => h("li", { text: line }))) : null,
     h("button", { key: "new-game", class: "cl-button cl-primary", type: "button", "data-testid": "new-game", text: strings.new_game,
       onclick: () => send("new_game") }),
-    view.lesson && !view.lesson.numbers ? null : drawReview(review, send, strings));  // the review: for grown-ups in a lesson
+    view.lesson && view.lesson.count !== undefined && !view.lesson.numbers ? null  // the review: for grown-ups in a lesson
+      : drawReview(review, send, strings));
 }
 
 /**

@@ -355,6 +355,11 @@ function filled(sheet) {
   return Object.values(sheet.scores || {}).flat().filter((value) => value !== null && value !== undefined).length;
 }
 
+/** Whether the board is a lesson's (with its stepper), not a plain board or a classroom's. @param {BoardView} view */
+function inLesson(view) {
+  return Boolean(view.lesson && view.lesson.count !== undefined);
+}
+
 /** Whether the page may move things (none under prefers-reduced-motion). */
 function moving() {
   return !(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
@@ -520,7 +525,7 @@ function render({ model, el }) {
     const sheet = h("div", { key: "board", class: "cl-board" }, drawSheet(view), drawMenu(view, send));
     const tray = drawTray(view, tumble, send);
     // A lesson's grown-ups' controls (Try another move, Save my answers) show with For grown-ups only.
-    const grown = !view.lesson || Boolean(view.lesson.numbers);
+    const grown = !inLesson(view) || Boolean(view.lesson && view.lesson.numbers);
     const after = [drawTalk(view), view.dice.kind === "play" ? drawHint(view, send) : null, grown ? drawWhatIf(view, send) : null,
       drawFinal(view, send), grown ? saveLink(view.record, view.strings, send, draw) : null];
     const question = drawQuestion(view.question, send, view.lang, view.strings);

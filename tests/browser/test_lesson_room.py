@@ -275,7 +275,7 @@ def test_a_raupe_lesson_together_the_teacher_starts_every_table(
 
     # The pupil's language menu is the lesson's own: German on this page only.
     pupil.get_by_test_id("language").select_option("de")
-    expect(pupil.get_by_test_id("question")).to_contain_text("Bevor es losgeht")
+    expect(pupil.get_by_test_id("question")).to_contain_text("Welche deiner Karten passen?")
     table = RaupeTable(get_table("10-raupe-shape"), 10, "10-raupe-shape")  # the room deals what Voila deals
     question = table.quiz.question
     assert question is not None

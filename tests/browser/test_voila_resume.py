@@ -114,7 +114,9 @@ def test_a_reload_mid_game_comes_back_at_the_same_step_with_the_same_sheet(
         walk.settle()
         walk.inside(walk.todo().first)
         expect(note).to_have_count(0, timeout=CLICK_TIMEOUT)
-        # "Save my answers" asks the nickname once; the file carries it, the lesson and the date.
+        # "Save my answers" (a grown-up's, issue 29) asks the nickname once; the file carries it, the lesson and
+        # the date.
+        page.get_by_test_id("grown-ups").tap()
         page.get_by_test_id("save-answers").tap()
         expect(page.get_by_test_id("nickname")).to_be_focused()
         shoot(page, "nickname-1024x768-touch")
@@ -186,7 +188,9 @@ def test_a_raupe_lesson_reloaded_mid_game_comes_back_dealt_again_and_paused(
         expect(page.get_by_test_id("raupe-pause")).to_have_attribute("aria-pressed", "true", timeout=CLICK_TIMEOUT)
         assert raupe_record(page) == dealt  # the same cards, dealt again
         expect(page.get_by_test_id("question")).to_be_hidden()  # answered before the reload
+        page.get_by_test_id("raupe-grown-ups").tap()  # Save my answers: a grown-up's (issue 29)
         expect(page.get_by_test_id("save-answers")).to_be_visible()  # and its record kept
+        page.get_by_test_id("raupe-grown-ups").tap()
         shoot(page, "raupe-resumed-1024x768-touch")
         page.get_by_test_id("raupe-pause").tap()  # play on
         expect(page.get_by_test_id("raupe-pause")).to_have_attribute("aria-pressed", "false", timeout=CLICK_TIMEOUT)

@@ -247,11 +247,13 @@ def answer_right(board: CaterpillarsLesson) -> None:
     answer(board, right=True)
 
 
-def play_the_guided_line(name: str, on_question: Any = answer_right, rounds: int | None = None) -> CaterpillarsLesson:
+def play_the_guided_line(
+    name: str, on_question: Any = answer_right, rounds: int | None = None, lang: str | None = None
+) -> CaterpillarsLesson:
     """Play the lesson's guided game by events along the helper's best moves (the line its scenario
     was chosen for), calling ``on_question(board)`` at each open question, until "Which caterpillar
     will fly?" is asked (or ``rounds`` rounds are played)."""
-    board = CaterpillarsLesson(name)
+    board = CaterpillarsLesson(name, lang=lang)
     for _ in range(400):
         question = board.session.quiz.question
         played = board.session.game.state.filled
