@@ -18,8 +18,9 @@ In Chromium through Voila (``caterpillar-learn serve``), at 1024×768 with touch
   against the level's yardstick (:mod:`caterpillar_learn.lessons.stars`), with
   one thing to do next.
 * **No wrapping, no jumps.** No button's text runs onto a second line or out
-  of its button, in English and German, at both sizes; the sheet stays in its
-  place from round to round.
+  of its button (lesson 01's steps, lesson 10's table before and during its
+  game, For grown-ups open), in English and German, at both sizes; the sheet
+  stays in its place from round to round.
 
 Lesson 00 is the game played here: after its labels the game is free, so
 the test rolls and places as a child would, to the end.
@@ -110,7 +111,7 @@ WATCH_JS = """(() => {
 #: Every visible button of the lesson whose text runs onto a second line or out of the button.
 WRAPPED_JS = """() => {
   const out = [];
-  for (const button of document.querySelectorAll('.cl-root button')) {
+  for (const button of document.querySelectorAll('.cl-root button, .rr-root button, .rr-root summary')) {
     if (!button.getBoundingClientRect().width || !button.textContent.trim()) continue;
     const walker = document.createTreeWalker(button, NodeFilter.SHOW_TEXT);
     const lines = new Set();
@@ -255,3 +256,33 @@ def test_no_button_text_wraps(
         page.wait_for_timeout(200)
     assert not seen, f"wrapped on the {screen}: {sorted(set(seen))}"
     expect(page.get_by_test_id("lesson-step")).to_be_visible(timeout=CLICK_TIMEOUT)
+
+
+@pytest.mark.parametrize("screen", list(SCREENS))
+@pytest.mark.parametrize("german", [False, True], ids=["en", "de"])
+def test_no_button_text_wraps_at_the_card_table(
+    context_for: Any, lessons_server: Server, german_lessons_server: Server, screen: str, german: bool
+) -> None:
+    """Lesson 10 before and during its game: the calls, Start, Pause, How to play, For grown-ups, the flips."""
+    from caterpillar_learn.raupe import legal_plays
+
+    from .test_raupe import settled  # a browser module of its own: imported where it is used
+
+    page = context_for(**SCREENS[screen][0]).new_page()
+    page.goto(
+        f"{(german_lessons_server if german else lessons_server).url.rstrip('/')}/voila/render/10-raupe-shape.ipynb"
+    )
+    expect(page.get_by_test_id("raupe-start")).to_be_visible(timeout=RENDER_TIMEOUT)
+    seen = page.evaluate(WRAPPED_JS)
+    state, _ = settled(page)  # "Which of your cards fit?", answered right in either language
+    for index in sorted({option.card for option in legal_plays(state, 0) if option.side == 0}):
+        page.locator(f'[data-testid="raupe-card"][data-index="{index}"]').click()
+    page.get_by_test_id("check-answer").click()
+    expect(page.get_by_test_id("feedback")).to_have_attribute("data-correct", "true")
+    seen += page.evaluate(WRAPPED_JS)
+    page.get_by_test_id("raupe-start").click()
+    expect(page.get_by_test_id("raupe-pause")).to_be_visible(timeout=CLICK_TIMEOUT)
+    seen += page.evaluate(WRAPPED_JS)
+    page.get_by_test_id("raupe-grown-ups").click()  # and the grown-ups' controls, open
+    seen += page.evaluate(WRAPPED_JS)
+    assert not seen, f"wrapped on the {screen}: {sorted(set(seen))}"
