@@ -114,13 +114,14 @@ const spoken = (tag, item, key, lang, words) => h(tag, { class: "rr-said-item", 
  * @param {number} gap
  * @param {number} most
  * @param {number} least
+ * @param {number} [flipRow]  the flip buttons' row (none while the cards answer a question)
  */
-function cardWidth(count, width, height, gap, most, least) {
+function cardWidth(count, width, height, gap, most, least, flipRow = FLIP_ROW) {
   let best = least;
   for (let columns = 1; columns <= Math.max(count, 1); columns += 1) {
     const rows = Math.ceil(Math.max(count, 1) / columns);
     const across = Math.floor((width - gap * (columns - 1)) / columns);
-    const down = Math.floor(((height - gap * (rows - 1)) / rows - CARD_EXTRA - FLIP_ROW) / CARD_RATIO);
+    const down = Math.floor(((height - gap * (rows - 1)) / rows - CARD_EXTRA - flipRow) / CARD_RATIO);
     best = Math.max(best, Math.min(across, down, most));
   }
   return best;
@@ -190,7 +191,8 @@ function render({ model, el }) {
   /** @param {string} name */
   const keep = (name) => (/** @type {HTMLElement|null} */ node) => { if (node) nodes[name] = node; };
   const refs = { head: keep("head"), bar: keep("bar"), question: keep("question"), cards: keep("cards") };
-  let fit = { size: 124, small: false, top: /** @type {number|null} */ (null), width: /** @type {number|null} */ (null), count: -1 };
+  let fit = { size: 124, small: false, top: /** @type {number|null} */ (null), width: /** @type {number|null} */ (null), count: -1,
+    answering: false };
 
   // "How to play" is open while the learner keeps it open; play starts: the rules fold away.
   let rulesOpen = false;
@@ -255,9 +257,9 @@ function render({ model, el }) {
       tabindex: -1, disabled: card.kind === "butterfly", "aria-label": `${str("flip")} ${card.index + 1}`,
       "data-todo": todoFlip ? "true" : null,
       onclick: () => send("flip", { index: card.index }) }, "↻", h("span", { class: "learn-sr", text: str("flip") }));
-    return card.answer
+    return card.answer  // a card that answers the question is not flipped meanwhile: no flip under it
       ? h("div", { class: `rr-slot rr-answer${card.chosen ? " learn-chosen" : ""}`, "data-testid": "answer",
-        "data-option": card.index, key: card.index }, button, flip)
+        "data-option": card.index, key: card.index }, button)
       : h("div", { class: "rr-slot", key: card.index }, button, flip);
   };
 
@@ -434,7 +436,7 @@ function render({ model, el }) {
               h("b", { "data-testid": "raupe-opponent", "data-seat": o.seat, text: String(o.cards) })))),
           h("div", { class: "rr-said" },
             h("p", { class: "rr-message", "data-testid": "raupe-message", "aria-live": "polite", text: said }),
-            h("span", { class: "rr-voice" }, messageVoice)),
+            h("span", { class: "rr-voice", hidden: !said }, messageVoice)),
           // The strategy hint waits for the pause too (the child matches first): it shows with a marked card.
           h("p", { class: "rr-hint", text: t.follow_up ? str("follow_up") : ["card", "flip", "call"].includes(kind) ? t.hint : "" })),
         // The end above the hand, in sight: the butterfly, the stars, who won.
@@ -464,8 +466,10 @@ function render({ model, el }) {
     if (!box) return;
     const top = Math.round(box.getBoundingClientRect().top - root.getBoundingClientRect().top);
     const count = (model.get("hand") || []).length;
-    if (top !== fit.top || box.clientWidth !== fit.width || count !== fit.count) fitHand();
+    if (top !== fit.top || box.clientWidth !== fit.width || count !== fit.count || answering() !== fit.answering) fitHand();
   }
+  /** Whether the hand's cards answer the question now (no flip row under them meanwhile). */
+  const answering = () => (model.get("hand") || []).some((/** @type {HandCard} */ card) => card.answer);
   function fitHand() {
     const box = nodes.cards;
     if (!box) return;
@@ -476,9 +480,10 @@ function render({ model, el }) {
     const height = window.innerHeight - top - 24;
     const width = box.clientWidth || root.clientWidth;
     const most = Math.max(124, Math.round(window.innerHeight * 0.24)); // a projector's cards as big as its room
-    const size = cardWidth(count, width, height, 8, most, 50);
+    const size = cardWidth(count, width, height, 8, most, 50, answering() ? 0 : FLIP_ROW);
     const was = fit;
-    fit = { size, small: size < 96, top: Math.round(box.getBoundingClientRect().top - rootTop), width: box.clientWidth, count };
+    fit = { size, small: size < 96, top: Math.round(box.getBoundingClientRect().top - rootTop), width: box.clientWidth, count,
+      answering: answering() };
     if (size !== was.size || fit.small !== was.small) draw();
   }
 
