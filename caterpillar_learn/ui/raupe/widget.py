@@ -20,12 +20,12 @@ language like every other word.  Events:
 * ``{"type": "speed", "value": x}``, ``{"type": "level", "value": name}``.
 
 >>> widget = RaupeWidget("10-raupe-shape", seed=4)
->>> widget.question["text"].startswith("Before you play: which of your cards fit")
-True
+>>> widget.question["text"]
+'Which of your cards fit? Tap them, then Check.'
 >>> widget.lesson_text["title"], len(widget.lesson_text["intro"]) > 3
 ('Räuber Raupe 1: Shape!', True)
 >>> widget.act("language", value="de")
->>> widget.lesson_text["title"], widget.question["text"].startswith("Bevor es losgeht")
+>>> widget.lesson_text["title"], widget.question["text"].startswith("Welche deiner Karten passen?")
 ('Räuber Raupe 1: Form!', True)
 >>> widget.act("language", value="en")
 >>> for option in sorted(widget.session.quiz.question.correct):  # the lesson asks first, then the game starts
