@@ -67,14 +67,14 @@ from caterpillar_learn.classroom.lobby import AnyRoom, Lobby
 from caterpillar_learn.classroom.rooms import CaterpillarsRoom, RoomSettings
 from caterpillar_learn.classroom.tables import RaupeRoom, TableSettings
 from caterpillar_learn.classroom.views import desk_view, room_view
-from caterpillar_learn.errors import describe
 from caterpillar_learn.i18n import current_language, language, text
 from caterpillar_learn.lessons.gallery import cards, picture_file
 from caterpillar_learn.ui.assets import es_module, widget_styles
-from caterpillar_learn.ui.base import BadEventError, LearnWidget
+from caterpillar_learn.ui.base import BadEventError, LearnWidget, handler
 
 __all__ = [
     "JOIN_EVENTS",
+    "JOIN_HANDLERS",
     "TEACHER_EVENTS",
     "TEACHER_HANDLERS",
     "JoinDesk",
@@ -98,7 +98,9 @@ TEACHER_HANDLERS: dict[str, str] = {
 }  # fmt: skip
 TEACHER_EVENTS = tuple(TEACHER_HANDLERS)
 LESSON_EVENTS = ("hold", "pause", "anonymize", "watch", "export")
-JOIN_EVENTS = ("join", "resume")
+#: Each event the door's page may send, and the :class:`JoinDesk` method that applies it.
+JOIN_HANDLERS: dict[str, str] = {"join": "on_join_form", "resume": "on_resume"}
+JOIN_EVENTS = tuple(JOIN_HANDLERS)
 #: The door's states: the form; waiting for the teacher; refused; taken out by the teacher; joined.
 DOOR_STATES = ("door", "waiting", "refused", "removed", "joined")
 
@@ -147,11 +149,7 @@ class TeacherConsole:
         """Apply one of :data:`TEACHER_EVENTS` through its handler (:data:`TEACHER_HANDLERS`); a bad one raises
         and changes nothing."""
         self.message = ""
-        kind = event["type"]
-        method = TEACHER_HANDLERS.get(kind) if isinstance(kind, str) else None
-        if method is None:  # the widget's guard checks the kind first; this is the controller's own refusal
-            raise BadEventError(describe("event type", kind, "one of " + ", ".join(TEACHER_EVENTS)))
-        getattr(self, method)(event)
+        handler(self, event, TEACHER_HANDLERS)(event)
 
     # -- the handlers, one an event ------------------------------------------------------------------
     def on_create(self, event: Mapping[str, Any]) -> None:
@@ -314,6 +312,7 @@ class JoinDesk:
         self.secret = ""
         #: The secret the page showed with its last event (the widget takes it out of the event, so no log holds it).
         self.offered: object = None
+        self.presented: object = None
         self.schedule = schedule or (lambda step: step())
         #: The room and number of this page's request to the teacher, while it waits.
         self.waiting: tuple[AnyRoom, int] | None = None
@@ -324,13 +323,20 @@ class JoinDesk:
 
     def handle(self, event: Mapping[str, Any]) -> None:
         self.message = ""
-        offered, self.offered = self.offered, None
+        apply = handler(self, event, JOIN_HANDLERS)
+        #: The secret this event came with (each event's own: taken from :attr:`offered`).
+        self.presented, self.offered = self.offered, None
         if self.state in ("waiting", "joined"):
             return  # the teacher answers a waiting page; a joined page has its sheet
-        if event["type"] == "resume":
-            if is_secret(offered):
-                self._resume(event.get("code"), str(offered))
-            return
+        apply(event)
+
+    def on_resume(self, event: Mapping[str, Any]) -> None:
+        """A page that has joined before comes back with its secret (and nothing happens without one)."""
+        if is_secret(self.presented):
+            self._resume(event.get("code"), str(self.presented))
+
+    def on_join_form(self, event: Mapping[str, Any]) -> None:
+        """The door's form: a room's code and a nickname."""
         secret = new_secret()
         try:
             room, pupil = self.lobby.join(event.get("code"), event.get("nickname"), client=self.client, secret=secret)

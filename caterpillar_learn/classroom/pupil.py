@@ -42,11 +42,10 @@ from caterpillar_learn.caterpillars import Move
 from caterpillar_learn.classroom import refusals
 from caterpillar_learn.classroom.rooms import CaterpillarsRoom, Pupil
 from caterpillar_learn.classroom.tables import RaupePupil, RaupeRoom, SharedTable
-from caterpillar_learn.errors import describe
 from caterpillar_learn.i18n import text
 from caterpillar_learn.raupe import Call, Game, Mode, Play, parse_mode
 from caterpillar_learn.ui.assets import widget_file, widget_styles
-from caterpillar_learn.ui.base import BadEventError, LearnWidget, whole
+from caterpillar_learn.ui.base import BadEventError, LearnWidget, handler, whole
 from caterpillar_learn.ui.caterpillars import CaterpillarsBoard
 from caterpillar_learn.ui.caterpillars.advice import hint_view, later, loss_lines, outcome, thinking_view, workers
 from caterpillar_learn.ui.caterpillars.controller import HANDLERS as BOARD_HANDLERS
@@ -405,15 +404,12 @@ class SeatTable:
         """Apply one of :data:`SEAT_EVENTS` through its handler (:data:`SEAT_HANDLERS`); a bad one raises and
         changes nothing."""
         self.message = ""
-        kind = event["type"]
-        method = SEAT_HANDLERS.get(kind) if isinstance(kind, str) else None
-        if method is None:
-            raise BadEventError(describe("event type", kind, "one of " + ", ".join(SEAT_EVENTS)))
+        apply = handler(self, event, SEAT_HANDLERS)
         with self.room.lock:
             self.follow()
-            if kind in SEAT_IN_PLAY and not self.shared.running:
+            if event["type"] in SEAT_IN_PLAY and not self.shared.running:
                 raise BadEventError(text("classroom.raupe.not_running"))
-            getattr(self, method)(event)
+            apply(event)
             self.follow()
 
     # -- the handlers, one per event -------------------------------------------------

@@ -43,7 +43,7 @@ is the same for every game:
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 import anywidget
@@ -60,6 +60,7 @@ __all__ = [
     "Controller",
     "LearnWidget",
     "event_type",
+    "handler",
     "number",
     "template",
     "whole",
@@ -120,6 +121,25 @@ def event_type(event: object, known: Iterable[str]) -> str:
     if not isinstance(kind, str) or kind not in names:
         raise BadEventError(describe("event type", kind, "one of " + ", ".join(names)))
     return kind
+
+
+def handler(owner: object, event: object, handlers: Mapping[str, str]) -> Callable[[Mapping[str, Any]], None]:
+    """The method of ``owner`` that applies ``event``, found by the event's type in ``handlers`` (type → method
+    name): the one table-driven dispatch of every controller and console, so that an unknown type is refused
+    in one line, here (:func:`event_type`).
+
+    >>> class Bell:
+    ...     def on_ring(self, event):
+    ...         print("ring" * event["times"])
+    >>> handler(Bell(), {"type": "ring", "times": 2}, {"ring": "on_ring"})({"times": 2})
+    ringring
+    >>> handler(Bell(), {"type": "moon"}, {"ring": "on_ring"})
+    Traceback (most recent call last):
+    ...
+    caterpillar_learn.ui.base.BadEventError: event type: got 'moon', expected one of ring
+    """
+    method: Callable[[Mapping[str, Any]], None] = getattr(owner, handlers[event_type(event, handlers)])
+    return method
 
 
 def whole(value: object, field: str, size: int | None = None) -> int:

@@ -1,6 +1,7 @@
 """Every widget's events go through a table of handlers (``EVENTS = tuple(HANDLERS)``): each handler exists,
 the table is the list of events the page may send, and a kind outside it is refused in one line by the
-controller itself, not only by the widget in front of it."""
+controller itself, not only by the widget in front of it, through the one dispatch of
+:func:`caterpillar_learn.ui.base.handler`."""
 
 from __future__ import annotations
 
@@ -8,7 +9,14 @@ from typing import Any
 
 import pytest
 
-from caterpillar_learn.classroom.consoles import TEACHER_EVENTS, TEACHER_HANDLERS, TeacherConsole
+from caterpillar_learn.classroom.consoles import (
+    JOIN_EVENTS,
+    JOIN_HANDLERS,
+    TEACHER_EVENTS,
+    TEACHER_HANDLERS,
+    JoinDesk,
+    TeacherConsole,
+)
 from caterpillar_learn.classroom.lobby import Lobby
 from caterpillar_learn.classroom.pupil import PUPIL_HANDLERS, SEAT_EVENTS, SEAT_HANDLERS, RoomSession, SeatTable
 from caterpillar_learn.classroom.store import EventStore
@@ -21,6 +29,9 @@ from caterpillar_learn.ui.caterpillars.controller import (
     LessonSession,
     Session,
 )
+from caterpillar_learn.ui.lab.controller import EVENTS as LAB_EVENTS
+from caterpillar_learn.ui.lab.controller import HANDLERS as LAB_HANDLERS
+from caterpillar_learn.ui.lab.controller import LabBench
 from caterpillar_learn.ui.raupe.controller import EVENTS as TABLE_EVENTS
 from caterpillar_learn.ui.raupe.controller import HANDLERS as TABLE_HANDLERS
 from caterpillar_learn.ui.raupe.controller import RaupeTable
@@ -32,6 +43,8 @@ TABLES: list[tuple[type, dict[str, str]]] = [
     (RaupeTable, TABLE_HANDLERS),
     (SeatTable, SEAT_HANDLERS),
     (TeacherConsole, TEACHER_HANDLERS),
+    (JoinDesk, JOIN_HANDLERS),
+    (LabBench, LAB_HANDLERS),
 ]
 
 
@@ -44,6 +57,7 @@ def test_each_handler_in_the_table_is_a_method(owner: type, table: dict[str, str
 def test_the_events_are_the_tables() -> None:
     assert tuple(HANDLERS) == EVENTS and tuple(TABLE_HANDLERS) == TABLE_EVENTS and tuple(SEAT_HANDLERS) == SEAT_EVENTS
     assert tuple(TEACHER_HANDLERS) == TEACHER_EVENTS
+    assert tuple(JOIN_HANDLERS) == JOIN_EVENTS and tuple(LAB_HANDLERS) == LAB_EVENTS
     assert set(LESSON_HANDLERS) > set(HANDLERS) and "new_game" not in PUPIL_HANDLERS
 
 
@@ -54,8 +68,10 @@ def test_the_events_are_the_tables() -> None:
         lambda: LessonSession("01-beginner", 1),
         lambda: RaupeTable(get_table("13-raupe-butterflies-and-aphids"), 1),
         lambda: TeacherConsole(Lobby(EventStore(":memory:")), "http://127.0.0.1:1/join"),
+        lambda: JoinDesk(Lobby(EventStore(":memory:")), "127.0.0.1", lambda room, pupil: None),
+        lambda: LabBench(),
     ],
-    ids=["board", "lesson", "table", "console"],
+    ids=["board", "lesson", "table", "console", "door", "lab"],
 )
 @pytest.mark.parametrize("kind", ["fly away", "handle", "__init__", 7, None])
 def test_a_kind_outside_the_table_is_refused_in_one_line(make: Any, kind: object) -> None:

@@ -55,7 +55,7 @@ from caterpillar_learn.lessons.questions import (
 )
 from caterpillar_learn.lessons.scenarios import is_led
 from caterpillar_learn.lessons.teacher import game_dice
-from caterpillar_learn.ui.base import BadEventError, event_type, whole
+from caterpillar_learn.ui.base import BadEventError, event_type, handler, whole
 from caterpillar_learn.ui.caterpillars.advice import Warmup, helper_move, hint_view, loss_lines, outcome, prepare
 from caterpillar_learn.ui.caterpillars.advice import review_view as advice_review
 from caterpillar_learn.ui.caterpillars.views import (
@@ -175,11 +175,7 @@ class Session:
     def handle(self, event: Mapping[str, Any]) -> None:
         """Apply one front-end event through its handler (:data:`HANDLERS`); a bad one raises and changes nothing."""
         self.message = ""
-        kind = event["type"]
-        method = self.handlers.get(kind) if isinstance(kind, str) else None
-        if method is None:
-            raise BadEventError(describe("event type", kind, "one of " + ", ".join(self.events)))
-        getattr(self, method)(event)
+        handler(self, event, self.handlers)(event)
 
     # -- the handlers, one per event -------------------------------------------------
     def on_new_game(self, event: Mapping[str, Any]) -> None:

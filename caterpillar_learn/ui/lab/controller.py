@@ -30,13 +30,15 @@ from typing import Any
 
 from caterpillar_learn.caterpillars.levels import Level
 from caterpillar_learn.errors import describe
-from caterpillar_learn.ui.base import BadEventError, whole
+from caterpillar_learn.ui.base import BadEventError, handler, whole
 from caterpillar_learn.ui.caterpillars.lab import DEFAULT_STRATEGIES, STRATEGIES, LabReport, run_lab
 from caterpillar_learn.ui.lab.views import lab_view
 
-__all__ = ["EVENTS", "GAMES", "SLOW_GAMES", "LabBench"]
+__all__ = ["EVENTS", "GAMES", "HANDLERS", "SLOW_GAMES", "LabBench"]
 
-EVENTS: tuple[str, ...] = ("run",)
+#: Each event the lab's page may send, and the :class:`LabBench` method that applies it.
+HANDLERS: dict[str, str] = {"run": "on_run"}
+EVENTS: tuple[str, ...] = tuple(HANDLERS)
 #: Games per strategy a learner may ask for: enough to see a shape, few enough to wait for.
 GAMES = (20, 2000)
 #: The most games a slow strategy plays at a level (measured here: the hint takes about
@@ -104,8 +106,11 @@ class LabBench:
             self.running = False
 
     def handle(self, event: Mapping[str, Any]) -> None:
-        """Check a ``run`` event's fields, then play the games and keep the report."""
         self.message = ""
+        handler(self, event, HANDLERS)(event)
+
+    def on_run(self, event: Mapping[str, Any]) -> None:
+        """Check a ``run`` event's fields, then play the games and keep the report."""
         level = Level.parse(event.get("level"))
         strategies = parse_strategies(event.get("strategies"))
         games = self._games(event.get("games"))

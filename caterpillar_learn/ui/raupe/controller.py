@@ -91,7 +91,7 @@ from caterpillar_learn.raupe import (
 )
 from caterpillar_learn.raupe.hints import describe_side, fit_reason, penalty_text, trait_name
 from caterpillar_learn.raupe.referee import PENALTY_CARDS, Outcome, Penalty
-from caterpillar_learn.ui.base import BadEventError, number, whole
+from caterpillar_learn.ui.base import BadEventError, handler, number, whole
 from caterpillar_learn.ui.quiz import Quiz
 from caterpillar_learn.ui.raupe import seat
 from caterpillar_learn.ui.raupe.views import hand_view, lesson_view, table_view
@@ -300,10 +300,8 @@ class RaupeTable:
 
     def handle(self, event: Mapping[str, Any]) -> None:
         """Apply one front-end event through its handler (:data:`HANDLERS`); a bad one raises and changes nothing."""
+        apply = handler(self, event, HANDLERS)
         kind = event["type"]
-        method = HANDLERS.get(kind) if isinstance(kind, str) else None
-        if method is None:
-            raise BadEventError(describe("event type", kind, "one of " + ", ".join(EVENTS)))
         if self.asking and kind in WAIT_FOR_THE_ANSWER:
             raise BadEventError(text("lessons.question.answer_first"))
         if kind in IN_PLAY and not self.asking:
@@ -312,7 +310,7 @@ class RaupeTable:
             if self.paused:
                 raise BadEventError(text("raupe_lessons.msg.is_paused"))
         answering = self.asking
-        getattr(self, method)(event)
+        apply(event)
         if kind in KEPT or (kind == "play" and answering):
             self.accepted.append({name: value for name, value in event.items() if name != "seq"})
 
