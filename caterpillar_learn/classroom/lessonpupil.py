@@ -321,10 +321,7 @@ class RoomLesson(LessonSession):
         if workers() is None:
             super().ask_hint()
             return
-        self._need_roll()
-        if self.game.phase != "play":
-            raise BadEventError(text("lessons.msg.hint_play_only"))
-        self.progress.hints += 1
+        self.admit_hint()
         self.hint = thinking_view(HINT_THINKING)
         turn = len(self.game.history)
         if self._hint_coming is not None and self._hint_coming[0] == turn:

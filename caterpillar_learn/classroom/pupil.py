@@ -159,10 +159,7 @@ class RoomSession(Session):
         if workers() is None:
             super().ask_hint()
             return
-        self._need_roll()
-        if self.game.phase != "play":
-            raise BadEventError(text("lessons.msg.hint_play_only"))
-        self.progress.hints += 1
+        self.admit_hint()
         self.hint = thinking_view(THINKING)
         if "hint" in self.coming:  # asked again while it is on its way
             return
@@ -323,7 +320,7 @@ class ClassroomBoard(CaterpillarsBoard):
         refusals.tell(self, f"room {session.room.code}, pupil {session.pupil.nickname!r}", event, session.message)
 
 
-class SeatTable:
+class SeatTable(seat.SeatRules):
     """One pupil's seat at a shared Räuber Raupe table, shaped for the lessons' views."""
 
     events: tuple[str, ...] = SEAT_EVENTS
@@ -370,25 +367,11 @@ class SeatTable:
     asking = False
     showing = False
 
-    # What to do now and the lessons' steps: the lessons' own rules, read on this seat.
-    @property
-    def steps(self) -> tuple[str, ...]:
-        return seat.steps(self)
-
-    @property
-    def step(self) -> str:
-        return seat.step(self)
-
-    def to_do(self) -> str:
-        return seat.to_do(self)
-
+    # What to do now and the lessons' steps: the lessons' own rules (seat.SeatRules), read on this seat.
     @property
     def waited(self) -> float:
         """No hint by time at a shared table: the teacher is in the room (the hand stays the thing to do)."""
         return 0.0
-
-    def now_text(self, todo: str) -> str:
-        return seat.now_text(self, todo)
 
     @property
     def running(self) -> bool:

@@ -300,11 +300,16 @@ class Session:
             raise BadEventError(describe("die index", index, "a die not used yet"))
         self.selected_die = index
 
-    def ask_hint(self) -> None:
+    def admit_hint(self) -> None:
+        """Check that a hint may be asked now (the dice rolled, a round of play) and count it; else refuse in
+        one line.  Every way of working out a hint starts here (a classroom's goes to a worker)."""
         self._need_roll()
         if self.game.phase != "play":
             raise BadEventError(text("lessons.msg.hint_play_only"))
         self.progress.hints += 1
+
+    def ask_hint(self) -> None:
+        self.admit_hint()
         state = self.game.state
         if self.warmup is not None and self.warmup.is_for(state):
             self.warmup.wait()  # the widget already shows "Thinking…"

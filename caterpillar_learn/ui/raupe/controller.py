@@ -136,7 +136,7 @@ SHOW_AFTER = 2
 _NO_OUTCOME = Outcome(winners=(), stalemate=False)
 
 
-class RaupeTable:
+class RaupeTable(seat.SeatRules):
     """One game at one table, driven by events; a bad event only sets :attr:`message`.
 
     >>> from caterpillar_learn.lessons import get_table
@@ -629,36 +629,10 @@ class RaupeTable:
             faces.append(old.pop(match)[1] if match is not None else 0)
         self.faces = faces
 
-    def to_do(self) -> str:
-        """The one thing the lesson waits for now, as the page marks it (:func:`~.seat.to_do`).
-
-        >>> from caterpillar_learn.lessons import get_table
-        >>> table = RaupeTable(get_table("15-raupe-race"), seed=3)
-        >>> table.to_do()
-        'start'
-        >>> table.handle({"type": "start"}); table.to_do()
-        'hand'
-        """
-        return seat.to_do(self)
-
     @property
     def waited(self) -> float:
         """Real seconds since the pile last changed or the game started (:func:`~.seat.to_do`'s hint pause)."""
         return round(self.real - max(self.pile_changed, 0.0), 3)
-
-    def now_text(self, todo: str) -> str:
-        """The one short line that says what to do now (:func:`~.seat.now_text`)."""
-        return seat.now_text(self, todo)
-
-    @property
-    def steps(self) -> tuple[str, ...]:
-        """The lesson's steps (:func:`~.seat.steps`)."""
-        return seat.steps(self)
-
-    @property
-    def step(self) -> str:
-        """The step the lesson is at (:func:`~.seat.step`)."""
-        return seat.step(self)
 
     def record(self) -> dict[str, Any]:
         """The game as the engine saves it (seed, deck, events): ``Game.from_json`` replays it."""

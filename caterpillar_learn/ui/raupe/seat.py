@@ -15,7 +15,7 @@ from caterpillar_learn.raupe import Game, Mode, outcome
 from caterpillar_learn.raupe.referee import Outcome
 from caterpillar_learn.ui.quiz import Quiz
 
-__all__ = ["HINT_PAUSE", "Place", "now_text", "step", "steps", "to_do"]
+__all__ = ["HINT_PAUSE", "Place", "SeatRules", "now_text", "step", "steps", "to_do"]
 
 _NO_OUTCOME = Outcome(winners=(), stalemate=False)
 #: Real seconds without a play after which a lesson says in words how to find a card that fits; after twice
@@ -55,6 +55,38 @@ class Place(Protocol):
     def running(self) -> bool: ...
     @property
     def started(self) -> bool: ...
+
+
+class SeatRules:
+    """This module's rules as a seat's own methods: mixed into a lesson's table and a classroom seat, each a
+    :class:`Place`, so that both read their steps and their thing to do the same way."""
+
+    def to_do(self) -> str:
+        """The one thing the lesson waits for now, as the page marks it (:func:`to_do`).
+
+        >>> from caterpillar_learn.lessons import get_table
+        >>> from caterpillar_learn.ui.raupe.controller import RaupeTable
+        >>> table = RaupeTable(get_table("15-raupe-race"), seed=3)
+        >>> table.to_do()
+        'start'
+        >>> table.handle({"type": "start"}); table.to_do()
+        'hand'
+        """
+        return to_do(self)  # type: ignore[arg-type]  # the class it is mixed into is a Place
+
+    def now_text(self, todo: str) -> str:
+        """The one short line that says what to do now (:func:`now_text`)."""
+        return now_text(self, todo)  # type: ignore[arg-type]
+
+    @property
+    def steps(self) -> tuple[str, ...]:
+        """The lesson's steps (:func:`steps`)."""
+        return steps(self)  # type: ignore[arg-type]
+
+    @property
+    def step(self) -> str:
+        """The step the lesson is at (:func:`step`)."""
+        return step(self)  # type: ignore[arg-type]
 
 
 def to_do(place: Place) -> str:
