@@ -102,6 +102,9 @@ def test_a_round_by_clicks_and_a_round_by_keyboard(page: Page, lessons_server: S
     expect(lesson.get_by_test_id("raupe-winner")).to_have_count(0)
     expect_sizes_match(lesson)
     answer_which_cards_fit(lesson)
+    # A grown-up slows the bots (For grown-ups): the pile stays while a card is chosen and played by keys.
+    slow = "node => { node.value = '0.25'; node.dispatchEvent(new Event('change')); }"
+    lesson.get_by_test_id("raupe-speed").evaluate(slow)
     lesson.get_by_test_id("raupe-start").click()
     expect(lesson.get_by_test_id("raupe-start")).to_have_text("New game")
 

@@ -210,7 +210,8 @@ def test_raupe_reads_its_message_and_question_and_switches(page: Page, other: st
     with language(other):
         start = page.get_by_test_id("raupe-start").inner_text().strip()
         assert start in {text("raupe_lessons.ui.new_game"), text("raupe_lessons.ui.start")}, start
-        expect(page.locator('.rr-talk .rr-said [data-testid="read-aloud"]')).to_have_accessible_name(
+        # the line of what to do now keeps its speaker (the message's shows only with a message)
+        expect(page.locator('.rr-now-box [data-testid="read-aloud"]')).to_have_accessible_name(
             text("raupe_lessons.ui.read_aloud")
         )
 
