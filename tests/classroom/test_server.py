@@ -185,7 +185,7 @@ def test_a_flood_of_refused_events_is_told_once_every_few_seconds(own_server: tu
     size, sent, start = running.log.stat().st_size, 0, time.monotonic()
     while time.monotonic() - start < FLOOD:
         flood()
-    assert sent > 20, sent
+    assert sent > 10, sent  # a flood even on a loaded machine (19 round trips seen beside a full suite)
     assert [len(lines) for lines in told()] == [1, 1], told()
     assert running.log.stat().st_size - size < 1000, running.log_tail()  # a line of each for the whole flood
 
