@@ -250,34 +250,47 @@ def test_lesson_fourteen_a_right_call_gives_three_of_the_learners_cards(tablet: 
     page = tablet
     follow_todo_to_start(page)
     expect(page.get_by_test_id("raupe-below")).to_be_attached()
-    deadline = time.monotonic() + 240
-    while time.monotonic() < deadline:
-        state = game_state(page)
-        if state.finished:
-            pytest.fail("the game ended before a bot slipped")
-        last = state.last
-        if last is not None and last.player != 0 and last.mistakes:
-            break
-        time.sleep(0.2)
-    else:
-        pytest.fail("no bot slipped in four minutes")
-    mine = page.get_by_test_id("raupe-card").count()
-    expect(page.get_by_test_id("raupe-below").locator("svg")).to_be_visible()  # the leaf to check against
     page.emulate_media(reduced_motion="no-preference")  # the suite's pages are still; this one looks at motion
     page.evaluate(
         """() => { window.__backs = 0; new MutationObserver((changes) => { for (const change of changes)
           for (const node of change.addedNodes) if (node.classList && node.classList.contains("rr-flying-card"))
             window.__backs += 1; }).observe(document.body, { childList: true }); }"""
     )
-    tap(page, page.get_by_test_id("raupe-call-mistake"))
+    deadline, called = time.monotonic() + 240, None
+    while time.monotonic() < deadline:
+        state = game_state(page)
+        if state.finished:
+            pytest.fail("the game ended before a right call")
+        last = state.last
+        if last is None or last.player == 0 or not last.mistakes or state.plays == called:
+            time.sleep(0.2)
+            continue
+        mine = page.get_by_test_id("raupe-card").count()
+        expect(page.get_by_test_id("raupe-below").locator("svg")).to_be_visible()  # the leaf to check against
+        page.evaluate("() => { window.__backs = 0; }")
+        tap(page, page.get_by_test_id("raupe-call-mistake"))
+        called = state.plays
+        penalty = state.penalty
+        for _ in range(50):  # the call's penalty (a bot's card may have come first)
+            penalty = game_state(page).penalty
+            if penalty is not None and penalty != state.penalty:
+                break
+            time.sleep(0.2)
+        assert penalty is not None and penalty != state.penalty, "the call was not answered"
+        if not penalty.right:
+            # On a loaded machine a bot's card covered the slip before the tap arrived: the call was wrong, as
+            # a slow child's would be.  Wait for the next slip.
+            continue
+        break
+    else:
+        pytest.fail("no right call in four minutes")
     # The three cards travel to the offender's row (issue 29, point 2: a penalty's cards move to who takes them).
     page.wait_for_function("() => window.__backs >= 3", timeout=CLICK_TIMEOUT)
     offender = last.player + 1
     message = page.get_by_test_id("raupe-message")
     expect(message).to_contain_text(f"Right! Player {offender} made a mistake.")
     expect(message).to_contain_text(f"Player {offender} takes 3 of your cards.")
-    penalty = game_state(page).penalty
-    assert penalty is not None and penalty.right and penalty.giver == 0 and penalty.receiver == last.player
+    assert penalty.giver == 0 and penalty.receiver == last.player
     expect(page.get_by_test_id("raupe-card")).to_have_count(mine - 3)
 
 
