@@ -28,7 +28,7 @@ from collections.abc import Callable, Mapping
 from concurrent.futures import Future
 from dataclasses import dataclass
 from functools import lru_cache, partial
-from typing import Any
+from typing import Any, ClassVar
 
 from caterpillar_learn.caterpillars import Move, Roll, State
 from caterpillar_learn.classroom.codes import ClassroomError
@@ -238,6 +238,9 @@ class RoomLesson(LessonSession):
     >>> lesson.hold = None; lesson.let_go(); lesson.step
     2
     """
+
+    #: The lesson room keeps no practice book yet (issue 33: it is to live in the room's event log).
+    practises: ClassVar[bool] = False
 
     def __init__(self, name: str, seed: int | None = None, helpers: HelperMoves | None = None) -> None:
         self.hold: int | None = None

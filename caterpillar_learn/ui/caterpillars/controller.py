@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import copy
 import itertools
+import logging
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -39,7 +40,7 @@ from typing import Any, ClassVar
 from caterpillar_learn.caterpillars import DEFAULT_LABELS, Game, Move, SetupChoice, legal_moves, why_not
 from caterpillar_learn.caterpillars.game import Turn
 from caterpillar_learn.caterpillars.sheet import describe_slot, slot_of
-from caterpillar_learn.errors import CaterpillarLearnError, describe
+from caterpillar_learn.errors import CaterpillarLearnError, describe, one_line
 from caterpillar_learn.i18n import current_language, text
 from caterpillar_learn.lessons import CHECKS, LESSONS, Lesson, Progress, Step, get_lesson
 from caterpillar_learn.lessons.caterpillars import guided_game
@@ -58,6 +59,7 @@ from caterpillar_learn.lessons.teacher import game_dice
 from caterpillar_learn.ui.base import BadEventError, event_type, handler, whole
 from caterpillar_learn.ui.caterpillars.advice import Warmup, helper_move, hint_view, loss_lines, outcome, prepare
 from caterpillar_learn.ui.caterpillars.advice import review_view as advice_review
+from caterpillar_learn.ui.caterpillars.practice import PracticePanel
 from caterpillar_learn.ui.caterpillars.views import (
     dice_view,
     final_view,
@@ -80,13 +82,18 @@ EVENTS: tuple[str, ...] = tuple(HANDLERS)
 #: A lesson's events: the board's, and its steps, questions and the grown-ups' switch (:class:`LessonSession`).
 LESSON_HANDLERS: dict[str, str] = {
     **HANDLERS, "step": "on_step", "answer": "on_answer", "check": "on_check", "numbers": "on_numbers",
-    "nickname": "on_nickname",
+    "nickname": "on_nickname", "book": "on_book", "practice_next": "on_practice_next",
+    "practice_stop": "on_practice_stop",
 }  # fmt: skip
 #: Events that describe the page, not the lesson: a save does not keep them (the next page sends its own).
-PAGE_EVENTS = frozenset({"device", "nickname"})
+#: ``book`` is the page's practice book, kept apart from the lesson's save (:mod:`.practice`).
+PAGE_EVENTS = frozenset({"device", "nickname", "book"})
+#: The events of a practice under way: the book keeps what they did, so a save does not keep them.
+PRACTICE_EVENTS = frozenset({"box", "option", "close", "practice_next", "practice_stop"})
 #: The grown-ups' notes on how the board works (``lessons.help.<key>``); ``led`` only where rounds are led.
 HELP = ("roll", "click", "menu", "hint", "questions", "whatif", "led", "seed")
 _uids = itertools.count(1)
+log = logging.getLogger("caterpillar_learn.ui")
 
 
 @dataclass
@@ -458,9 +465,16 @@ class LessonSession(Session):
     handlers: ClassVar[Mapping[str, str]] = LESSON_HANDLERS
     #: The ``kind`` of this controller's saves (:mod:`caterpillar_learn.ui.resume`).
     save_kind: ClassVar[str] = "caterpillars-lesson"
+    #: Whether a free game is followed by practice of its costliest moves (issue 33).
+    practises: ClassVar[bool] = True
 
     def __init__(self, name: str = "01-beginner", seed: int | None = None) -> None:
         self.lesson: Lesson = get_lesson(name)
+        lesson = self.lesson
+        #: The practice of the learner's own costliest moves, in a lesson whose free games keep its level.
+        self.practice_panel: PracticePanel | None = None
+        if self.practises and lesson.auto_setup and lesson.practice is None and "board" in lesson.widgets:
+            self.practice_panel = PracticePanel(lesson.level)
         #: The lesson's starting seed (*new game* moves :attr:`seed` on; a save names this one).
         self.start_seed = self.lesson.seed if seed is None else seed
         #: Every event this lesson accepted, in order, without ``seq``: what :meth:`save` replays.
@@ -470,7 +484,6 @@ class LessonSession(Session):
         self.games_made = 0
         self._led: tuple[int, Move] | None = None  # (turn, the led move), once worked out
         self._notes: dict[tuple[int, bool, str], dict[str, list[str]]] = {}  # (game, playing, language) → notes
-        lesson = self.lesson
         practice = None if lesson.practice is None else (lesson.practice.level, lesson.practice.variation)
         super().__init__(
             lesson.level,
@@ -567,10 +580,21 @@ class LessonSession(Session):
                 self.explanation = self.quiz.detail if self.numbers else said
             self._move(1)
 
+    @property
+    def practising(self) -> bool:
+        """Whether a practice of this game's costliest moves is under way (the board shows its position)."""
+        return self.practice_panel is not None and self.practice_panel.is_active(self.game)
+
+    def _free_game_over(self) -> bool:
+        """Whether the game on the board is a finished free game (not the guided one)."""
+        return self.game.phase == "over" and (self.games_made > 1 or self.lesson.scenario is None)
+
     def todo_target(self) -> str:
         """The one thing to do now, which the page marks: ``question`` (the question's panel), ``answer:<id>``
         or ``check`` (the answer being shown), ``next``, ``roll``, ``sheet`` (a box with a star, or a blank
-        label), ``menu``, ``hint`` or ``new_game``."""
+        label), ``menu``, ``hint``, ``new_game``, or while practising ``sheet``, ``menu`` or ``practice_next``."""
+        if self.practice_panel is not None and self.practising:
+            return self.practice_panel.target()
         quiz = self.quiz
         if quiz.question is not None and quiz.is_pending:
             if quiz.showing:
@@ -653,6 +677,11 @@ class LessonSession(Session):
 
     def handle(self, event: Mapping[str, Any]) -> None:
         kind = event["type"]
+        practice_event = kind in PRACTICE_EVENTS and (self.practising or kind.startswith("practice"))
+        if self.practice_panel is not None and practice_event:
+            self.message = ""
+            self._practise(event)  # the book keeps it: not an event of the lesson's save
+            return
         if kind == "roll" and self.game.phase != "over" and not self.revealed:
             self._pass_words()
         if kind in ("option", "hint") and self.asking:
@@ -663,8 +692,10 @@ class LessonSession(Session):
         else:
             super().handle(event)
         self._ask()
-        if kind not in ("step", "numbers", "device", "nickname"):
+        if kind not in ("step", "numbers", "device", "nickname", "book"):
             self._follow()
+        if self.practice_panel is not None and kind in ("box", "option") and self._free_game_over():
+            self.practice_panel.after_game(self.game)
         if kind not in PAGE_EVENTS:
             self.accepted.append(copy.deepcopy({name: value for name, value in event.items() if name != "seq"}))
 
@@ -738,6 +769,8 @@ class LessonSession(Session):
         """The same lesson and seed from its start, on the same page (touch or mouse)."""
         lesson = type(self)(self.lesson.name, self.start_seed)
         lesson.touch, lesson.quiz.nickname = self.touch, self.quiz.nickname
+        if self.practice_panel is not None and lesson.practice_panel is not None:
+            self.practice_panel.copy_to(lesson.practice_panel)  # the learner's practice goes on
         return lesson
 
     def close(self) -> None:
@@ -788,6 +821,48 @@ class LessonSession(Session):
 
     def on_nickname(self, event: Mapping[str, Any]) -> None:
         self.quiz.name_learner(event.get("value"))
+
+    def on_new_game(self, event: Mapping[str, Any]) -> None:
+        if self.practice_panel is not None:
+            self.practice_panel.new_game()
+        super().on_new_game(event)
+
+    def on_book(self, event: Mapping[str, Any]) -> None:
+        """The page's practice book (``localStorage``), handed back as the page opens: checked by the engine;
+        a book that cannot be read is refused in one line and the practice starts again."""
+        if self.practice_panel is None:
+            return
+        try:
+            self.practice_panel.load(event.get("book"))
+        except CaterpillarLearnError as error:
+            log.warning("%s: a practice book was refused: %s", self.lesson.name, one_line(str(error)))
+            self.message = text("practice.refused", why=one_line(str(error)))
+        if self._free_game_over():
+            self.practice_panel.after_game(self.game)
+
+    def on_practice_next(self, event: Mapping[str, Any]) -> None:
+        assert self.practice_panel is not None
+        self.practice_panel.next()
+
+    def on_practice_stop(self, event: Mapping[str, Any]) -> None:
+        assert self.practice_panel is not None
+        self.practice_panel.stop()
+
+    def _practise(self, event: Mapping[str, Any]) -> None:
+        """A practice event: a try on the board (a box, a menu's option), or on to the next position."""
+        practice = self.practice_panel
+        assert practice is not None
+        if not self.practising:
+            raise BadEventError(text("practice.done"))
+        kind = event_type(event, self.events)
+        if kind == "box":
+            practice.tap(slot_of(event.get("caterpillar"), event.get("box")))  # type: ignore[arg-type]
+        elif kind == "option":
+            practice.choose(whole(event.get("index"), "option index"))
+        elif kind == "close":
+            practice.menu_slot = None
+        else:
+            handler(self, event, self.handlers)(event)
 
     def on_numbers(self, event: Mapping[str, Any]) -> None:
         value = event.get("value")
@@ -859,4 +934,21 @@ class LessonSession(Session):
         }
         views["question"] = self.quiz.view()
         views["record"] = self.quiz.record(lesson.name)
+        if self.practice_panel is not None:
+            views["practice"] = self.practice_panel.view(self.game)
+            views["book"] = self.practice_panel.stored(lesson.name)
+            if self.practising:
+                self._practice_board(views)
         return views
+
+    def _practice_board(self, views: dict[str, Any]) -> None:
+        """The board while practising: the position's sheet and dice, its offered moves, no scoring."""
+        practice = self.practice_panel
+        assert practice is not None and practice.board is not None
+        board = practice.board
+        legal = legal_view(board, practice.legal(), [])
+        views["sheet"] = sheet_view(board, legal, {}, self.uid)
+        views["dice"] = dice_view(board, revealed=True, count=self.roll_count, used=[], selected=None)
+        views["legal"], views["menu"] = legal, menu_view(practice.menu_slot, legal)
+        views["final"], views["review"], views["hint"], views["whatif"], views["explanation"] = {}, {}, {}, {}, ""
+        views["lesson"] = {**views["lesson"], "new_game": False, "todo": ""}

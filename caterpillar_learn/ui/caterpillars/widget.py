@@ -65,6 +65,9 @@ class CaterpillarsBoard(LearnWidget[Session]):
     whatif = traitlets.Dict().tag(sync=True, view=True)
     question = traitlets.Dict().tag(sync=True, view=True)
     record = traitlets.Dict().tag(sync=True, view=True)
+    #: The practice of the learner's own costliest moves (``{}`` when none), and its book for ``localStorage``.
+    practice = traitlets.Dict().tag(sync=True, view=True)
+    book = traitlets.Dict().tag(sync=True, view=True)
 
     def __init__(
         self,
