@@ -213,3 +213,34 @@ export function drawWhatIf(view, send) {
     whatif.yours ? h("div", { key: "outcomes", class: "cl-outcomes", "data-testid": "whatif", role: "group", "aria-label": whatif.title },
       outcome(whatif.yours), outcome(whatif.other)) : null);
 }
+
+// Practise your own moves (issue 33): the position on the board is the game's; this panel says which one it is,
+// what came of the last try, and offers Next once it is answered.  Python decides everything.
+/** @param {BoardView} view @param {Send} send */
+export function drawPractice(view, send) {
+  const practice = view.practice;
+  if (!practice || !practice.status) return null;
+  const { strings } = view;
+  if (practice.status !== "active") {  // the end of a practice, or nothing to practise: a line of joy
+    return h("section", { key: "practice", class: "cl-practice cl-practice-end", "data-testid": "practice",
+      "data-status": practice.status, "aria-label": practice.title },
+    icon("butterfly", "cl-practice-butterfly"),
+    h("p", { key: "said", class: "cl-practice-said", role: "status", "data-speak": true, text: practice.said }));
+  }
+  const said = practice.said ? h("p", { key: "said", class: "cl-practice-said" + (practice.right ? " cl-right" : ""),
+    role: "status", "data-testid": "practice-said", "data-speak": true, text: practice.said }) : null;
+  return h("section", { key: "practice", class: "cl-practice", "data-testid": "practice", "data-status": "active",
+    "aria-label": practice.title },
+  h("div", { key: "head", class: "cl-practice-head" },
+    h("h2", { class: "cl-practice-title", text: practice.title }),
+    h("span", { class: "cl-practice-count", "data-testid": "practice-count", text: practice.count })),
+  practice.joy ? h("p", { key: "joy", class: "cl-practice-joy", "data-speak": true, text: practice.joy }) : null,
+  practice.prompt ? h("p", { key: "prompt", class: "cl-practice-prompt", "data-speak": true, text: practice.prompt }) : null,
+  practice.idea ? h("p", { key: "idea", class: "cl-note cl-practice-idea", "data-testid": "practice-idea", text: practice.idea }) : null,
+  said,
+  h("div", { key: "buttons", class: "cl-nav" },
+    practice.answered ? h("button", { key: "next", class: "cl-button cl-primary", type: "button", "data-testid": "practice-next",
+      text: practice.next + " →", onclick: () => send("practice_next") }) : null,
+    practice.answered ? null : h("button", { key: "stop", class: "cl-button", type: "button", "data-testid": "practice-stop",
+      text: practice.stop, onclick: () => send("practice_stop") })));
+}

@@ -4,9 +4,9 @@
 // with data attributes that this module wires to clicks and keys.  No rules here.
 // Drawn with draw.js: each change describes the whole view and only what differs changes in the page.
 
-import { drawFinal, drawHint, drawMenu, drawStepper, drawTalk, drawWhatIf } from "./caterpillars-panels.js";
+import { drawFinal, drawHint, drawMenu, drawPractice, drawStepper, drawTalk, drawWhatIf } from "./caterpillars-panels.js";
 import { drawQuestion, keepNickname, saveLink } from "./question.js";
-import { drawResumeNote, keepSave } from "./resume.js";
+import { drawResumeNote, keepBook, keepSave } from "./resume.js";
 import { drawTray } from "./caterpillars-tray.js";
 import { h, markup, mount } from "./draw.js";
 import { sender, watch, isShortcut } from "./shared.js";
@@ -119,6 +119,20 @@ import { sound } from "./sound.js";
  * @property {string[]} [options]  the other moves of the last round, in words
  */
 /**
+ * @typedef {Object} PracticeView  practise your own moves (caterpillar_learn/ui/caterpillars/practice.py)
+ * @property {string} [status]  "active", "done" or "none"
+ * @property {string} [title]
+ * @property {string} [count]  "Move 1 of 3"
+ * @property {string} [prompt]
+ * @property {string} [idea]  the idea the move missed, in words
+ * @property {string} [said]  what came of the last try (or the end's line)
+ * @property {boolean} [answered]
+ * @property {boolean} [right]  answered right at the first try
+ * @property {string} [next]
+ * @property {string} [stop]
+ * @property {string} [joy]  the game had no costly move (the practice brings back older ones)
+ */
+/**
  * @typedef {Object} BoardView  every view trait, read at once
  * @property {SheetView} sheet
  * @property {DiceView} dice
@@ -134,6 +148,8 @@ import { sound } from "./sound.js";
  * @property {import("./question.js").QuestionView} question
  * @property {import("./question.js").RecordView} record
  * @property {import("./resume.js").SaveView} saved  a lesson's save, kept by the page ({} for a board)
+ * @property {PracticeView} practice  practise your own moves ({} when there is nothing to show)
+ * @property {import("./resume.js").BookView} book  the practice book, kept by the page ({} for a board)
  * @property {Object<string, string>} strings
  * @property {string} lang
  * @property {Array<{code: string, name: string}>} languages  the language switch's choices
@@ -454,7 +470,7 @@ function countUp(text, from, to) {
 // A box or the sheet is marked in its description (drawSheet); a control here, after the paint: its
 // description never names data-todo, so the mark stays until markTodo takes it to the next thing.
 const TODO_IDS = { roll: "roll-button", next: "next-step", hint: "hint-button", question: "question",
-  check: "check-answer", new_game: "new-game", menu: "move-menu" };
+  check: "check-answer", new_game: "new-game", menu: "move-menu", practice_next: "practice-next" };
 
 /**
  * @param {Element} root
@@ -526,8 +542,9 @@ function render({ model, el }) {
     const tray = drawTray(view, tumble, send);
     // A lesson's grown-ups' controls (Try another move, Save my answers) show with For grown-ups only.
     const grown = !inLesson(view) || Boolean(view.lesson && view.lesson.numbers);
-    const after = [drawTalk(view), view.dice.kind === "play" ? drawHint(view, send) : null, grown ? drawWhatIf(view, send) : null,
-      drawFinal(view, send), grown ? saveLink(view.record, view.strings, send, draw) : null];
+    const practising = Boolean(view.practice && view.practice.status === "active");  // no hint: the child finds it
+    const after = [drawTalk(view), view.dice.kind === "play" && !practising ? drawHint(view, send) : null, grown ? drawWhatIf(view, send) : null,
+      practising ? null : drawPractice(view, send), drawFinal(view, send), grown ? saveLink(view.record, view.strings, send, draw) : null];
     const question = drawQuestion(view.question, send, view.lang, view.strings);
     // A lesson puts its steps and question beside the game (dice, caterpillars, what the game says) on a
     // wide enough widget (a tablet held sideways), so that all of it is on one screen; narrower, they stack.
@@ -535,7 +552,8 @@ function render({ model, el }) {
     clearRule(root, layer); // the pale score is not in the sheet's description: out of the box before the paint
     paint(steps
       ? h("div", { key: "split", class: "cl-split" }, steps.heading,
-        h("div", { key: "teach", class: "cl-teach" }, drawResumeNote(view.saved, view.strings, send), steps.stepper, question),
+        h("div", { key: "teach", class: "cl-teach" }, drawResumeNote(view.saved, view.strings, send),
+          practising ? drawPractice(view, send) : null, steps.stepper, question),
         h("div", { key: "play", class: "cl-play" }, tray, sheet, ...after))
       : [question, h("div", { key: "main", class: "cl-main" }, sheet, h("div", { key: "side", class: "cl-side" }, tray, ...after))]);
     // What changed is heard and seen: a roll rattles, a new total is eaten, the end celebrates.
@@ -638,11 +656,13 @@ function render({ model, el }) {
     }
   });
   const stop = watch(model, draw);
+  const unbook = keepBook(model, send);  // the book first: a resumed lesson finds its practice waiting
   const unkeep = keepSave(model, send);
   const unname = keepNickname(model);
   draw();
   return () => {
     stop();
+    unbook();
     unkeep();
     unname();
     send.stop();

@@ -1,5 +1,6 @@
-// A lesson's save in the page: keep the `saved` trait in localStorage, hand it back to Python when the
-// page opens (the event "resume"), and show the note that says what came of it.  Python decides
+// A lesson's save in the page: keep the `saved` trait (and the practice book, `book`) in localStorage, hand
+// them back to Python when the page opens (the events "book", then "resume"), and show the note that says
+// what came of the resume.  Python decides
 // everything: whether the save is good, where it leads, what the note says.  No rules here.
 
 import { h } from "./draw.js";
@@ -31,11 +32,24 @@ function storage() {
   }
 }
 
-// Once per rendered widget: send what the page kept (if anything), then keep every new save.
-// Returns the clean-up.
-export function keepSave(model, send) {
-  /** @type {SaveView} */
-  const first = model.get("saved") || {};
+/**
+ * @typedef {Object} BookView  the practice book (caterpillar_learn/ui/caterpillars/practice.py)
+ * @property {string} [key]  its localStorage key (one per lesson)
+ * @property {Object} [data]  the book's JSON
+ */
+
+// Once per rendered widget: send what the page kept under the trait's key (as the event `type`, in its field
+// `field`), and keep every new value.  Returns the clean-up.
+/**
+ * @param {any} model
+ * @param {(type: string, fields?: Object<string, any>) => void} send
+ * @param {string} trait  "saved" (the lesson's place) or "book" (its practice)
+ * @param {string} type  the event that hands it back
+ * @param {string} field
+ */
+function keep(model, send, trait, type, field) {
+  /** @type {{key?: string, data?: Object}} */
+  const first = model.get(trait) || {};
   const store = storage();
   if (!first.key || !store) return () => {};
   let kept = null;
@@ -45,26 +59,36 @@ export function keepSave(model, send) {
     kept = null;
   }
   if (kept !== null) {
-    let save = kept;
+    let value = kept;
     try {
-      save = JSON.parse(kept);
+      value = JSON.parse(kept);
     } catch (error) {
-      save = kept; // not even JSON: Python refuses it and says so
+      value = kept; // not even JSON: Python refuses it and says so
     }
-    send("resume", { save });
+    send(type, { [field]: value });
   }
   const write = () => {
-    /** @type {SaveView} */
-    const save = model.get("saved") || {};
-    if (!save.key) return;
+    /** @type {{key?: string, data?: Object}} */
+    const now = model.get(trait) || {};
+    if (!now.key) return;
     try {
-      store.setItem(save.key, JSON.stringify(save.data));
+      store.setItem(now.key, JSON.stringify(now.data));
     } catch (error) {
       // storage full or refused: the lesson goes on, unsaved
     }
   };
-  model.on("change:saved", write);
-  return () => model.off("change:saved", write);
+  model.on(`change:${trait}`, write);
+  return () => model.off(`change:${trait}`, write);
+}
+
+/** The lesson's place: handed back as the event "resume". */
+export function keepSave(model, send) {
+  return keep(model, send, "saved", "resume", "save");
+}
+
+/** The lesson's practice book: handed back as the event "book" (before the place, so a resumed practice waits). */
+export function keepBook(model, send) {
+  return keep(model, send, "book", "book", "book");
 }
 
 // The note after a reload: "Welcome back" with "Start again", or why the lesson starts fresh.

@@ -61,7 +61,7 @@ MOST_ITEMS, MOST_BOOKED, MOST_IN_RUN = 30, 50, 5
 MASTERY_DAYS = 2
 _MOST_GAMES = 100_000
 _BOOK_KEYS = ("format", "level", "games", "booked", "next_id", "items", "ideas", "run", "at", "run_for")
-_ITEM_KEYS = ("id", "position", "chosen", "idea", "step", "due_games", "due_day")
+_ITEM_KEYS = ("id", "position", "chosen", "idea", "step", "due_games", "due_day", "game")
 
 
 @dataclass(frozen=True)
@@ -75,6 +75,8 @@ class Item:
     step: int = 0
     due_games: int | None = None
     due_day: datetime.date | None = None
+    #: The key of the game it was found in (:func:`game_key`).
+    game: str = ""
 
     def is_due(self, games: int, today: datetime.date) -> bool:
         """Whether the item waits for practice after ``games`` games, on ``today``."""
@@ -90,6 +92,7 @@ class Item:
             "step": self.step,
             "due_games": self.due_games,
             "due_day": None if self.due_day is None else self.due_day.isoformat(),
+            "game": self.game,
         }
 
 
@@ -162,7 +165,7 @@ class Book:
     def with_mistakes(self, found: list[Mistake], key: str, today: datetime.date) -> Book:
         """The book with a game's mistakes (``key`` names the game) and the practice that follows it."""
         games = self.games + 1
-        fresh = [Item(self.next_id + i, m.position, m.chosen, m.idea) for i, m in enumerate(found)]
+        fresh = [Item(self.next_id + i, m.position, m.chosen, m.idea, game=key) for i, m in enumerate(found)]
         ideas = dict(self.ideas)
         for item in fresh:
             ideas.setdefault(item.idea, IdeaRecord())
@@ -315,7 +318,10 @@ def _item(raw: object, level: Level, name: str, next_id: int) -> Item:
     step = _whole(raw["step"], f"{name}.step", 0, len(GAPS))
     due_games = None if raw["due_games"] is None else _whole(raw["due_games"], f"{name}.due_games", 0, _MOST_GAMES)
     due_day = None if raw["due_day"] is None else _day(raw["due_day"], f"{name}.due_day")
-    return Item(item_id, position, chosen, raw["idea"], step, due_games, due_day)
+    game = raw["game"]
+    if not isinstance(game, str) or len(game) != 16 or any(c not in "0123456789abcdef" for c in game):
+        raise PracticeError(describe(f"{name}.game", game, "a game digest of 16 letters"))
+    return Item(item_id, position, chosen, raw["idea"], step, due_games, due_day, game)
 
 
 def _ideas(raw: object) -> dict[str, IdeaRecord]:

@@ -63,6 +63,7 @@ def walk_lesson(
     shots_each_step: bool = False,
     viewport: dict[str, int] = TABLET,
     after: Callable[[Page], None] = lambda page: None,
+    practice: bool = False,
 ) -> ChildWalk:
     with child_context(browser, viewport) as context:
         record_speech(context)
@@ -98,8 +99,32 @@ def walk_lesson(
         if get_lesson(name).scenario is not None:  # a level lesson ends with the flight and its score
             expect(page.get_by_test_id("final-score")).to_contain_text(re.compile(r"\d"), timeout=CLICK_TIMEOUT)
             expect(page.get_by_test_id("final-score")).to_be_in_viewport()
+        if practice:  # on past the end: a free game, then the practice of its costliest moves (issue 33)
+            walk_on_into_the_practice(walk)
         after(page)  # while the page is open
         return walk
+
+
+#: The practice's end on the page: its last line (done, or nothing to practise).
+PRACTICE_ENDED = '[data-testid="practice"][data-status="done"], [data-testid="practice"][data-status="none"]'
+
+
+def walk_on_into_the_practice(walk: ChildWalk) -> None:
+    """From the lesson's end (New game marked): New game, a free game by the marks, and the practice that
+    follows it, by the marks, to its end (its last line, and New game marked again)."""
+    page = walk.page
+    walk.inside(page.locator('[data-todo="true"] >> visible=true').first)  # New game
+    practising = []
+
+    def ended(w: ChildWalk) -> bool:
+        if page.locator('[data-testid="practice"][data-status="active"]').count():
+            practising.append(w.waits)
+        return w.seen.get("testid") == "new-game" and page.locator(PRACTICE_ENDED).count() > 0
+
+    walk.done = ended
+    walk.walk()
+    if page.locator('[data-testid="practice"][data-status="done"]').count():
+        assert practising and "practice-next" in walk.taps, walk.taps[-20:]
 
 
 @pytest.mark.parametrize("name", WALKED)

@@ -824,7 +824,7 @@ class LessonSession(Session):
 
     def on_new_game(self, event: Mapping[str, Any]) -> None:
         if self.practice_panel is not None:
-            self.practice_panel.new_game()
+            self.practice_panel.new_game(self.game)
         super().on_new_game(event)
 
     def on_book(self, event: Mapping[str, Any]) -> None:
@@ -945,10 +945,14 @@ class LessonSession(Session):
         """The board while practising: the position's sheet and dice, its offered moves, no scoring."""
         practice = self.practice_panel
         assert practice is not None and practice.board is not None
-        board = practice.board
+        board, shown = practice.board, practice.shown_board()
+        assert shown is not None
         legal = legal_view(board, practice.legal(), [])
-        views["sheet"] = sheet_view(board, legal, {}, self.uid)
+        views["sheet"] = sheet_view(shown, legal, {}, self.uid)  # once answered, with the answer written in
         views["dice"] = dice_view(board, revealed=True, count=self.roll_count, used=[], selected=None)
         views["legal"], views["menu"] = legal, menu_view(practice.menu_slot, legal)
         views["final"], views["review"], views["hint"], views["whatif"], views["explanation"] = {}, {}, {}, {}, ""
-        views["lesson"] = {**views["lesson"], "new_game": False, "todo": ""}
+        # The practice panel says what to do: the free play's words wait (few words on screen, issue 29).
+        views["lesson"] = {**views["lesson"], "new_game": False, "todo": "", "body": ""}
+        if not self.numbers:  # the idea's name is for grown-ups
+            views["practice"] = {**views["practice"], "idea": ""}

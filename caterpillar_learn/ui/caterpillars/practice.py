@@ -116,9 +116,11 @@ class PracticePanel:
     def _open(self) -> None:
         """Set the board to the practice's current position (the engine works out its best move again)."""
         self.misses, self.answered, self.said, self.menu_slot = 0, False, "", None
+        #: The move that answered the position, written on the board once answered.
+        self.written: Move | None = None
         item = self.book.current
-        #: "Found in this game" or "back from an earlier one", as the position opened.
-        self.prompt = "practice.found" if item is None or item.step == 0 else "practice.again"
+        #: "Found in this game" or "back from an earlier one".
+        self.prompt = "practice.found" if item is None or item.game == self.book.run_for else "practice.again"
         if item is None:
             self.mistake = self.board = None
             return
@@ -169,17 +171,21 @@ class PracticePanel:
             verdict = judge(mistake, move)
             why = child_hint(self.board.state, move)
         if verdict.right or self.misses >= SHOW_AFTER:
+            self.written = move
             if self.misses == 0:
                 self.book = self.book.answered(item.id, right=True, today=self.today())
             self.answered = True
-            self.said = text("practice.right" if self.misses == 0 else "practice.right_shown", why=why)
+            self.said = text("practice.right" if self.misses < SHOW_AFTER else "practice.right_shown", why=why)
             return
         self.misses += 1
         if self.misses == 1:
             self.book = self.book.answered(item.id, right=False, today=self.today())
-        self.said = text("practice.same" if verdict.same else "practice.wrong")
-        if self.misses >= SHOW_AFTER:
-            self.said += " " + text("practice.show")
+        # After the second miss the shown box is the news (few words: the try's line gives way).
+        self.said = (
+            text("practice.show")
+            if self.misses >= SHOW_AFTER
+            else text("practice.same" if verdict.same else "practice.wrong")
+        )
 
     def next(self) -> None:
         """On to the next position, or the practice's end."""
@@ -196,14 +202,24 @@ class PracticePanel:
         self._open()
         self.finished = False
 
-    def new_game(self) -> None:
-        """A new game starts: the practice under way is left, its last line goes."""
-        if self.book.current is not None:
+    def new_game(self, left: Game) -> None:
+        """A new game starts instead of ``left``: the practice that follows ``left`` is left, its last line goes.
+        (A practice that follows another game, a later one, is a replayed lesson's future: it stays.)"""
+        if self.is_active(left):
             self.stop()
         self.perfect = self.finished = False
         self.warm()
 
     # -- what the page shows -------------------------------------------------------------
+    def shown_board(self) -> Game | None:
+        """The board to draw: the position, and once answered the position with the answer written in."""
+        if self.board is None or self.written is None:
+            return self.board
+        item = self.current
+        board = item.position.game()
+        board.play(self.written)
+        return board
+
     def target(self) -> str:
         """The one thing to do while practising: ``practice_next`` once answered, ``menu``, or ``sheet``."""
         if self.answered:
@@ -220,7 +236,8 @@ class PracticePanel:
                 "status": "active",
                 "title": text("practice.title"),
                 "count": text("practice.count", number=book.at + 1, count=len(book.run)),
-                "prompt": text(self.prompt, round=item.position.round),
+                # What came of the last try takes the prompt's place (few words on screen).
+                "prompt": "" if self.said else text(self.prompt, round=item.position.round),
                 "idea": text("practice.idea_line", idea=text(f"practice.idea.{self.mistake.idea}")),
                 "said": self.said,
                 "answered": self.answered,

@@ -37,6 +37,7 @@ from urllib.parse import parse_qsl, quote, urlencode
 
 from caterpillar_learn.i18n import available_languages, current_language, language, language_choices, text
 from caterpillar_learn.lessons.gallery import GAMES, card_html, card_of, is_lesson
+from caterpillar_learn.ui.base import template
 
 __all__ = [
     "SERVE",
@@ -181,4 +182,6 @@ def tree_namespace(
             ],
             "others": others,
             "others_heading": text("gallery.other"),
+            # A card's badge of practice waiting (issue 33), drawn by the page from its localStorage.
+            "practice_due": {"one": template("practice.due.one"), "other": template("practice.due.other")},
         }
