@@ -39,6 +39,7 @@ from __future__ import annotations
 import datetime
 import hashlib
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -49,7 +50,7 @@ from caterpillar_learn.caterpillars.levels import Level
 from caterpillar_learn.caterpillars.rules import Move, legal_moves
 from caterpillar_learn.errors import describe
 from caterpillar_learn.practice.ideas import IDEAS
-from caterpillar_learn.practice.mistakes import Mistake, Position, PracticeError, costliest
+from caterpillar_learn.practice.mistakes import Mistake, Position, PracticeError, costliest, mistake_at
 
 #: The version of a book; any other is refused.
 BOOK_FORMAT = 1
@@ -60,7 +61,9 @@ MOST_ITEMS, MOST_BOOKED, MOST_IN_RUN = 30, 50, 5
 #: Right first tries on this many different days master an idea.
 MASTERY_DAYS = 2
 _MOST_GAMES = 100_000
-_BOOK_KEYS = ("format", "level", "games", "booked", "next_id", "items", "ideas", "run", "at", "run_for")
+_BOOK_KEYS = ("format", "level", "games", "booked", "next_id", "items", "ideas", "run", "at", "run_for", "tries")
+#: The most tries kept at one position (two misses, then the shown move).
+_MOST_TRIES = 3
 _ITEM_KEYS = ("id", "position", "chosen", "idea", "step", "due_games", "due_day", "game")
 
 
@@ -119,6 +122,8 @@ class Book:
     run: tuple[int, ...] = ()
     at: int = 0
     run_for: str = ""
+    #: The moves tried so far at the current position, in order.
+    tries: tuple[Move, ...] = ()
 
     @classmethod
     def empty(cls, level: Level | str) -> Book:
@@ -154,6 +159,12 @@ class Book:
         return "mastered" if len(set(record.right_days)) >= MASTERY_DAYS else "practising"
 
     # -- changing (each returns a new book) -------------------------------------------
+    def worked_out(self, known: Mapping[int, Mistake] | None = None) -> dict[int, Mistake]:
+        """Each item of the practice under way as a :class:`Mistake` worked out with its layout's solve (the
+        best move, what every move loses); ``known`` ones are kept."""
+        known = known or {}
+        return {i: known[i] if i in known else mistake_at(self.item(i).position, self.item(i).chosen) for i in self.run}
+
     def after_game(self, game: Game, today: datetime.date) -> Book:
         """The book once ``game`` (over) is taken in: its costliest moves join, and the practice starts with
         them and the positions due.  A game already taken in changes nothing."""
@@ -169,13 +180,14 @@ class Book:
         ideas = dict(self.ideas)
         for item in fresh:
             ideas.setdefault(item.idea, IdeaRecord())
-        due = [item.id for item in self.items if item.is_due(games, today)]
-        items = (*self.items, *fresh)[-MOST_ITEMS:]
+        due = [item.id for item in self.items if item.step <= len(GAPS) and item.is_due(games, today)]
+        kept_items = tuple(item for item in self.items if item.step <= len(GAPS))  # the learnt ones go
+        items = (*kept_items, *fresh)[-MOST_ITEMS:]
         kept = {item.id for item in items}
         run = tuple(i for i in (*[item.id for item in fresh], *due) if i in kept)[:MOST_IN_RUN]
         booked = (*self.booked, key)[-MOST_BOOKED:]
         return replace(self, games=games, booked=booked, next_id=self.next_id + len(fresh), items=items,
-                       ideas=ideas, run=run, at=0, run_for=key)  # fmt: skip
+                       ideas=ideas, run=run, at=0, run_for=key, tries=())  # fmt: skip
 
     def answered(self, item_id: int, *, right: bool, today: datetime.date) -> Book:
         """The book after the learner's first try at item ``item_id``: its next gap (or learnt), and its idea's
@@ -190,14 +202,18 @@ class Book:
             step = 1
         items = list(self.items)
         index = items.index(item)
-        if step > len(GAPS):
-            del items[index]  # learnt
+        if step > len(GAPS):  # learnt: never due again, and gone from the book after the next game
+            items[index] = replace(item, step=step, due_games=None, due_day=None)
         else:
             unit, gap = GAPS[step - 1]
             due_games = self.games + gap if unit == "games" else None
             due_day = today + datetime.timedelta(days=gap) if unit == "days" else None
             items[index] = replace(item, step=step, due_games=due_games, due_day=due_day)
         return replace(self, items=tuple(items), ideas={**self.ideas, item.idea: record})
+
+    def tried(self, move: Move) -> Book:
+        """The book with ``move`` tried at the current position (what the page shows is worked out from them)."""
+        return replace(self, tries=(*self.tries, move))
 
     def renamed(self, item_id: int, idea: str) -> Book:
         """The book with item ``item_id`` named by ``idea`` (the engine's, worked out again)."""
@@ -208,7 +224,7 @@ class Book:
 
     def next(self) -> Book:
         """The book with the practice moved on to its next position (or ended)."""
-        return replace(self, at=min(self.at + 1, len(self.run)))
+        return replace(self, at=min(self.at + 1, len(self.run)), tries=())
 
     def stopped(self) -> Book:
         """The book with the practice under way left: a position not tried yet comes back after the next game."""
@@ -217,7 +233,7 @@ class Book:
             replace(item, due_games=self.games + 1) if item.id in left and item.step == 0 else item
             for item in self.items
         )
-        return replace(self, items=items, run=(), at=0, run_for="")
+        return replace(self, items=items, run=(), at=0, run_for="", tries=())
 
     # -- JSON -------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
@@ -235,6 +251,7 @@ class Book:
             "run": list(self.run),
             "at": self.at,
             "run_for": self.run_for,
+            "tries": [choice_to_json(move) for move in self.tries],
         }
 
     @classmethod
@@ -268,7 +285,8 @@ class Book:
         run_for = data.get("run_for")
         if run_for not in ("", *booked):
             raise PracticeError(describe("book.run_for", run_for, "one of the booked games, or ''"))
-        return cls(level, games, tuple(booked), next_id, items, ideas, tuple(run), at, str(run_for))
+        book = cls(level, games, tuple(booked), next_id, items, ideas, tuple(run), at, str(run_for))
+        return replace(book, tries=_tries(data.get("tries"), book.current))
 
 
 def game_key(game: Game) -> str:
@@ -315,13 +333,30 @@ def _item(raw: object, level: Level, name: str, next_id: int) -> Item:
         raise PracticeError(describe(f"{name}.chosen", raw["chosen"], "a legal move of its round"))
     if raw["idea"] not in IDEAS:
         raise PracticeError(describe(f"{name}.idea", raw["idea"], "one of " + ", ".join(IDEAS)))
-    step = _whole(raw["step"], f"{name}.step", 0, len(GAPS))
+    step = _whole(raw["step"], f"{name}.step", 0, len(GAPS) + 1)
     due_games = None if raw["due_games"] is None else _whole(raw["due_games"], f"{name}.due_games", 0, _MOST_GAMES)
     due_day = None if raw["due_day"] is None else _day(raw["due_day"], f"{name}.due_day")
     game = raw["game"]
     if not isinstance(game, str) or len(game) != 16 or any(c not in "0123456789abcdef" for c in game):
         raise PracticeError(describe(f"{name}.game", game, "a game digest of 16 letters"))
     return Item(item_id, position, chosen, raw["idea"], step, due_games, due_day, game)
+
+
+def _tries(raw: object, current: Item | None) -> tuple[Move, ...]:
+    tries = _list(raw, "book.tries", _MOST_TRIES)
+    if tries and current is None:
+        raise PracticeError(describe("book.tries", tries, "no tries without a practice under way"))
+    moves = []
+    for index, move in enumerate(tries):
+        try:
+            chosen = choice_from_json(move)
+        except CaterpillarsError as error:
+            raise PracticeError(f"book.tries[{index}]: {error}") from None
+        assert current is not None
+        if not isinstance(chosen, Move) or chosen not in legal_moves(current.position.state, current.position.roll):
+            raise PracticeError(describe(f"book.tries[{index}]", move, "a legal move of the current position"))
+        moves.append(chosen)
+    return tuple(moves)
 
 
 def _ideas(raw: object) -> dict[str, IdeaRecord]:

@@ -131,13 +131,15 @@ class Position:
 
 @dataclass(frozen=True)
 class Mistake:
-    """A costly move: where, what was played, the best move, what it cost and the idea it missed."""
+    """A costly move: where, what was played, the best move, what it cost and the idea it missed; and what
+    every legal move of the round would lose (so that a new try is judged without the solver)."""
 
     position: Position
     chosen: Move
     best: Move
     loss: float
     idea: str
+    losses: tuple[tuple[Move, float], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -161,42 +163,41 @@ def _positions(game: Game) -> list[Position]:
 
 def costliest(game: Game, most: int = MOST) -> list[Mistake]:
     """The moves of ``game`` that lost the most (at most ``most``, each at least :func:`threshold`), costliest
-    first; none if the game was near-perfect."""
+    first; none if the game was near-perfect.  Reads the layout's solve."""
     limit = threshold(game.level)
     entries = review(game).entries
     positions = _positions(game)
-    found = []
-    for entry, position in zip(entries, positions, strict=True):
-        if entry.loss >= limit:
-            idea = idea_of(position.state, entry.roll, entry.choice, entry.best)
-            found.append(Mistake(position, entry.choice, entry.best, entry.loss, idea))
-    found.sort(key=lambda mistake: (-mistake.loss, mistake.position.round))
-    return found[:most]
+    costly = [
+        (entry.loss, entry.round, position, entry.choice)
+        for entry, position in zip(entries, positions, strict=True)
+        if entry.loss >= limit
+    ]
+    costly.sort(key=lambda found: (-found[0], found[1]))
+    return [mistake_at(position, chosen) for _, _, position, chosen in costly[:most]]
 
 
 def mistake_at(position: Position, chosen: Move) -> Mistake:
-    """The mistake of playing ``chosen`` at ``position``, worked out again (a book keeps only the facts)."""
+    """The mistake of playing ``chosen`` at ``position``, worked out with the layout's solve (a book keeps only
+    the facts): the best move, the loss, the idea and what every legal move would lose."""
     state, roll = position.state, position.roll
     if chosen not in legal_moves(state, roll):
         raise PracticeError(describe("practice move", repr(chosen), "a legal move of its round"))
     options, _ = rank_options(state, roll)
-    values = {option.move: option.expected_final for option in options}
+    top = options[0].expected_final
+    losses = tuple((option.move, max(top - option.expected_final, 0.0)) for option in options)
     best = options[0].move
-    loss = max(values[best] - values[chosen], 0.0)
-    return Mistake(position, chosen, best, loss, idea_of(state, roll, chosen, best))
+    loss = dict(losses)[chosen]
+    return Mistake(position, chosen, best, loss, idea_of(state, roll, chosen, best), losses)
 
 
 def judge(mistake: Mistake, move: Move) -> Verdict:
     """Whether ``move`` is a right new try at ``mistake``: within half the level's threshold of the best,
-    and not the move first played."""
-    state, roll = mistake.position.state, mistake.position.roll
-    options, _ = rank_options(state, roll)
-    values = {option.move: option.expected_final for option in options}
-    if move not in values:
+    and not the move first played (what each move loses came with the mistake: no solver here)."""
+    losses = dict(mistake.losses)
+    if move not in losses:
         raise PracticeError(describe("practice move", repr(move), "a legal move of this round"))
-    loss = max(options[0].expected_final - values[move], 0.0)
     same = move == mistake.chosen
-    return Verdict(not same and loss <= threshold(state.level) / 2, loss, same)
+    return Verdict(not same and losses[move] <= threshold(mistake.position.level) / 2, losses[move], same)
 
 
 __all__ = ["MOST", "Mistake", "Position", "PracticeError", "Verdict", "costliest", "judge", "mistake_at", "threshold"]

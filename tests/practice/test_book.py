@@ -50,8 +50,10 @@ def test_a_right_first_try_comes_back_after_one_game_then_two_then_a_day_then_is
             assert item.due_day == day + datetime.timedelta(days=gap) and item.is_due(book.games, item.due_day)
     assert seen == [(2, None), (3, None), (None, DAY + datetime.timedelta(days=1))]
     book = book.answered(item_id, right=True, today=day)
-    with pytest.raises(PracticeError, match="practice item"):
-        book.item(item_id)  # learnt
+    learnt = book.item(item_id)
+    assert not learnt.is_due(10**4, day + datetime.timedelta(days=999))  # learnt: never due again
+    later = book.next().next().next().after_game(played(9), day)
+    assert item_id not in {item.id for item in later.items}  # and gone once the next game is taken in
 
 
 def test_a_miss_brings_it_back_after_the_next_game_and_starts_the_idea_again(book: Book) -> None:
@@ -123,6 +125,8 @@ def _edit(data: dict[str, Any], path: str, value: object) -> dict[str, Any]:
         ("items.0.step", 9, "book.items[0].step"),
         ("items.0.due_day", "tomorrow", "book.items[0].due_day"),
         ("items.0.game", "x", "book.items[0].game"),
+        ("tries", [{"caterpillar": "Alex", "box": 0, "score": 99, "zero": False, "bonus": None}], "book.tries[0]"),
+        ("tries", [None, None, None, None], "book.tries"),
         ("items.0.position.rolls.0", "7 7", "book.items[0].position"),
         ("items.0.position.labels.0", 13, "book.items[0].position"),
         ("items.0.position.moves", [], "book.items[0].position.moves"),

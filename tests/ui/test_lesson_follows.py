@@ -39,12 +39,14 @@ def doable(board: CaterpillarsLesson, target: str) -> bool:
         return any(o["id"] == target[7:] for o in question.get("options", []))
     if target == "new_game":
         return bool(board.final) or bool(lesson["new_game"])
+    if target == "practice_next":
+        return bool(board.practice.get("answered"))
     return False
 
 
 def do(board: CaterpillarsLesson, target: str, rng: random.Random) -> None:
     """Do the marked thing as a child does: tap it (a question: a random answer, then Check)."""
-    if target in ("next", "roll", "hint", "check", "new_game"):
+    if target in ("next", "roll", "hint", "check", "new_game", "practice_next"):
         board.act(
             {"next": "step", "new_game": "new_game"}.get(target, target), **({"delta": 1} if target == "next" else {})
         )

@@ -57,9 +57,12 @@ def picture(board: CaterpillarsLesson) -> dict[str, Any]:
 
 
 def resumed(board: CaterpillarsLesson) -> CaterpillarsLesson:
-    """A new page of the same lesson that hands back what the old page kept (through JSON, as localStorage)."""
+    """A new page of the same lesson that hands back what the old page kept (through JSON, as localStorage): the
+    practice book, then the lesson's place."""
     kept = json.loads(json.dumps(board.saved["data"]))
     page = CaterpillarsLesson(board.session.lesson.name, board.session.start_seed)
+    if board.book:  # the practice book first, as the page hands it back (widgets/resume.js, keepBook)
+        page.act("book", book=json.loads(json.dumps(board.book["data"])))
     page.act("resume", save=kept)
     return page
 

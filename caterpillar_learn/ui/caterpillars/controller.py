@@ -586,8 +586,10 @@ class LessonSession(Session):
         return self.practice_panel is not None and self.practice_panel.is_active(self.game)
 
     def _free_game_over(self) -> bool:
-        """Whether the game on the board is a finished free game (not the guided one)."""
-        return self.game.phase == "over" and (self.games_made > 1 or self.lesson.scenario is None)
+        """Whether the game on the board is a finished free game of the lesson's free play (its last step: the
+        guided game and its questions come first)."""
+        free = self.games_made > 1 or self.lesson.scenario is None
+        return self.game.phase == "over" and free and self.step == len(self.lesson.steps) - 1
 
     def todo_target(self) -> str:
         """The one thing to do now, which the page marks: ``question`` (the question's panel), ``answer:<id>``

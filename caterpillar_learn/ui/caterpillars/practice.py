@@ -29,7 +29,7 @@ True
 from __future__ import annotations
 
 import datetime
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from caterpillar_learn.advice.child import child_hint
@@ -37,7 +37,7 @@ from caterpillar_learn.caterpillars import Game, Move, why_not
 from caterpillar_learn.caterpillars.levels import Level
 from caterpillar_learn.errors import describe
 from caterpillar_learn.i18n import text
-from caterpillar_learn.practice import Book, Item, Mistake, PracticeError, game_key, judge, mistake_at
+from caterpillar_learn.practice import Book, Item, Mistake, PracticeError, game_key, judge
 from caterpillar_learn.ui.base import BadEventError
 from caterpillar_learn.ui.caterpillars.advice import ADVICE_LOCK, Warmup, prepare
 
@@ -63,6 +63,8 @@ class PracticePanel:
         self.level = Level.parse(level)
         self.today = today
         self.book = Book.empty(self.level)
+        #: The practice's positions worked out with their layouts' solves, by item id.
+        self.worked: dict[int, Mistake] = {}
         #: The position being practised, worked out again by the engine (``None`` between positions).
         self.mistake: Mistake | None = None
         self.board: Game | None = None
@@ -70,10 +72,6 @@ class PracticePanel:
         self.answered = False
         self.said = ""
         self.menu_slot: int | None = None
-        #: Whether the last game taken in had nothing to practise (the joyful line).
-        self.perfect = False
-        #: Whether a practice has just ended (its last line stays until the next game).
-        self.finished = False
         self._warmups: list[Warmup] = []
 
     # -- the book -----------------------------------------------------------------
@@ -91,15 +89,18 @@ class PracticePanel:
         self._warmups = [w for w in (prepare(self.level, item.position.labels) for item in soon[:5]) if w is not None]
 
     def after_game(self, game: Game) -> None:
-        """Take in a finished game: its costliest moves, and the practice that follows it."""
+        """Take in a finished game: its costliest moves, and the practice that follows it (worked out here, with
+        the layouts' solves; a classroom works it out in its workers and hands it to :meth:`take`)."""
         if not game.is_over:
             return
-        before = self.book
         with ADVICE_LOCK:
-            self.book = self.book.after_game(game, self.today())
-        if self.book is not before:
-            self.perfect = self.book.next_id == before.next_id
-            self.finished = False
+            book = self.book.after_game(game, self.today())
+            worked = book.worked_out(self.worked) if book is not self.book else self.worked
+        self.take(book, worked)
+
+    def take(self, book: Book, worked: Mapping[int, Mistake]) -> None:
+        """Adopt ``book`` (the one :meth:`after_game` makes) and its practice's positions worked out."""
+        self.book, self.worked = book, {**self.worked, **worked}
         self._open()
 
     def is_active(self, game: Game) -> bool:
@@ -124,11 +125,14 @@ class PracticePanel:
         if item is None:
             self.mistake = self.board = None
             return
-        with ADVICE_LOCK:
-            self.mistake = mistake_at(item.position, item.chosen)
+        if item.id not in self.worked:  # a book read back from the page: its positions are worked out here
+            with ADVICE_LOCK:
+                self.worked = {**self.worked, **self.book.worked_out(self.worked)}
+        self.mistake = self.worked[item.id]
         if self.mistake.idea != item.idea:  # a book names ideas; the engine's comparison decides
             self.book = self.book.renamed(item.id, self.mistake.idea)
         self.board = item.position.game()
+        self._from_tries()
 
     # -- a try ------------------------------------------------------------------------
     def legal(self) -> list[Move]:
@@ -161,31 +165,37 @@ class PracticePanel:
         self.play(moves[index])
 
     def play(self, move: Move) -> None:
-        """A try at the current position: right, or tried again (after two misses the best is shown)."""
+        """A try at the current position: kept in the book (the first one sets when it comes back), and what
+        the page shows worked out again from the book's tries."""
         item, mistake = self.current, self.mistake
         assert mistake is not None and self.board is not None
         if move not in self.legal():
             raise BadEventError(describe("practice move", repr(move), "a move offered on the board"))
         self.menu_slot = None
-        with ADVICE_LOCK:
-            verdict = judge(mistake, move)
-            why = child_hint(self.board.state, move)
-        if verdict.right or self.misses >= SHOW_AFTER:
-            self.written = move
-            if self.misses == 0:
-                self.book = self.book.answered(item.id, right=True, today=self.today())
-            self.answered = True
-            self.said = text("practice.right" if self.misses < SHOW_AFTER else "practice.right_shown", why=why)
+        book = self.book.tried(move)
+        if len(book.tries) == 1:  # the first try decides: right, or back after the next game
+            book = book.answered(item.id, right=judge(mistake, move).right, today=self.today())
+        self.book = book
+        self._from_tries()
+
+    def _from_tries(self) -> None:
+        """What the page shows of the current position, from the book's tries (the same after a reload):
+        misses, the last try's line, and the answer once right (or once the shown move is tapped)."""
+        self.misses, self.answered, self.said, self.written = 0, False, "", None
+        mistake, board = self.mistake, self.board
+        if mistake is None or board is None:
             return
-        self.misses += 1
-        if self.misses == 1:
-            self.book = self.book.answered(item.id, right=False, today=self.today())
-        # After the second miss the shown box is the news (few words: the try's line gives way).
-        self.said = (
-            text("practice.show")
-            if self.misses >= SHOW_AFTER
-            else text("practice.same" if verdict.same else "practice.wrong")
-        )
+        for move in self.book.tries:
+            verdict = judge(mistake, move)  # what each move loses came with the mistake: no solver here
+            if verdict.right or self.misses >= SHOW_AFTER:
+                key = "practice.right" if self.misses < SHOW_AFTER else "practice.right_shown"
+                self.answered, self.written = True, move
+                self.said = text(key, why=child_hint(board.state, move))
+                return
+            self.misses += 1
+            # After the second miss the shown box is the news (few words: the try's line gives way).
+            shown = self.misses >= SHOW_AFTER
+            self.said = text("practice.show") if shown else text("practice.same" if verdict.same else "practice.wrong")
 
     def next(self) -> None:
         """On to the next position, or the practice's end."""
@@ -193,21 +203,17 @@ class PracticePanel:
             raise BadEventError(text("practice.try_first"))
         self.book = self.book.next()
         self._open()
-        if self.book.current is None:
-            self.finished = True
 
     def stop(self) -> None:
         """Leave the practice (what was not tried comes back after the next game)."""
         self.book = self.book.stopped()
         self._open()
-        self.finished = False
 
     def new_game(self, left: Game) -> None:
         """A new game starts instead of ``left``: the practice that follows ``left`` is left, its last line goes.
         (A practice that follows another game, a later one, is a replayed lesson's future: it stays.)"""
         if self.is_active(left):
             self.stop()
-        self.perfect = self.finished = False
         self.warm()
 
     # -- what the page shows -------------------------------------------------------------
@@ -227,10 +233,14 @@ class PracticePanel:
         return "menu" if self.menu_slot is not None else "sheet"
 
     def view(self, game: Game) -> dict[str, Any]:
-        """The panel's JSON (``{}`` when there is nothing to show after ``game``)."""
+        """The panel's JSON (``{}`` when there is nothing to show after ``game``), all of it from the book, so
+        that a reload shows the same."""
+        book = self.book
+        if not game.is_over or book.run_for != game_key(game):
+            return {}
+        fresh = any(item.game == book.run_for for item in book.items)  # the game had costly moves of its own
         if self.is_active(game):
             item = self.current
-            book = self.book
             assert self.mistake is not None
             return {
                 "status": "active",
@@ -244,12 +254,11 @@ class PracticePanel:
                 "right": self.answered and self.misses == 0,
                 "next": text("practice.next"),
                 "stop": text("practice.stop"),
-                "joy": text("practice.none") if self.perfect and book.at == 0 else "",
+                "joy": "" if fresh or book.at else text("practice.none"),
             }
-        if game.is_over and (self.finished or self.perfect):
-            line = text("practice.done") if self.finished else text("practice.none")
-            return {"status": "done" if self.finished else "none", "title": text("practice.title"), "said": line}
-        return {}
+        if book.run:  # the practice after this game is done
+            return {"status": "done", "title": text("practice.title"), "said": text("practice.done")}
+        return {"status": "none", "title": text("practice.title"), "said": text("practice.none")}
 
     def stored(self, lesson: str) -> dict[str, Any]:
         """The book for the page's ``localStorage``: its key and its JSON."""
@@ -257,7 +266,7 @@ class PracticePanel:
 
     def copy_to(self, other: PracticePanel) -> None:
         """Hand this learner's book (and clock) to another panel of the same lesson (a lesson started again)."""
-        other.book, other.today = self.book, self.today
+        other.book, other.today, other.worked = self.book, self.today, self.worked
         other._open()
 
 

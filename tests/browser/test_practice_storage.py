@@ -1,0 +1,71 @@
+"""The practice kept by the browser (issue 33): the lesson list shows on a card how many moves wait (the count
+the book itself gives), and a lesson opened again finds its practice under way, by the page's own storage (the
+book handed back before the lesson's place)."""
+
+from __future__ import annotations
+
+import datetime
+import json
+import random
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from caterpillar_learn.advice.values import rank_options
+from caterpillar_learn.practice import Book
+from caterpillar_learn.ui.caterpillars import CaterpillarsLesson
+from caterpillar_learn.ui.caterpillars.practice import book_key
+from tests.ui.test_lesson_follows import follow
+
+from .conftest import Server
+from .driver import RENDER_TIMEOUT, open_lesson
+
+pytestmark = pytest.mark.browser
+
+
+def practising_lesson() -> CaterpillarsLesson:
+    """Lesson 01 after a free game that always scored the smaller die: its practice under way."""
+    board = CaterpillarsLesson("01-beginner")
+    follow(board, random.Random(1))
+    board.act("new_game")
+    session = board.session
+    while session.game.phase != "over":
+        board.act("roll")
+        options, _ = rank_options(session.game.state, session.game.roll())
+        placed = [o.move for o in options if not o.move.zero] or [options[0].move]
+        move = next(m for m in placed if m.score == min(p.score for p in placed))
+        board.act("box", caterpillar=move.caterpillar, box=move.box)
+        if board.menu.get("options"):
+            board.act("option", index=next(o["index"] for o in board.menu["options"] if o["score"] == move.score))
+    assert board.practice["status"] == "active"
+    return board
+
+
+def test_the_gallery_counts_the_moves_waiting_and_the_lesson_finds_its_practice(
+    browser: Browser, lessons_server: Server
+) -> None:
+    board = practising_lesson()
+    book, saved = board.book["data"], board.saved
+    waiting = Book.from_json(book, "beginner").waiting(datetime.date.today())
+    assert waiting > 0
+    context = browser.new_context(viewport={"width": 1024, "height": 768}, has_touch=True)
+    try:
+        listing = context.new_page()
+        listing.goto(lessons_server.url)
+        listing.evaluate(
+            "([keys, values]) => keys.forEach((key, i) => localStorage.setItem(key, values[i]))",
+            [[book_key("01-beginner"), saved["key"]], [json.dumps(book), json.dumps(saved["data"])]],
+        )
+        listing.reload()
+        badge = listing.locator('[data-lesson="01-beginner"] [data-testid="practice-due"]')
+        expect(badge).to_have_attribute("data-count", str(waiting), timeout=RENDER_TIMEOUT)
+        expect(badge).to_contain_text(f"{waiting} moves to practise" if waiting > 1 else "1 move to practise")
+        expect(listing.locator('[data-lesson="02-intermediate"] [data-testid="practice-due"]')).to_have_count(0)
+        lesson = open_lesson(listing, "01-beginner")
+        panel = lesson.get_by_test_id("practice")
+        expect(panel).to_have_attribute("data-status", "active", timeout=RENDER_TIMEOUT)
+        expect(lesson.get_by_test_id("practice-count")).to_have_text(board.practice["count"])
+        expect(lesson.get_by_test_id("resume-note")).to_have_attribute("data-status", "resumed")
+        expect(lesson.locator('[data-todo="true"]')).to_have_count(1)
+    finally:
+        context.close()
