@@ -224,7 +224,7 @@ export function drawPractice(view, send) {
   if (practice.status !== "active") {  // the end of a practice, or nothing to practise: a line of joy
     return h("section", { key: "practice", class: "cl-practice cl-practice-end", "data-testid": "practice",
       "data-status": practice.status, "aria-label": practice.title },
-    icon("butterfly", "cl-practice-butterfly"),
+    practice.status === "thinking" ? null : icon("butterfly", "cl-practice-butterfly"),  // (thinking: the classroom's workers)
     h("p", { key: "said", class: "cl-practice-said", role: "status", "data-speak": true, text: practice.said }));
   }
   const said = practice.said ? h("p", { key: "said", class: "cl-practice-said" + (practice.right ? " cl-right" : ""),

@@ -88,12 +88,15 @@ import { fill, sender, watch } from "./shared.js";
  * @property {boolean} stuck
  * @property {string} why_stuck
  * @property {boolean} held
+ * @property {Object<string, string>} [ideas]  the ideas the pupil's practice met: idea → practising or mastered, in words
  */
 /**
  * @typedef {Object} LessonView
  * @property {string} lesson
  * @property {string} mode  "own" or "together"
  * @property {ProgressRow[]} rows
+ * @property {Array<{idea: string, text: string}>} [ideas]  the grid's idea columns (ideas some pupil met)
+ * @property {string} [class_line]  the idea most pupils still miss, in words
  * @property {Array<{value: number, text: string}>} steps
  * @property {number|null} hold  the step (1-based) the class is held at
  * @property {boolean} paused
@@ -485,8 +488,9 @@ function render({ model, el }) {
    * @param {Object<string, string>} strings
    */
   function drawProgress(room, lesson, strings) {
-    const head = h("tr", {}, [strings.nickname, strings.step, strings.asked, strings.right_first, strings.stuck]
-      .map((name) => h("th", { scope: "col", text: name })));
+    const ideas = lesson.ideas || [];  // one column per idea some pupil's practice met (issue 33)
+    const head = h("tr", {}, [strings.nickname, strings.step, strings.asked, strings.right_first, strings.stuck,
+      ...ideas.map((idea) => idea.text)].map((name) => h("th", { scope: "col", text: name })));
     const rows = (lesson.rows || []).map((row) => {
       const look = () => send("watch", { pupil: room.watching === row.id ? null : row.id });
       return h("tr", {
@@ -504,12 +508,16 @@ function render({ model, el }) {
           h("span", { class: "cr-step-fill", style: `width: ${Math.round((100 * row.step) / Math.max(1, row.steps))}%` }))),
       h("td", { class: "cr-number", text: String(row.asked) }),
       h("td", { class: "cr-number", text: String(row.right_first) }),
-      h("td", { class: "cr-stuck-cell" }, row.stuck ? h("span", { class: "cr-stuck-tag", text: `⚠ ${row.why_stuck}` }) : null));
+      h("td", { class: "cr-stuck-cell" }, row.stuck ? h("span", { class: "cr-stuck-tag", text: `⚠ ${row.why_stuck}` }) : null),
+      ideas.map((idea) => h("td", { key: idea.idea, class: "cr-idea", "data-testid": "pupil-idea", "data-idea": idea.idea,
+        text: (row.ideas || {})[idea.idea] || "–" })));
     });
     return h("section", { class: "cr-progress", "aria-label": strings.progress },
       h("h2", { text: strings.progress }),
+      lesson.class_line ? h("p", { class: "cr-class-line", role: "status", "data-testid": "class-line", text: lesson.class_line }) : null,
       h("table", { "data-testid": "progress" }, h("thead", {}, head),
-        h("tbody", {}, rows.length ? rows : h("tr", { key: "none" }, h("td", { colspan: "5", class: "cr-note", text: strings.waiting_pupils })))));
+        h("tbody", {}, rows.length ? rows : h("tr", { key: "none" }, h("td", { colspan: String(5 + ideas.length), class: "cr-note",
+          text: strings.waiting_pupils })))));
   }
 
   /**

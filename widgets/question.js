@@ -4,7 +4,7 @@
 // answers are saved under the learner's nickname: asked once (the event
 // "nickname"; Python checks it and names the file), then remembered by the page.
 
-import { h, speaker } from "./draw.js";
+import { h, picture, speaker } from "./draw.js";
 
 // The payloads; their Python twins are the TypedDicts of caterpillar_learn/ui/quiz.py.
 
@@ -22,7 +22,8 @@ import { h, speaker } from "./draw.js";
  */
 /**
  * @typedef {Object} QuestionView
- * @property {string} [kind]  "boxes", "zero", "split", "bonus", "fly" or "cards"
+ * @property {string} [kind]  "boxes", "zero", "split", "bonus", "fly", "cards" or "fit"
+ * @property {string} [picture]  what the question is about, drawn by Python (a slip's leaf and card)
  * @property {string} [text]
  * @property {OptionView[]} [options]
  * @property {boolean} [on_board]  the options are the board's boxes or the hand's cards
@@ -75,6 +76,8 @@ export function drawQuestion(question, send, lang = "en", words = {}) {
       h("p", { class: "learn-question-text" + (done ? " learn-sr" : ""), id: "learn-question-text", "data-testid": "question-text",
         text: question.text }),
       speaker([question.text, question.feedback ? question.feedback.text : ""].filter(Boolean).join("\n"), lang, words)),
+    // A picture the question is about (Räuber Raupe: a slip's leaf and card), each side named for a screen reader.
+    question.picture ? picture(question.picture, "learn-question-picture", false, { key: "picture", "data-testid": "question-picture" }) : null,
     options.length ? h("div", { key: "options", class: "learn-options", role: question.multiple ? "group" : "radiogroup" }, options) : null,
     h("button", { key: "check", class: "cl-button cl-primary", type: "button", "data-testid": "check-answer", disabled: done,
       hidden: done, text: question.check, onclick: () => send("check") }),

@@ -134,15 +134,16 @@ function cardWidth(count, width, height, gap, most, least, flipRow = FLIP_ROW) {
  * @param {string} testid
  * @returns {any}
  */
-function marked(node, testid) {
+function marked(node, testid, option = null) {
   if (!node || typeof node !== "object" || !node.props) return node;
   const { children, ...props } = node.props;
   const own = { ...props, key: node.key, ref: node.ref };
-  if (props["data-testid"] === testid) {
+  if (props["data-testid"] === testid && (option === null || props["data-option"] === option)) {
     return h(node.type, { ...own, class: `${props.class || ""} todo`, "data-todo": "true" }, children);
   }
   if (children === undefined || children === null) return node;
-  return h(node.type, own, Array.isArray(children) ? children.map((child) => marked(child, testid)) : marked(children, testid));
+  return h(node.type, own, Array.isArray(children) ? children.map((child) => marked(child, testid, option))
+    : marked(children, testid, option));
 }
 
 /** @param {{model: any, el: HTMLElement}} widget */
@@ -422,6 +423,7 @@ function render({ model, el }) {
     h("div", { class: "rr-question", hidden: Boolean(t.started), ref: refs.question },
       part("question", [question, lang, words, kind], () => {
         const drawn = drawQuestion(question, send, lang, words);
+        if (kind === "answer") return marked(drawn, "answer", detail);  // a yes-or-no answer, shown
         return kind === "question" ? marked(drawn, "question") : kind === "check" ? marked(drawn, "check-answer") : drawn;
       })),
     bar,

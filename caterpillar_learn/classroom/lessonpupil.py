@@ -36,6 +36,7 @@ from caterpillar_learn.errors import describe
 from caterpillar_learn.i18n import text
 from caterpillar_learn.lessons import LESSONS, SETUPS, get_table
 from caterpillar_learn.lessons.scenarios import is_led
+from caterpillar_learn.practice import Book, Mistake, game_key
 from caterpillar_learn.ui.base import BadEventError
 from caterpillar_learn.ui.caterpillars.advice import (
     WAIT_SECONDS,
@@ -46,7 +47,8 @@ from caterpillar_learn.ui.caterpillars.advice import (
     thinking_view,
     workers,
 )
-from caterpillar_learn.ui.caterpillars.controller import LessonSession
+from caterpillar_learn.ui.caterpillars.controller import LESSON_HANDLERS, PRACTICE_EVENTS, LessonSession
+from caterpillar_learn.ui.caterpillars.practice import worked_out
 from caterpillar_learn.ui.raupe.controller import RaupeTable
 
 __all__ = [
@@ -239,11 +241,14 @@ class RoomLesson(LessonSession):
     2
     """
 
-    #: The lesson room keeps no practice book yet (issue 33: it is to live in the room's event log).
-    practises: ClassVar[bool] = False
+    #: The room keeps each pupil's practice book itself, made again from the log after a restart: no page
+    #: hands one back (``book`` is not an event of the room).
+    handlers: ClassVar[Mapping[str, str]] = {k: v for k, v in LESSON_HANDLERS.items() if k != "book"}
 
     def __init__(self, name: str, seed: int | None = None, helpers: HelperMoves | None = None) -> None:
         self.hold: int | None = None
+        #: The practice of a finished game on its way from a worker: (the game's key, its future).
+        self._practice_coming: tuple[str, Future[tuple[dict[str, Any], dict[int, Mistake]]]] | None = None
         self.helpers = HelperMoves() if helpers is None else helpers
         #: Redraws this pupil's page (the room sets it); called from the workers' thread.
         self.told: Callable[[], None] = lambda: None
@@ -276,8 +281,56 @@ class RoomLesson(LessonSession):
         self._led = (turn, move)
         return move
 
+    # -- the practice of a finished game, in the workers when the server has them --------------------------
+    def _practise_game(self) -> None:
+        panel = self.practice_panel
+        assert panel is not None
+        if workers() is None:
+            super()._practise_game()
+            return
+        key = game_key(self.game)
+        if key in panel.book.booked or (self._practice_coming is not None and self._practice_coming[0] == key):
+            return
+        job = (self.game.to_json(), panel.book.to_json(), panel.today().isoformat())
+        future = later(worked_out, self.game.state, *job, urgent=False)
+        self._practice_coming = (key, future)
+        future.add_done_callback(lambda _: self.told())
+
+    def _practice_arrived(self, wait: bool = False) -> None:
+        """Take the practice a worker worked out (``wait``: for it first, as a replay or a move does)."""
+        coming, panel = self._practice_coming, self.practice_panel
+        if coming is None or panel is None:
+            return
+        key, future = coming
+        if wait and not future.done():
+            try:
+                future.result(WAIT_SECONDS)
+            except Exception:  # shown below
+                log.debug("the practice a move waited for failed", exc_info=True)
+        if not future.done():
+            return
+        self._practice_coming = None
+        try:
+            book, worked = future.result()
+            if key not in panel.book.booked:
+                panel.take(Book.from_json(book, panel.level), worked)
+        except Exception:  # one line for the pupil, the trace for the log; the lesson goes on without it
+            log.exception("a lesson's practice failed in a worker")
+            self.message = text("ui.internal")
+
+    def practice_coming(self) -> bool:
+        """Whether a worker is still working out the practice of the finished game (no practice move meanwhile)."""
+        self._practice_arrived()
+        return self._practice_coming is not None
+
+    def handle(self, event: Mapping[str, Any]) -> None:
+        self._practice_arrived(wait=self._practice_coming is not None and event.get("type") in PRACTICE_EVENTS)
+        super().handle(event)
+
     def awaits_helper(self) -> bool:
         """Whether a worker is still working out this round's led move or the hint asked for (no move meanwhile)."""
+        if self.practice_coming():
+            return True
         coming = self._hint_coming
         if coming is not None and coming[0] == len(self.game.history) and not coming[1].done():
             return True
@@ -381,7 +434,15 @@ class RoomLesson(LessonSession):
     def views(self) -> dict[str, Any]:
         self._hint_arrived()
         self._review_arrived()
+        self._practice_arrived()
         views = super().views()
+        views["book"] = {}  # the room keeps the book: the page stores none
+        if self._practice_coming is not None:
+            views["practice"] = {
+                "status": "thinking",
+                "title": text("practice.title"),
+                "said": text("lessons.ui.thinking"),
+            }
         if self.awaits_helper():
             views["lesson"] = {**views["lesson"], "guide": text("classroom.lesson.helper_thinking")}
         if self._review_coming is not None and views.get("review"):

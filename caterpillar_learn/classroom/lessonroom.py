@@ -36,12 +36,13 @@ wrong answers in a row).
 Traceback (most recent call last):
 ...
 caterpillar_learn.classroom.codes.ClassroomError: event type: got 'fly', expected one of roll, box, option, close, \
-die, hint, review, new_game, whatif, device, step, answer, check, numbers, nickname
+die, hint, review, new_game, whatif, device, step, answer, check, numbers, nickname, practice_next, practice_stop
 """
 
 from __future__ import annotations
 
 import csv
+import datetime
 import io
 import json
 import logging
@@ -69,6 +70,7 @@ from caterpillar_learn.classroom.lessonpupil import (
 from caterpillar_learn.errors import CaterpillarLearnError, describe, one_line
 from caterpillar_learn.i18n import current_language, language, text
 from caterpillar_learn.lessons import LESSONS
+from caterpillar_learn.practice import IDEAS
 from caterpillar_learn.ui.base import BadEventError, event_type
 
 __all__ = [
@@ -95,9 +97,11 @@ STUCK_SECONDS = 90.0
 STUCK_WRONG = 3
 #: The longest event a page may send, as JSON (a lesson's events are a few fields).
 MAX_EVENT_CHARS = 600
-#: The progress file's columns, one row per pupil and lesson.
+#: The progress file's columns, one row per pupil and lesson: then one per idea of the practice (issue 33), each
+#: ``new`` (not met yet), ``practising`` or ``mastered``.
 CSV_COLUMNS = (
     "nickname", "lesson", "step_reached", "steps", "questions_asked", "right_first_try", "final_score", "minutes",
+    *(f"idea_{idea}" for idea in IDEAS),
 )  # fmt: skip
 
 #: The pupil number a change for the teacher alone is announced with (a pupil's page listens for its own).
@@ -120,6 +124,8 @@ class ProgressLine:
     final: int | None
     minutes: float
     held: bool
+    #: The ideas the pupil's practice has met, each ``practising`` or ``mastered`` (:data:`IDEAS` order).
+    ideas: tuple[tuple[str, str], ...] = ()
 
 
 #: Each event of a lesson room's log, and the :class:`LessonRoom` method that applies it.
@@ -222,9 +228,27 @@ class LessonRoom(EventRoom):
                     pupil.final,
                     round((pupil.last_at - pupil.joined_at) / 60.0, 1),
                     pupil.session.held,
+                    self.ideas_of(pupil),
                 )
             )
         return lines
+
+    @staticmethod
+    def ideas_of(pupil: LessonPupil) -> tuple[tuple[str, str], ...]:
+        """The ideas ``pupil``'s practice has met, each ``practising`` or ``mastered`` (none in a card lesson)."""
+        session = pupil.session
+        if not isinstance(session, RoomLesson) or session.practice_panel is None:
+            return ()
+        book = session.practice_panel.book
+        return tuple((idea, book.idea_state(idea)) for idea in IDEAS if idea in book.ideas)
+
+    def most_missed(self, lines: list[ProgressLine] | None = None) -> tuple[str, int] | None:
+        """The idea most pupils are practising now (still missing), and how many: what to show the whole class
+        next (the first of :data:`IDEAS` among equals); ``None`` when no pupil is practising one."""
+        lines = self.progress() if lines is None else lines
+        counts = {idea: sum(1 for line in lines if (idea, "practising") in line.ideas) for idea in IDEAS}
+        most = max(counts.values(), default=0)
+        return None if most == 0 else (next(idea for idea in IDEAS if counts[idea] == most), most)
 
     def _step_title(self, pupil: LessonPupil) -> str:
         session = pupil.session
@@ -252,6 +276,7 @@ class LessonRoom(EventRoom):
                     line.right_first,
                     "" if line.final is None else line.final,
                     f"{line.minutes:.1f}",
+                    *(dict(line.ideas).get(idea, "new") for idea in IDEAS),
                 ]
             )
         return out.getvalue()
@@ -377,6 +402,9 @@ class LessonRoom(EventRoom):
         """Hand ``event`` to the pupil's controller and note what changed for the teacher's grid."""
         session = pupil.session
         before = (pupil.place()[0], len(pupil.answers()), pupil.moves())
+        if isinstance(session, RoomLesson) and session.practice_panel is not None:
+            day = datetime.date.fromtimestamp(at)  # the log's day, live and replayed alike
+            session.practice_panel.today = lambda: day
         session.message = ""
         try:
             session.handle(event)

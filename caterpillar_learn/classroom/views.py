@@ -32,6 +32,7 @@ from caterpillar_learn.classroom.lessonroom import LESSON_NAMES, MODES, LessonRo
 from caterpillar_learn.classroom.rooms import DICE_SOURCES, LAYOUTS, STANDARD_LABELS, CaterpillarsRoom
 from caterpillar_learn.classroom.tables import RaupeRoom
 from caterpillar_learn.i18n import plural, text
+from caterpillar_learn.practice import IDEAS
 from caterpillar_learn.raupe import LEVELS, outcome
 
 __all__ = [
@@ -108,6 +109,8 @@ class ProgressRow(TypedDict):
     stuck: bool
     why_stuck: str
     held: bool
+    #: The ideas the pupil's practice has met: idea → its state in words (practising, mastered).
+    ideas: dict[str, str]
 
 
 class LessonView(TypedDict):
@@ -123,6 +126,9 @@ class LessonView(TypedDict):
     can_roll: bool
     roll_text: str
     released: int
+    #: The grid's idea columns (every idea some pupil met), and the line naming the idea most pupils miss now.
+    ideas: list[dict[str, str]]
+    class_line: str
 
 
 class RoomView(TypedDict, total=False):
@@ -325,6 +331,7 @@ def lesson_view(room: LessonRoom) -> LessonView:
     >>> row["name"], row["nickname"], row["step"], row["steps"]
     ('Pupil 1', '', 1, 13)
     """
+    lines = room.progress()
     rows: list[ProgressRow] = [
         {
             "id": line.id,
@@ -338,9 +345,18 @@ def lesson_view(room: LessonRoom) -> LessonView:
             "stuck": line.stuck,
             "why_stuck": line.why_stuck,
             "held": line.held,
+            "ideas": {idea: text(f"practice.state.{state}") for idea, state in line.ideas},
         }
-        for line in room.progress()
+        for line in lines
     ]
+    met = {idea for line in lines for idea, _ in line.ideas}
+    missed = room.most_missed(lines)
+    class_line = ""
+    if missed is not None:
+        idea, count = missed
+        class_line = text(
+            "classroom.lesson.most_missed", idea=text(f"practice.idea.{idea}"), count=count, pupils=len(lines)
+        )
     roll_key = "classroom.ui.start_lesson" if room.kind == "raupe" else "classroom.ui.roll_lesson"
     return {
         "lesson": room.settings.lesson,
@@ -353,6 +369,8 @@ def lesson_view(room: LessonRoom) -> LessonView:
         "can_roll": room.can_roll() and not (room.kind == "raupe" and room.released > 0),
         "roll_text": text(roll_key),
         "released": room.released,
+        "ideas": [{"idea": idea, "text": text(f"practice.idea.{idea}")} for idea in IDEAS if idea in met],
+        "class_line": class_line,
     }
 
 

@@ -48,6 +48,7 @@ __all__ = [
     "ask_bonus",
     "ask_boxes",
     "ask_cards",
+    "ask_fit",
     "ask_fly",
     "ask_split",
     "ask_zero",
@@ -231,6 +232,12 @@ def ask_cards(labels: Iterable[str], fitting: Iterable[int], reasons: Iterable[s
     why = tuple(zip((o.id for o in options), reasons))
     right = frozenset(str(index) for index in fitting)
     return Question("cards", text("raupe_lessons.question.cards"), options, right, True, why)
+
+
+def ask_fit(fits: bool, why: str) -> Question:
+    """Räuber Raupe: "Does this one fit?" about one card on one leaf (a slip of the learner's last game, issue 33).
+    The table says whether it fits and why (the rule of matching, in words)."""
+    return _yes_no("fit", text("raupe_lessons.question.fit"), fits, why, why)
 
 
 def check(question: Question, given: Iterable[str]) -> Feedback:

@@ -22,6 +22,7 @@ from caterpillar_learn.practice.mistakes import (
     costliest,
     judge,
     mistake_at,
+    review_ideas,
     threshold,
 )
 
@@ -43,5 +44,6 @@ __all__ = [
     "idea_of",
     "judge",
     "mistake_at",
+    "review_ideas",
     "threshold",
 ]

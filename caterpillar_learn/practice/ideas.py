@@ -12,30 +12,32 @@ Each claim is a plain fact about the two moves, which
 * ``middle``: the same score, written into another caterpillar;
 * ``box``: the same score and caterpillar, in another box (a label kept open for later).
 
->>> from caterpillar_learn.caterpillars import Move, State
+On the sheet labelled 1 3 6 4 / 2 2 5 5 / 6 6 1 1 at Beginner:
+
+>>> from caterpillar_learn.caterpillars import Level, Move
 >>> from caterpillar_learn.caterpillars.dice import Roll
->>> state = State.new("beginner", [1, 3, 6, 4, 2, 2, 5, 5, 6, 6, 1, 1])
->>> idea_of(state, Roll((3, 5)), Move.of("Bobby", 3, 3), Move.of("Alex", 1, 5))
+>>> idea_of(Level.BEGINNER, Roll((3, 5)), Move.of("Bobby", 3, 3), Move.of("Alex", 1, 5))
 'score_die'
->>> idea_of(state, Roll((1, 4)), Move.of("Alex", 0, 4), Move.of("Charlie", 2, 4))
+>>> idea_of(Level.BEGINNER, Roll((1, 4)), Move.of("Alex", 0, 4), Move.of("Charlie", 2, 4))
 'middle'
 """
 
 from __future__ import annotations
 
 from caterpillar_learn.caterpillars.dice import Roll
+from caterpillar_learn.caterpillars.levels import Level
 from caterpillar_learn.caterpillars.rules import Move
-from caterpillar_learn.caterpillars.sheet import BOXES, State
+from caterpillar_learn.caterpillars.sheet import BOXES
 
 #: Every idea a mistake can be named by, in the order they are tried.
 IDEAS: tuple[str, ...] = ("bonus", "action", "zero", "score_die", "middle", "box")
 
 
-def idea_of(state: State, roll: Roll, chosen: Move, best: Move) -> str:
-    """The idea ``chosen`` missed, ``best`` being the exact best move of ``roll`` in ``state``."""
+def idea_of(level: Level, roll: Roll, chosen: Move, best: Move) -> str:
+    """The idea ``chosen`` missed, ``best`` being the exact best move of ``roll`` at that round (of ``level``)."""
     if chosen.bonus != best.bonus:
         return "bonus"
-    if state.level.rules.action_die and roll.action in ("10", "2x") and chosen.score != best.score:
+    if level.rules.action_die and roll.action in ("10", "2x") and chosen.score != best.score:
         return "action"
     if chosen.zero or best.zero:
         return "zero"

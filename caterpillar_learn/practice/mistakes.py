@@ -33,7 +33,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from caterpillar_learn.advice.review import review
+from caterpillar_learn.advice.review import Review, review
 from caterpillar_learn.advice.values import rank_options
 from caterpillar_learn.caterpillars.dice import Roll, format_roll, parse_roll
 from caterpillar_learn.caterpillars.errors import CaterpillarsError
@@ -161,11 +161,12 @@ def _positions(game: Game) -> list[Position]:
     return [Position(game.level, labels, rolls[: i + 1], moves[:i]) for i in range(len(plays))]
 
 
-def costliest(game: Game, most: int = MOST) -> list[Mistake]:
+def costliest(game: Game, most: int = MOST, reviewed: Review | None = None) -> list[Mistake]:
     """The moves of ``game`` that lost the most (at most ``most``, each at least :func:`threshold`), costliest
-    first; none if the game was near-perfect.  Reads the layout's solve."""
+    first; none if the game was near-perfect.  Reads the layout's solve (``reviewed``: the game's review, if
+    already made)."""
     limit = threshold(game.level)
-    entries = review(game).entries
+    entries = (review(game) if reviewed is None else reviewed).entries
     positions = _positions(game)
     costly = [
         (entry.loss, entry.round, position, entry.choice)
@@ -174,6 +175,17 @@ def costliest(game: Game, most: int = MOST) -> list[Mistake]:
     ]
     costly.sort(key=lambda found: (-found[0], found[1]))
     return [mistake_at(position, chosen) for _, _, position, chosen in costly[:most]]
+
+
+def review_ideas(level: Level | str, reviewed: Review, most: int = MOST) -> dict[str, list[int]]:
+    """The ideas of a review's costliest moves (at most ``most``, each at least :func:`threshold`), each with its
+    rounds in order: what the review a grown-up opens names (no solve: the review has the best moves)."""
+    level = Level.parse(level)
+    costly = sorted((e for e in reviewed.entries if e.loss >= threshold(level)), key=lambda e: (-e.loss, e.round))
+    ideas: dict[str, list[int]] = {}
+    for entry in sorted(costly[:most], key=lambda e: e.round):
+        ideas.setdefault(idea_of(level, entry.roll, entry.choice, entry.best), []).append(entry.round)
+    return ideas
 
 
 def mistake_at(position: Position, chosen: Move) -> Mistake:
@@ -187,7 +199,7 @@ def mistake_at(position: Position, chosen: Move) -> Mistake:
     losses = tuple((option.move, max(top - option.expected_final, 0.0)) for option in options)
     best = options[0].move
     loss = dict(losses)[chosen]
-    return Mistake(position, chosen, best, loss, idea_of(state, roll, chosen, best), losses)
+    return Mistake(position, chosen, best, loss, idea_of(state.level, roll, chosen, best), losses)
 
 
 def judge(mistake: Mistake, move: Move) -> Verdict:
@@ -200,4 +212,15 @@ def judge(mistake: Mistake, move: Move) -> Verdict:
     return Verdict(not same and losses[move] <= threshold(mistake.position.level) / 2, losses[move], same)
 
 
-__all__ = ["MOST", "Mistake", "Position", "PracticeError", "Verdict", "costliest", "judge", "mistake_at", "threshold"]
+__all__ = [
+    "MOST",
+    "Mistake",
+    "Position",
+    "PracticeError",
+    "Verdict",
+    "costliest",
+    "judge",
+    "mistake_at",
+    "review_ideas",
+    "threshold",
+]

@@ -85,6 +85,8 @@ class QuestionView(TypedDict, total=False):
     marks: dict[str, list[str]]
     #: While the quiz shows the answer: the right options, which the learner now chooses.
     show: list[str]
+    #: What the question is about, drawn by Python (Räuber Raupe: a slip's leaf and card, issue 33).
+    picture: str
 
 
 class AnswerView(TypedDict):

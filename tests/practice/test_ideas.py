@@ -72,7 +72,7 @@ def test_the_idea_named_holds_and_no_earlier_idea_does(position: tuple[State, Ro
         return
     for _ in range(6):
         chosen, best = rng.sample(moves, 2)
-        idea = idea_of(state, roll, chosen, best)
+        idea = idea_of(state.level, roll, chosen, best)
         assert CLAIMS[idea](state, roll, chosen, best), (idea, chosen, best)
         for earlier in IDEAS[: IDEAS.index(idea)]:
             assert not CLAIMS[earlier](state, roll, chosen, best), (earlier, idea, chosen, best)

@@ -11,6 +11,7 @@ import pytest
 from caterpillar_learn import advice
 from caterpillar_learn.caterpillars import Roll, State, legal_moves
 from caterpillar_learn.i18n import text
+from caterpillar_learn.practice import idea_of
 from caterpillar_learn.ui.caterpillars import CaterpillarsBoard, lab
 from caterpillar_learn.ui.caterpillars import advice as advice_bridge
 
@@ -67,7 +68,8 @@ def test_the_hint_panel_reads_the_documented_api(monkeypatch: pytest.MonkeyPatch
         move=moves[0], expected_final=10.0, exact=True, options=options, explanation=("Because.",)
     )
     choice = types.SimpleNamespace(chosen_value=8.0, best_value=10.0, loss=2.0, reasons=("x", "Why:", "Reason."))
-    review = types.SimpleNamespace(summary=("Well played.",), entries=(types.SimpleNamespace(line="Round 3 cost 2."),))
+    costly = types.SimpleNamespace(line="Round 3 cost 2.", loss=2.0, round=3, roll=ROLL, choice=moves[1], best=moves[0])
+    review = types.SimpleNamespace(summary=("Well played.",), entries=(costly,))
     monkeypatch.setattr(advice, "hint", lambda s, r: found)
     monkeypatch.setattr(advice, "explain_choice", lambda s, r, m: choice)
     monkeypatch.setattr(advice, "review", lambda g: review)
@@ -80,8 +82,11 @@ def test_the_hint_panel_reads_the_documented_api(monkeypatch: pytest.MonkeyPatch
         "Why:",
         "Reason.",
     ]
-    assert advice_bridge.review_view(None) == {  # type: ignore[arg-type]
-        "summary": ["Well played."],
+    game = types.SimpleNamespace(level=STATE.level)  # the review reads only the level of the game it is handed
+    idea = idea_of(STATE.level, ROLL, moves[1], moves[0])
+    named = text("practice.idea_rounds", idea=text(f"practice.idea.{idea}"), rounds="3", count=1)
+    assert advice_bridge.review_view(game) == {  # type: ignore[arg-type]
+        "summary": ["Well played.", text("practice.review_ideas", ideas=named)],
         "rounds": ["Round 3 cost 2."],
     }
 

@@ -194,3 +194,20 @@ def test_practice_events_without_a_practice_are_refused_in_one_line(kind: str) -
     board = CaterpillarsLesson("01-beginner")
     board.act(kind)
     assert board.message == text("practice.done")
+
+
+def test_the_review_names_the_ideas_of_the_costliest_moves() -> None:
+    """The review a grown-up opens (and a teacher in the classroom) names the ideas, with their rounds."""
+    from caterpillar_learn.caterpillars import Game
+    from caterpillar_learn.practice import costliest
+    from caterpillar_learn.ui.caterpillars.advice import review_view
+
+    game = Game("beginner", labels=[1, 3, 6, 4, 2, 2, 5, 5, 6, 6, 1, 1], seed=7)
+    while not game.is_over:
+        game.play(game.legal_moves()[-1])
+    found = costliest(game)
+    assert found
+    line = review_view(game)["summary"][-1]
+    assert line.startswith(text("practice.review_ideas", ideas="").rstrip("."))
+    for mistake in found:
+        assert text(f"practice.idea.{mistake.idea}") in line and str(mistake.position.round) in line

@@ -301,12 +301,20 @@ def loss_lines(state: State, roll: Roll, move: Move) -> list[str]:
 
 def review_view(game: Game) -> dict[str, list[str]]:
     """The helper's review of a finished game: ``summary`` lines and one line per round."""
+    from caterpillar_learn.practice import review_ideas  # with the advice package, as _advice() below
+
     with ADVICE_LOCK:
         found = _advice().review(game)
-    return {
-        "summary": [str(line) for line in found.summary],
-        "rounds": [entry.line for entry in found.entries],
-    }
+    summary = [str(line) for line in found.summary]
+    ideas = review_ideas(game.level, found)
+    if ideas:  # the ideas behind the costliest moves (issue 33), for the grown-up who reads the review
+        named = [
+            text("practice.idea_rounds", idea=text(f"practice.idea.{idea}"), rounds=", ".join(map(str, rounds)),
+                 count=len(rounds))
+            for idea, rounds in ideas.items()
+        ]  # fmt: skip
+        summary.append(text("practice.review_ideas", ideas="; ".join(named)))
+    return {"summary": summary, "rounds": [entry.line for entry in found.entries]}
 
 
 def review_of(state: State, saved: dict[str, Any]) -> dict[str, list[str]]:

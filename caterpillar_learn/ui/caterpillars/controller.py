@@ -697,7 +697,7 @@ class LessonSession(Session):
         if kind not in ("step", "numbers", "device", "nickname", "book"):
             self._follow()
         if self.practice_panel is not None and kind in ("box", "option") and self._free_game_over():
-            self.practice_panel.after_game(self.game)
+            self._practise_game()
         if kind not in PAGE_EVENTS:
             self.accepted.append(copy.deepcopy({name: value for name, value in event.items() if name != "seq"}))
 
@@ -841,6 +841,11 @@ class LessonSession(Session):
             self.message = text("practice.refused", why=one_line(str(error)))
         if self._free_game_over():
             self.practice_panel.after_game(self.game)
+
+    def _practise_game(self) -> None:
+        """The finished free game goes to the practice (here at once; a classroom's workers work it out)."""
+        assert self.practice_panel is not None
+        self.practice_panel.after_game(self.game)
 
     def on_practice_next(self, event: Mapping[str, Any]) -> None:
         assert self.practice_panel is not None

@@ -41,7 +41,7 @@ from caterpillar_learn.practice import Book, Item, Mistake, PracticeError, game_
 from caterpillar_learn.ui.base import BadEventError
 from caterpillar_learn.ui.caterpillars.advice import ADVICE_LOCK, Warmup, prepare
 
-__all__ = ["SHOW_AFTER", "PracticePanel", "book_key"]
+__all__ = ["SHOW_AFTER", "PracticePanel", "book_key", "worked_out"]
 
 #: Misses after which the best move is shown as the thing to do.
 SHOW_AFTER = 2
@@ -54,6 +54,26 @@ def book_key(lesson: str) -> str:
     'caterpillar-learn.practice:01-beginner'
     """
     return f"caterpillar-learn.practice:{lesson}"
+
+
+def worked_out(
+    state: object, game: dict[str, Any], book: dict[str, Any], day: str
+) -> tuple[dict[str, Any], dict[int, Mistake]]:
+    """A finished game (its save) taken into ``book`` (its JSON) on ``day``, and the practice's positions worked out:
+    what :meth:`PracticePanel.after_game` does, as a classroom worker's job (``state``: the layout it reads first).
+
+    >>> from caterpillar_learn.caterpillars import Game
+    >>> played = Game("beginner", labels=[1, 3, 6, 4, 2, 2, 5, 5, 6, 6, 1, 1], seed=7)
+    >>> while not played.is_over:
+    ...     played.play(played.legal_moves()[-1])
+    >>> empty = Book.empty("beginner").to_json()
+    >>> book, worked = worked_out(played.state, played.to_json(), empty, "2026-12-05")
+    >>> sorted(worked) == book["run"], book["games"]
+    (True, 1)
+    """
+    game_now = Game.from_json(game)
+    taken = Book.from_json(book, game_now.level).after_game(game_now, datetime.date.fromisoformat(day))
+    return taken.to_json(), taken.worked_out()
 
 
 class PracticePanel:

@@ -71,7 +71,7 @@ from typing import Any
 from caterpillar_learn.errors import CaterpillarLearnError, describe
 from caterpillar_learn.i18n import text
 from caterpillar_learn.lessons import SETUPS, TableSetup
-from caterpillar_learn.lessons.questions import Feedback, ask_cards
+from caterpillar_learn.lessons.questions import Feedback, ask_cards, ask_fit
 from caterpillar_learn.raupe import (
     BotLevel,
     Call,
@@ -89,10 +89,12 @@ from caterpillar_learn.raupe import (
     parse_mode,
     winner_text,
 )
+from caterpillar_learn.raupe.cards import Card, Side
 from caterpillar_learn.raupe.hints import describe_side, fit_reason, penalty_text, trait_name
-from caterpillar_learn.raupe.referee import PENALTY_CARDS, Outcome, Penalty
+from caterpillar_learn.raupe.referee import PENALTY_CARDS, Mistake, Outcome, Penalty
+from caterpillar_learn.raupe.svg import card_svg, side_svg
 from caterpillar_learn.ui.base import BadEventError, handler, number, whole
-from caterpillar_learn.ui.quiz import Quiz
+from caterpillar_learn.ui.quiz import QuestionView, Quiz
 from caterpillar_learn.ui.raupe import seat
 from caterpillar_learn.ui.raupe.views import hand_view, lesson_view, table_view
 from caterpillar_learn.ui.resume import SAVE_FORMAT, SaveError, SaveRecord, check_save
@@ -165,6 +167,10 @@ class RaupeTable(seat.SeatRules):
         self.quiz = Quiz()
         #: Wrong checks of the opening question; from :data:`SHOW_AFTER` on, the answer is shown.
         self.misses = 0
+        #: The learner's slips of the game on the table (a card that did not fit: the card, its side, the leaf,
+        #: the mode), and those asked about before the next game ("Does this one fit?", issue 33).
+        self.slips: list[tuple[Card, int, Side, Mode]] = []
+        self.slips_asked: list[tuple[Card, int, Side, Mode]] = []
         self.deal()
         if setup.question and self.human is not None:
             self.ask()
@@ -240,6 +246,17 @@ class RaupeTable(seat.SeatRules):
             reasons.append(fit_reason(card, side, top, state.mode))
         self.quiz.ask(ask_cards(labels, fits, reasons), "cards")
 
+    def ask_slip(self) -> None:
+        """Ask "Does this one fit?" about the first slip still to practise (the answer: no, and why)."""
+        card, side, leaf, mode = self.slips_asked[0]
+        self.misses = 0
+        self.quiz.ask(ask_fit(False, fit_reason(card, side, leaf, mode)), "fit")
+
+    def slip_picture(self) -> str:
+        """The slip asked about: the leaf it went on, then the card (each with its words for a screen reader)."""
+        card, side, leaf, _ = self.slips_asked[0]
+        return side_svg(leaf, uid="rr-slip-leaf", width=110) + card_svg(card, side, uid="rr-slip-card", width=110)
+
     def card_feedback(self) -> Feedback:
         """The check of "Which of your cards fit?" in a child's words: two short sentences at most.
 
@@ -283,6 +300,13 @@ class RaupeTable(seat.SeatRules):
         if self.human is None or self.quiz.question is None or self.started:
             return
         selected, checked = set(self.quiz.selected), self.quiz.feedback is not None
+        if self.quiz.question.kind == "fit":
+            misses = self.misses
+            self.ask_slip()
+            self.misses, self.quiz.selected = misses, selected
+            if checked:
+                self.quiz.check()
+            return
         self.ask()
         self.quiz.selected = selected
         if checked:
@@ -310,9 +334,14 @@ class RaupeTable(seat.SeatRules):
             if self.paused:
                 raise BadEventError(text("raupe_lessons.msg.is_paused"))
         answering = self.asking
+        slip = self.quiz.question is not None and self.quiz.question.kind == "fit" and answering
+        after_slips = kind == "start" and not self.started and self.games > 0 and not self.asking
         apply(event)
-        if kind in KEPT or (kind == "play" and answering):
-            self.accepted.append({name: value for name, value in event.items() if name != "seq"})
+        kept = {name: value for name, value in event.items() if name != "seq"}
+        if after_slips:  # the game was dealt before the slips' questions: a replay, which has no slips, deals it
+            kept["deal"] = False  # at the start before; this start only starts it
+        if (kind in KEPT and not (slip and kind in ("answer", "check"))) or (kind == "play" and answering and not slip):
+            self.accepted.append(kept)
 
     # -- save and resume (caterpillar_learn.ui.resume) ------------------------------------
     def save(self) -> SaveRecord:
@@ -386,6 +415,15 @@ class RaupeTable(seat.SeatRules):
         if self.quiz.question is not None and self.quiz.question.kind == "cards":
             self.quiz.feedback = self.card_feedback()
         self.say("")  # the question's own feedback says it, once (issue 29)
+        if self.quiz.question is not None and self.quiz.question.kind == "fit":
+            # Practice, not one of the lesson's answers: the record keeps those (and a reload brings them back).
+            del self.quiz.answers[-1:]
+        if self.quiz.question is not None and self.quiz.question.kind == "fit" and self.quiz.is_right:
+            said = self.quiz.feedback.text if self.quiz.feedback is not None else ""
+            self.slips_asked.pop(0)
+            if self.slips_asked:  # the next slip; the last answer's words stay in the table's line
+                self.ask_slip()
+                self.say(said)
 
     def on_play(self, event: Mapping[str, Any]) -> None:
         index = whole(event.get("index"), "card number", len(self.faces))
@@ -395,7 +433,7 @@ class RaupeTable(seat.SeatRules):
             self.play(index, *self.seen(event))
 
     def on_start(self, event: Mapping[str, Any]) -> None:
-        self.start()
+        self.start(deal=event.get("deal") is not False)
 
     def on_nickname(self, event: Mapping[str, Any]) -> None:
         self.quiz.name_learner(event.get("value"))
@@ -435,11 +473,20 @@ class RaupeTable(seat.SeatRules):
             None if since is None else number(since, "seconds since the pile changed", 0.0, 86400.0),
         )
 
-    def start(self) -> None:
-        """Start the clock; when a game runs or is over, deal a new one and start it."""
+    def start(self, *, deal: bool = True) -> None:
+        """Start the clock; when a game runs or is over, deal a new one and start it, or first ask about one or two
+        of the learner's slips of the game before ("Does this one fit?", issue 33).  ``deal=False``: a replayed
+        start after those questions (the replay, which has no slips, dealt and started at the start before)."""
         if self.started:
+            if not deal:
+                return
+            slips, self.slips = self.slips[-2:], []
             self.games += 1
             self.deal()
+            if slips and self.human is not None:
+                self.started, self.slips_asked = False, slips
+                self.ask_slip()
+                return
         self.started = True
         self.say(text("raupe_lessons.msg.started", mode=mode_name(self.game.state.mode)))
 
@@ -561,7 +608,7 @@ class RaupeTable(seat.SeatRules):
         if len(state.pile) != len(before.pile) or state.pile[-1] != before.pile[-1]:
             self.pile_changed = self.real
         if isinstance(event, Play):
-            self.after_play(event, state)
+            self.after_play(event, state, before)
         elif isinstance(event, Call):
             penalty = state.penalty
             assert penalty is not None
@@ -602,10 +649,13 @@ class RaupeTable(seat.SeatRules):
             self.tally["missed"] += 1
         self.say(text("raupe_lessons.msg.uncalled", player=player + 1, reasons=reasons))
 
-    def after_play(self, event: Play, state: Any) -> None:
+    def after_play(self, event: Play, state: Any, before: Any) -> None:
         mistakes = state.last.mistakes
         if event.player == self.human:
             self.tally["slips" if mistakes else "fits"] += 1
+            leaf = before.pile[-1].face
+            if Mistake.WRONG_CARD in mistakes and leaf is not None:  # to ask about before the next game
+                self.slips.append((event.card, event.side, leaf, before.mode))
         words = (
             text("raupe_lessons.card.butterfly")
             if event.card.is_butterfly
@@ -638,13 +688,20 @@ class RaupeTable(seat.SeatRules):
         """The game as the engine saves it (seed, deck, events): ``Game.from_json`` replays it."""
         return self.game.to_json()
 
+    def question_view(self) -> QuestionView:
+        """The question's JSON; a slip's "Does this one fit?" with its picture (the leaf, then the card)."""
+        view = self.quiz.view()
+        if view.get("kind") == "fit" and self.slips_asked:
+            view["picture"] = self.slip_picture()
+        return view
+
     def views(self) -> dict[str, Any]:
         """Every view trait's JSON, by trait name."""
         return {
             "table": table_view(self),
             "hand": hand_view(self),
             "log": list(self.log),
-            "question": self.quiz.view(),
+            "question": self.question_view(),
             "lesson_text": lesson_view(self.name),
             "record": self.quiz.record(self.name) if self.quiz.answers else {},
         }

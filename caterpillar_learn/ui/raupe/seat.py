@@ -102,6 +102,9 @@ def to_do(place: Place) -> str:
             return "question"
         question = place.quiz.question
         assert question is not None
+        if question.kind != "cards":  # a yes-or-no question (a slip's "Does this one fit?"): its right button
+            right = min(question.correct)
+            return "check" if place.quiz.selected == {right} else f"answer:{right}"
         wrong = sorted(set(place.quiz.selected) - set(question.correct), key=int)
         missing = sorted(set(question.correct) - set(place.quiz.selected), key=int)
         return f"card:{(wrong or missing)[0]}" if wrong or missing else "check"
@@ -139,7 +142,7 @@ def now_text(place: Place, todo: str) -> str:
         return ""  # the question says what to do, once (issue 29)
     if kind == "check":
         return text("raupe_lessons.now.check")
-    if kind == "card" and place.asking:
+    if kind in ("card", "answer") and place.asking:
         return text("raupe_lessons.now.show")
     if kind == "start":
         if not state.finished:
@@ -174,8 +177,8 @@ def steps(place: Place) -> tuple[str, ...]:
 
 def step(place: Place) -> str:
     """The step the lesson is at: it follows the game (nobody presses Next)."""
-    if place.asking:
-        return "look"
+    if place.asking:  # the opening question, or a slip's before the next game (then "start" if none opened)
+        return "look" if place.setup.question else "start"
     if place.game.state.finished:
         return "end"
     return "play" if place.started else "start"

@@ -1,0 +1,91 @@
+"""Räuber Raupe, lightly (issue 33): the learner's slips of a game (a card that did not fit) come back before
+the next game as "Does this one fit?" about that card on that leaf, with the questions' rules: a wrong answer
+is tried again, after two the answer is shown for the learner to tap, and the game starts once it is right.
+A reload in the middle deals the same game."""
+
+from __future__ import annotations
+
+import json
+
+from caterpillar_learn.i18n import text
+from caterpillar_learn.ui.raupe import RaupeWidget
+from caterpillar_learn.ui.raupe.controller import TOO_LATE
+from caterpillar_learn.ui.raupe.seat import to_do
+from tests.raupe_ui.helpers import ready
+from tests.raupe_ui.test_table import state, wrong_side
+
+
+def slipped(times: int, lesson: str = "10-raupe-shape") -> RaupeWidget:
+    """A table whose learner played ``times`` cards that did not fit, then tapped Start for the next game."""
+    widget = ready(lesson, seed=3)
+    widget.act("start")
+    for _ in range(times):
+        table = widget.session
+        while table.real - table.pile_changed < TOO_LATE:  # a card that does not fit, put down in plain sight
+            widget.act("tick", dt=0.5)
+        index, side = wrong_side(state(widget))
+        if widget.hand[index]["side"] != side:
+            widget.act("flip", index=index)
+        widget.act("play", index=index, seen=len(state(widget).pile), since=9.0)  # the pile, long in sight
+        assert widget.message.startswith(text("raupe_lessons.msg.you_played", words="", player=1).split("{")[0][:8])
+    widget.act("start")  # the next game: dealt, and first the slips
+    return widget
+
+
+def test_a_slip_comes_back_as_does_this_one_fit() -> None:
+    widget = slipped(1)
+    table = widget.session
+    assert not table.started and table.games == 1
+    question = widget.question
+    assert question["kind"] == "fit" and question["text"] == text("raupe_lessons.question.fit")
+    assert 'data-leaf="' in question["picture"] and question["picture"].count("<svg") == 2
+    assert to_do(table) == "question"
+    widget.act("start")
+    assert widget.message == text("lessons.question.answer_first") and not table.started
+    widget.act("answer", option="yes")
+    widget.act("check")
+    assert widget.question["feedback"]["correct"] is False
+    widget.act("answer", option="no")
+    widget.act("check")
+    assert widget.question["feedback"]["correct"] is True
+    assert to_do(table) == "start"
+    widget.act("start")
+    assert table.started and table.games == 1
+
+
+def test_two_misses_show_the_answer_and_two_slips_are_asked_in_turn() -> None:
+    widget = slipped(3)
+    table = widget.session
+    assert len(table.slips_asked) == 2  # one or two, the last ones
+    for _ in range(2):
+        widget.act("answer", option="yes")
+        widget.act("check")
+    assert to_do(table) == "answer:no"  # shown: the right button is the thing to tap
+    widget.act("answer", option="no")
+    assert to_do(table) == "check"
+    widget.act("check")
+    assert widget.question["kind"] == "fit" and len(table.slips_asked) == 1  # the second slip
+    assert to_do(table) == "question"
+    widget.act("answer", option="no")
+    widget.act("check")
+    assert to_do(table) == "start"
+
+
+def test_a_reload_after_the_slips_deals_the_same_game() -> None:
+    widget = slipped(1)
+    widget.act("answer", option="no")
+    widget.act("check")
+    widget.act("start")
+    dealt = widget.session.dealt
+    saved = json.loads(json.dumps(widget.saved["data"]))
+    again = RaupeWidget("10-raupe-shape", seed=3)
+    again.act("resume", save=saved)
+    assert again.saved["status"] == "resumed", again.message
+    assert again.session.dealt == dealt and again.session.games == 1
+
+
+def test_no_slip_no_question() -> None:
+    widget = ready("10-raupe-shape", seed=3)
+    widget.act("start")
+    widget.act("start")
+    assert widget.session.started and widget.question.get("kind") != "fit"
