@@ -22,7 +22,7 @@ import { h, picture, speaker } from "./draw.js";
  */
 /**
  * @typedef {Object} QuestionView
- * @property {string} [kind]  "boxes", "zero", "split", "bonus", "fly", "cards" or "fit"
+ * @property {string} [kind]  "boxes", "zero", "split", "bonus", "fly", "cards" or "slip"
  * @property {string} [picture]  what the question is about, drawn by Python (a slip's leaf and card)
  * @property {string} [text]
  * @property {OptionView[]} [options]

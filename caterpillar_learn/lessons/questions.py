@@ -47,6 +47,7 @@ __all__ = [
     "Question",
     "ask_bonus",
     "ask_boxes",
+    "ask_call",
     "ask_cards",
     "ask_fit",
     "ask_fly",
@@ -237,7 +238,13 @@ def ask_cards(labels: Iterable[str], fitting: Iterable[int], reasons: Iterable[s
 def ask_fit(fits: bool, why: str) -> Question:
     """Räuber Raupe: "Does this one fit?" about one card on one leaf (a slip of the learner's last game, issue 33).
     The table says whether it fits and why (the rule of matching, in words)."""
-    return _yes_no("fit", text("raupe_lessons.question.fit"), fits, why, why)
+    return _yes_no("slip", text("raupe_lessons.question.fit"), fits, why, why)
+
+
+def ask_call(needed: bool, why: str) -> Question:
+    """Räuber Raupe: "Did this one need a call?" about one card put on one card (a missed "Aphid!" or change of
+    mode of the learner's last game, issue 33)."""
+    return _yes_no("slip", text("raupe_lessons.question.call"), needed, why, why)
 
 
 def check(question: Question, given: Iterable[str]) -> Feedback:

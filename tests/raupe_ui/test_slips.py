@@ -37,7 +37,7 @@ def test_a_slip_comes_back_as_does_this_one_fit() -> None:
     table = widget.session
     assert not table.started and table.games == 1
     question = widget.question
-    assert question["kind"] == "fit" and question["text"] == text("raupe_lessons.question.fit")
+    assert question["kind"] == "slip" and question["text"] == text("raupe_lessons.question.fit")
     assert 'data-leaf="' in question["picture"] and question["picture"].count("<svg") == 2
     assert to_do(table) == "question"
     widget.act("start")
@@ -64,7 +64,7 @@ def test_two_misses_show_the_answer_and_two_slips_are_asked_in_turn() -> None:
     widget.act("answer", option="no")
     assert to_do(table) == "check"
     widget.act("check")
-    assert widget.question["kind"] == "fit" and len(table.slips_asked) == 1  # the second slip
+    assert widget.question["kind"] == "slip" and len(table.slips_asked) == 1  # the second slip
     assert to_do(table) == "question"
     widget.act("answer", option="no")
     widget.act("check")
@@ -88,4 +88,40 @@ def test_no_slip_no_question() -> None:
     widget = ready("10-raupe-shape", seed=3)
     widget.act("start")
     widget.act("start")
-    assert widget.session.started and widget.question.get("kind") != "fit"
+    assert widget.session.started and widget.question.get("kind") != "slip"
+
+
+def test_a_missed_aphid_comes_back_as_did_this_one_need_a_call() -> None:
+    """The learner's card fitted, but the card below had an aphid and nobody shouted: "Did you need to call out?"
+    (yes, and why: the rule in words)."""
+    from caterpillar_learn.raupe import legal_plays
+    from caterpillar_learn.raupe.hints import explain_mistake
+    from caterpillar_learn.raupe.referee import Mistake
+
+    widget = ready("13-raupe-butterflies-and-aphids", seed=3)
+    table = widget.session
+    widget.act("start")
+    for _ in range(2000):  # the bots play until an aphid lies on top and one of the learner's cards fits on it
+        s = state(widget)
+        options = legal_plays(s, 0)
+        if s.aphid_owed and options and not table.game.state.finished:
+            break
+        widget.act("tick", dt=0.25)
+    else:
+        raise AssertionError("no aphid came")
+    while table.real - table.pile_changed < TOO_LATE:
+        widget.act("tick", dt=0.1)
+    s = state(widget)
+    option = legal_plays(s, 0)[0]
+    if widget.hand[option.card]["side"] != option.side:
+        widget.act("flip", index=option.card)
+    if s.hands[0][option.card].is_change:
+        widget.act("shout", word=s.mode.other.word)  # the change called: only the aphid is missed
+    widget.act("play", index=option.card, seen=len(s.pile), since=9.0)  # no "Aphid!"
+    assert Mistake.MISSING_APHID in state(widget).last.mistakes
+    widget.act("start")
+    assert widget.question["text"] == text("raupe_lessons.question.call")
+    widget.act("answer", option="yes")
+    widget.act("check")
+    assert widget.question["feedback"]["correct"] is True
+    assert explain_mistake(Mistake.MISSING_APHID) in widget.question["feedback"]["text"]

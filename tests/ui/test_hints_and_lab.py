@@ -10,7 +10,7 @@ import pytest
 
 from caterpillar_learn import advice
 from caterpillar_learn.caterpillars import Roll, State, legal_moves
-from caterpillar_learn.i18n import text
+from caterpillar_learn.i18n import plural, text
 from caterpillar_learn.practice import idea_of
 from caterpillar_learn.ui.caterpillars import CaterpillarsBoard, lab
 from caterpillar_learn.ui.caterpillars import advice as advice_bridge
@@ -84,7 +84,7 @@ def test_the_hint_panel_reads_the_documented_api(monkeypatch: pytest.MonkeyPatch
     ]
     game = types.SimpleNamespace(level=STATE.level)  # the review reads only the level of the game it is handed
     idea = idea_of(STATE.level, ROLL, moves[1], moves[0])
-    named = text("practice.idea_rounds", idea=text(f"practice.idea.{idea}"), rounds="3", count=1)
+    named = plural("practice.idea_rounds", 1, idea=text(f"practice.idea.{idea}"), rounds="3")
     assert advice_bridge.review_view(game) == {  # type: ignore[arg-type]
         "summary": ["Well played.", text("practice.review_ideas", ideas=named)],
         "rounds": ["Round 3 cost 2."],

@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from caterpillar_learn.caterpillars import Game, Move, Roll, State, apply
 from caterpillar_learn.caterpillars.levels import Level
 from caterpillar_learn.caterpillars.svg import sheet_svg
-from caterpillar_learn.i18n import text
+from caterpillar_learn.i18n import plural, text
 
 if TYPE_CHECKING:
     from caterpillar_learn.advice.workers import Solves
@@ -308,11 +308,10 @@ def review_view(game: Game) -> dict[str, list[str]]:
     summary = [str(line) for line in found.summary]
     ideas = review_ideas(game.level, found)
     if ideas:  # the ideas behind the costliest moves (issue 33), for the grown-up who reads the review
-        named = [
-            text("practice.idea_rounds", idea=text(f"practice.idea.{idea}"), rounds=", ".join(map(str, rounds)),
-                 count=len(rounds))
-            for idea, rounds in ideas.items()
-        ]  # fmt: skip
+        named = []
+        for idea, rounds in ideas.items():
+            words = text(f"practice.idea.{idea}")
+            named.append(plural("practice.idea_rounds", len(rounds), idea=words, rounds=", ".join(map(str, rounds))))
         summary.append(text("practice.review_ideas", ideas="; ".join(named)))
     return {"summary": summary, "rounds": [entry.line for entry in found.entries]}
 

@@ -71,7 +71,7 @@ from typing import Any
 from caterpillar_learn.errors import CaterpillarLearnError, describe
 from caterpillar_learn.i18n import text
 from caterpillar_learn.lessons import SETUPS, TableSetup
-from caterpillar_learn.lessons.questions import Feedback, ask_cards, ask_fit
+from caterpillar_learn.lessons.questions import Feedback, ask_call, ask_cards, ask_fit
 from caterpillar_learn.raupe import (
     BotLevel,
     Call,
@@ -123,6 +123,11 @@ KEPT = ("answer", "check", "start", "speed", "level")
 WAIT_FOR_THE_ANSWER = ("flip", "shout", "mistake", "pause", "start")
 #: What needs a game that runs: not over, not paused.
 IN_PLAY = ("play", "flip", "shout", "mistake")
+#: A slip of the learner's, asked about before the next game: the card, its side, the card it went on, the mode,
+#: the mistake (issue 33).
+Slip = tuple[Card, int, Side, Mode, Mistake]
+#: The slips asked about, by the first of a play's mistakes in this order.
+SLIPS = (Mistake.WRONG_CARD, Mistake.MISSING_APHID, Mistake.MISSING_ANNOUNCEMENT)
 #: Longest stretch of real time one tick may add (a hidden browser tab pauses the game).
 MAX_TICK = 1.0
 SPEEDS = (0.25, 2.5)
@@ -167,10 +172,11 @@ class RaupeTable(seat.SeatRules):
         self.quiz = Quiz()
         #: Wrong checks of the opening question; from :data:`SHOW_AFTER` on, the answer is shown.
         self.misses = 0
-        #: The learner's slips of the game on the table (a card that did not fit: the card, its side, the leaf,
-        #: the mode), and those asked about before the next game ("Does this one fit?", issue 33).
-        self.slips: list[tuple[Card, int, Side, Mode]] = []
-        self.slips_asked: list[tuple[Card, int, Side, Mode]] = []
+        #: The learner's slips of the game on the table (a card that did not fit, a missed "Aphid!" or change of
+        #: mode: the card, its side, the card it went on, the mode, the mistake), and those asked about before
+        #: the next game ("Does this one fit?", "Did this one need a call?", issue 33).
+        self.slips: list[Slip] = []
+        self.slips_asked: list[Slip] = []
         self.deal()
         if setup.question and self.human is not None:
             self.ask()
@@ -247,14 +253,19 @@ class RaupeTable(seat.SeatRules):
         self.quiz.ask(ask_cards(labels, fits, reasons), "cards")
 
     def ask_slip(self) -> None:
-        """Ask "Does this one fit?" about the first slip still to practise (the answer: no, and why)."""
-        card, side, leaf, mode = self.slips_asked[0]
+        """Ask about the first slip still to practise: "Does this one fit?" (no, and why) for a card that did not
+        fit, "Did this one need a call?" (yes, and which) for a missed call."""
+        card, side, leaf, mode, mistake = self.slips_asked[0]
         self.misses = 0
-        self.quiz.ask(ask_fit(False, fit_reason(card, side, leaf, mode)), "fit")
+        if mistake is Mistake.WRONG_CARD:
+            question = ask_fit(False, fit_reason(card, side, leaf, mode))
+        else:
+            question = ask_call(True, explain_mistake(mistake))
+        self.quiz.ask(question, "slip")
 
     def slip_picture(self) -> str:
-        """The slip asked about: the leaf it went on, then the card (each with its words for a screen reader)."""
-        card, side, leaf, _ = self.slips_asked[0]
+        """The slip asked about: the card it went on, then the card (each with its words for a screen reader)."""
+        card, side, leaf, _, _ = self.slips_asked[0]
         return side_svg(leaf, uid="rr-slip-leaf", width=110) + card_svg(card, side, uid="rr-slip-card", width=110)
 
     def card_feedback(self) -> Feedback:
@@ -300,7 +311,7 @@ class RaupeTable(seat.SeatRules):
         if self.human is None or self.quiz.question is None or self.started:
             return
         selected, checked = set(self.quiz.selected), self.quiz.feedback is not None
-        if self.quiz.question.kind == "fit":
+        if self.quiz.question.kind == "slip":
             misses = self.misses
             self.ask_slip()
             self.misses, self.quiz.selected = misses, selected
@@ -334,7 +345,7 @@ class RaupeTable(seat.SeatRules):
             if self.paused:
                 raise BadEventError(text("raupe_lessons.msg.is_paused"))
         answering = self.asking
-        slip = self.quiz.question is not None and self.quiz.question.kind == "fit" and answering
+        slip = self.quiz.question is not None and self.quiz.question.kind == "slip" and answering
         after_slips = kind == "start" and not self.started and self.games > 0 and not self.asking
         apply(event)
         kept = {name: value for name, value in event.items() if name != "seq"}
@@ -415,10 +426,10 @@ class RaupeTable(seat.SeatRules):
         if self.quiz.question is not None and self.quiz.question.kind == "cards":
             self.quiz.feedback = self.card_feedback()
         self.say("")  # the question's own feedback says it, once (issue 29)
-        if self.quiz.question is not None and self.quiz.question.kind == "fit":
+        if self.quiz.question is not None and self.quiz.question.kind == "slip":
             # Practice, not one of the lesson's answers: the record keeps those (and a reload brings them back).
             del self.quiz.answers[-1:]
-        if self.quiz.question is not None and self.quiz.question.kind == "fit" and self.quiz.is_right:
+        if self.quiz.question is not None and self.quiz.question.kind == "slip" and self.quiz.is_right:
             said = self.quiz.feedback.text if self.quiz.feedback is not None else ""
             self.slips_asked.pop(0)
             if self.slips_asked:  # the next slip; the last answer's words stay in the table's line
@@ -654,8 +665,9 @@ class RaupeTable(seat.SeatRules):
         if event.player == self.human:
             self.tally["slips" if mistakes else "fits"] += 1
             leaf = before.pile[-1].face
-            if Mistake.WRONG_CARD in mistakes and leaf is not None:  # to ask about before the next game
-                self.slips.append((event.card, event.side, leaf, before.mode))
+            slip = next((m for m in SLIPS if m in mistakes), None)
+            if slip is not None and leaf is not None:  # to ask about before the next game
+                self.slips.append((event.card, event.side, leaf, before.mode, slip))
         words = (
             text("raupe_lessons.card.butterfly")
             if event.card.is_butterfly
@@ -691,7 +703,7 @@ class RaupeTable(seat.SeatRules):
     def question_view(self) -> QuestionView:
         """The question's JSON; a slip's "Does this one fit?" with its picture (the leaf, then the card)."""
         view = self.quiz.view()
-        if view.get("kind") == "fit" and self.slips_asked:
+        if view.get("kind") == "slip" and self.slips_asked:
             view["picture"] = self.slip_picture()
         return view
 
