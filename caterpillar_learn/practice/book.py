@@ -174,7 +174,10 @@ class Book:
         return self.with_mistakes(costliest(game), key, today)
 
     def with_mistakes(self, found: list[Mistake], key: str, today: datetime.date) -> Book:
-        """The book with a game's mistakes (``key`` names the game) and the practice that follows it."""
+        """The book with a game's mistakes (``key`` names the game) and the practice that follows it (a practice
+        left unfinished before, by a lesson started again, is left first: its untried positions come now)."""
+        if self.run:
+            return self.stopped().with_mistakes(found, key, today)
         games = self.games + 1
         fresh = [Item(self.next_id + i, m.position, m.chosen, m.idea, game=key) for i, m in enumerate(found)]
         ideas = dict(self.ideas)

@@ -189,11 +189,29 @@ def test_two_right_first_tries_on_two_days_master_the_idea() -> None:
     assert board.practice["status"] == "done" and board.lesson["target"] == "new_game"
 
 
+@pytest.mark.parametrize("lesson", ["01-beginner", "00-setup"])
 @pytest.mark.parametrize("kind", ["practice_next", "practice_stop"])
-def test_practice_events_without_a_practice_are_refused_in_one_line(kind: str) -> None:
-    board = CaterpillarsLesson("01-beginner")
+def test_practice_events_without_a_practice_are_refused_in_one_line(kind: str, lesson: str) -> None:
+    board = CaterpillarsLesson(lesson)
     board.act(kind)
     assert board.message == text("practice.done")
+
+
+def test_a_practice_left_by_starting_the_lesson_again_comes_after_the_next_game() -> None:
+    day = [DAY]
+    board = lesson_at_free_play(day)
+    free_game(board, lowest_score)
+    session = board.session
+    assert isinstance(session, LessonSession) and session.practice_panel is not None
+    left = set(session.practice_panel.book.run)
+    board.act("start_over")  # "Start again": the lesson from its first step, the book kept
+    again = board.session
+    assert isinstance(again, LessonSession) and again.practice_panel is not None
+    again.practice_panel.today = lambda: day[0]
+    assert again.practice_panel.book.run == tuple(sorted(left)) and not board.practice
+    follow(board, random.Random(1))
+    free_game(board, careful)
+    assert left <= set(again.practice_panel.book.run)  # the untried positions come with the next practice
 
 
 def test_the_review_names_the_ideas_of_the_costliest_moves() -> None:

@@ -680,6 +680,8 @@ class LessonSession(Session):
     def handle(self, event: Mapping[str, Any]) -> None:
         kind = event["type"]
         practice_event = kind in PRACTICE_EVENTS and (self.practising or kind.startswith("practice"))
+        if practice_event and self.practice_panel is None:
+            raise BadEventError(text("practice.done"))  # a lesson without practice (its setup, the lab)
         if self.practice_panel is not None and practice_event:
             self.message = ""
             self._practise(event)  # the book keeps it: not an event of the lesson's save
