@@ -1,6 +1,6 @@
 """The practice kept by the browser (issue 33): the lesson list shows on a card how many moves wait (the count
 the book itself gives), and a lesson opened again finds its practice under way, by the page's own storage (the
-book handed back before the lesson's place)."""
+book handed back before the lesson's place); axe-core finds nothing serious on either page."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from caterpillar_learn.ui.caterpillars import CaterpillarsLesson
 from caterpillar_learn.ui.caterpillars.practice import book_key
 from tests.ui.test_lesson_follows import follow
 
+from .axe import describe_violations, run_axe
 from .conftest import Server
 from .driver import RENDER_TIMEOUT, open_lesson
 
@@ -42,7 +43,7 @@ def practising_lesson() -> CaterpillarsLesson:
 
 
 def test_the_gallery_counts_the_moves_waiting_and_the_lesson_finds_its_practice(
-    browser: Browser, lessons_server: Server
+    browser: Browser, lessons_server: Server, axe_script: str
 ) -> None:
     board = practising_lesson()
     book, saved = board.book["data"], board.saved
@@ -67,5 +68,9 @@ def test_the_gallery_counts_the_moves_waiting_and_the_lesson_finds_its_practice(
         expect(lesson.get_by_test_id("practice-count")).to_have_text(board.practice["count"])
         expect(lesson.get_by_test_id("resume-note")).to_have_attribute("data-status", "resumed")
         expect(lesson.locator('[data-todo="true"]')).to_have_count(1)
+        # The practice under way and the lesson list with its badge: no serious axe-core violation.
+        for page in (lesson, listing):
+            refused = describe_violations(run_axe(page, axe_script))
+            assert not refused, "\n".join(refused)
     finally:
         context.close()
