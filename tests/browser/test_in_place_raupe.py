@@ -99,7 +99,7 @@ def set_speed(page: Page, value: str) -> None:
     """The speed slider moved to ``value`` (as a grown-up does), once the page shows the new speed."""
     slider = page.get_by_test_id("raupe-speed")
     slider.evaluate("(node, value) => { node.value = value; node.dispatchEvent(new Event('change')); }", value)
-    expect(slider).to_have_attribute("aria-valuetext", f"×{value}")
+    expect(slider).to_have_attribute("aria-valuetext", f"×{value}", timeout=CLICK_TIMEOUT)  # a loaded machine
 
 
 def record(page: Page) -> dict[str, object]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 
 from caterpillar_learn.i18n import text
+from caterpillar_learn.ui.quiz import QuestionView
 from caterpillar_learn.ui.raupe import RaupeWidget
 from caterpillar_learn.ui.raupe.controller import TOO_LATE
 from caterpillar_learn.ui.raupe.seat import to_do
@@ -39,6 +40,7 @@ def test_a_slip_comes_back_as_does_this_one_fit() -> None:
     question = widget.question
     assert question["kind"] == "slip" and question["text"] == text("raupe_lessons.question.fit")
     assert 'data-leaf="' in question["picture"] and question["picture"].count("<svg") == 2
+    assert set(question) == set(QuestionView.__annotations__) - {"feedback"}  # its TypedDict, picture included
     assert to_do(table) == "question"
     widget.act("start")
     assert widget.message == text("lessons.question.answer_first") and not table.started
