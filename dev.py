@@ -30,10 +30,11 @@ CHROMIUM = Path("/usr/bin/chromium")
 TEST_PACKAGES = {CHROMIUM: "chromium", Path("/usr/bin/pdftotext"): "poppler-utils"}
 #: ``dev.py test`` runs these before pytest (configuration in pyproject.toml).
 LINT_STEPS = (("ruff", "check", "."), ("ruff", "format", "--check", "."), ("mypy",))
-#: The front end's npm packages (TypeScript for the check, preact's source for the vendored copy's test),
-#: pinned with their hashes by widgets/package-lock.json.
+#: The npm packages the tests use, each folder pinned with every package's hash by its package-lock.json:
+#: the front end's (TypeScript for the check, preact's source for the vendored copy's test) and the
+#: JupyterHub tests' proxy (configurable-http-proxy, tests/hub).
 WIDGETS = ROOT / "widgets"
-NODE_STAMP = WIDGETS / "node_modules" / ".dev-stamp"
+NODE_FOLDERS = (WIDGETS, ROOT / "deploy" / "jupyterhub")
 #: The JavaScript's check, beside the linters: TypeScript's checkJs over the JSDoc types (widgets/tsconfig.json).
 JS_STEPS = (("node", "widgets/node_modules/typescript/bin/tsc", "-p", "widgets"),)
 
@@ -79,14 +80,17 @@ def ensure_test_packages() -> None:
 
 
 def ensure_node_packages() -> None:
-    """``npm ci`` in widgets/ when its lock file changed (the machine's Node.js and npm; npm's registry)."""
-    wanted = hashlib.sha256((WIDGETS / "package-lock.json").read_bytes()).hexdigest()
-    if NODE_STAMP.exists() and NODE_STAMP.read_text() == wanted:
-        return
-    if not shutil.which("npm"):
-        sys.exit("dev.py: the JavaScript's type check needs Node.js and npm (apt-get install nodejs npm)")
-    subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"], check=True, cwd=WIDGETS)
-    NODE_STAMP.write_text(wanted)
+    """``npm ci`` in each of :data:`NODE_FOLDERS` whose lock file changed (the machine's Node.js and npm;
+    npm's registry)."""
+    for folder in NODE_FOLDERS:
+        wanted = hashlib.sha256((folder / "package-lock.json").read_bytes()).hexdigest()
+        stamp = folder / "node_modules" / ".dev-stamp"
+        if stamp.exists() and stamp.read_text() == wanted:
+            continue
+        if not shutil.which("npm"):
+            sys.exit("dev.py: the tests need Node.js and npm (apt-get install nodejs npm)")
+        subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"], check=True, cwd=folder)
+        stamp.write_text(wanted)
 
 
 def _workers(args: list[str]) -> list[str]:

@@ -3,7 +3,8 @@
 ``pip install caterpillar-learn`` is the engine, the hint generator and the
 command line (numpy, Babel, tqdm).  ``[lessons]`` adds what ``serve`` and
 the notebooks need (Voila, JupyterLab, the widgets), ``[classroom]`` what
-``classroom`` needs (Panel, Bokeh, the widgets); pyproject.toml lists them.
+``classroom`` needs (Panel, Bokeh, the widgets), ``[hub]`` the classroom server
+as a JupyterHub service (JupyterHub's OAuth client); pyproject.toml lists them.
 A command checks its extra before it starts (:func:`require`), so a missing
 library is one line naming the extra to install, never a traceback.
 
@@ -47,6 +48,8 @@ EXTRAS: dict[str, tuple[str, ...]] = {
         "segno",
         "confusable_homoglyphs",
     ),
+    # the classroom server as a JupyterHub service (classroom/hub.py): the classroom's modules and the hub's
+    "hub": ("jupyterhub",),
 }
 
 

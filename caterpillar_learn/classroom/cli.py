@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from caterpillar_learn.classroom.codes import ClassroomError
+from caterpillar_learn.classroom.hub import HubService
 from caterpillar_learn.classroom.refusals import BokehRefusals
 from caterpillar_learn.classroom.server import HOST, JOINS_PER_MINUTE, UNOPENED_LIFETIME, serve
 from caterpillar_learn.errors import describe
@@ -40,13 +41,17 @@ def _handle(args: argparse.Namespace) -> int:
         raise ClassroomError(describe("--join-limit", args.join_limit, "joins a minute from 1 to 100000"))
     if not 1 <= args.unopened_lifetime <= 3600:
         raise ClassroomError(describe("--unopened-lifetime", args.unopened_lifetime, "seconds from 1 to 3600"))
+    hub = HubService.from_environ(os.environ)  # started by a JupyterHub: its prefix, address and login
+    if hub is not None:
+        require("hub")
     return serve(
         Path(args.data).expanduser(),
-        args.host,
-        pick_port(args.port, args.host),
+        args.host if hub is None else hub.host,
+        pick_port(args.port, args.host) if hub is None else hub.port,
         joins_per_minute=args.join_limit,
         unopened_lifetime=args.unopened_lifetime,
         allow_hosts=tuple(name.strip().lower() for name in args.allow_host if name.strip()),
+        hub=hub,
     )
 
 
@@ -57,7 +62,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="serve a class: rooms with shared dice, Räuber Raupe tables (Panel)",
         description=(
             "Start the classroom server. It prints the teacher's address (with a secret token) and the address "
-            "pupils open. Rooms, pupils and every move are kept in --data and survive a restart."
+            "pupils open. Rooms, pupils and every move are kept in --data and survive a restart. Started by a "
+            "JupyterHub as its service, it serves under the service's prefix and address, and the hub's login "
+            "(its admins and the group 'teachers') opens the teacher's console instead of a token."
         ),
     )
     parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT}; 0: any free)")

@@ -19,6 +19,7 @@ from caterpillar_learn.classroom.tweaks import Freezer, when_open_send_at_once
 from caterpillar_learn.i18n import text
 
 if TYPE_CHECKING:  # the command line must not pay for Panel and the widgets: they are imported when serving
+    from caterpillar_learn.classroom.hub import HubService
     from caterpillar_learn.classroom.lessonroom import LessonPupil, LessonRoom
     from caterpillar_learn.classroom.lobby import AnyRoom, Lobby
     from caterpillar_learn.ui.base import LearnWidget
@@ -81,11 +82,18 @@ def _on_close(cleanup: Callable[[], None]) -> None:
 
 
 def build_pages(
-    lobby: Lobby, join_url: str, freezer: Freezer | None = None, pictures: str | None = None
+    lobby: Lobby,
+    join_url: str | None,
+    freezer: Freezer | None = None,
+    pictures: str | None = None,
+    hub: HubService | None = None,
 ) -> dict[str, Callable[[], Any]]:
     """The server's pages by address: ``teacher``, ``join`` and ``/`` (the door again); ``pictures`` is
-    where the server serves the lesson gallery's pictures (the door shows the lessons' cards)."""
-    site = Site(lobby, join_url, freezer, pictures)
+    where the server serves the lesson gallery's pictures (the door shows the lessons' cards).  Under a
+    JupyterHub (``hub``) the hub's login guards the teacher's page instead of the token
+    (:class:`~caterpillar_learn.classroom.hub.TeacherGate`), and a ``join_url`` of None is taken from each
+    teacher page's own address."""
+    site = Site(lobby, join_url, freezer, pictures, hub)
     return {"/": site.pupil_page, "join": site.pupil_page, "teacher": site.teacher_page}
 
 
@@ -96,13 +104,21 @@ class Site:
     address; its methods are what Panel and the rooms call back.
     """
 
-    def __init__(self, lobby: Lobby, join_url: str, freezer: Freezer | None, pictures: str | None) -> None:
+    def __init__(
+        self,
+        lobby: Lobby,
+        join_url: str | None,
+        freezer: Freezer | None,
+        pictures: str | None,
+        hub: HubService | None = None,
+    ) -> None:
         from caterpillar_learn.classroom.components import classroom_component
         from caterpillar_learn.classroom.consoles import JoinWidget, TeacherWidget
         from caterpillar_learn.classroom.lessonpage import LessonBoard, LessonTable
         from caterpillar_learn.classroom.pupil import ClassroomBoard, SeatWidget
 
         self.lobby, self.join_url, self.freezer, self.pictures = lobby, join_url, freezer, pictures
+        self.hub = hub
         # Make every component class now, before any page is open: Panel then lists their Bokeh data
         # models in every page's document.  A class first made inside a page would be described to that
         # page alone, and a door opened earlier could not draw the sheet it later receives.
@@ -133,13 +149,25 @@ class Site:
     def teacher_page(self) -> Any:
         import panel as pn
 
-        if not self.lobby.is_teacher(_arg("token")):
+        # Under a hub its login let this page through (TeacherGate, before any page is made).
+        if self.hub is None and not self.lobby.is_teacher(_arg("token")):
             log.warning("teacher page asked for without the token, from %s", _client())
             return pn.pane.Markdown(text("classroom.page.teacher_only"))  # type: ignore[no-untyped-call]
         return TeacherPage(self).layout
 
     def pupil_page(self) -> Any:
         return PupilPage(self).holder
+
+    def page_join_url(self) -> str:
+        """The pupils' door shown on a teacher's page: the server's, or under a hub the one on the host
+        the teacher's browser used."""
+        if self.join_url is not None:
+            return self.join_url
+        assert self.hub is not None, "a join address is given outside a hub"
+        import panel as pn
+
+        request = getattr(getattr(pn.state.curdoc, "session_context", None), "request", None)
+        return self.hub.join_url_from(dict(getattr(request, "headers", None) or {}))
 
 
 class TeacherPage:
@@ -153,7 +181,7 @@ class TeacherPage:
         self.site = site
         self.doc = pn.state.curdoc
         when_open_send_at_once(self.doc)
-        self.console = TeacherConsole(site.lobby, site.join_url)
+        self.console = TeacherConsole(site.lobby, site.page_join_url())
         widget = TeacherWidget(self.console)
         component: Any = site.component(TeacherWidget, widget)
         _log_tampering(component, "teacher")

@@ -29,7 +29,9 @@ token, and the log shows ``token=[hidden]`` for the one request that had
 it (:func:`~caterpillar_learn.ui.hosting.network.redact`).  The page is an
 answer of the classroom server's own Tornado application, so it carries the
 same security headers (:func:`~caterpillar_learn.ui.hosting.network.harden`);
-it is never cached (``no-store``: it names the pupils).
+it is never cached (``no-store``: it names the pupils).  Under a JupyterHub
+the hub's login decides instead, as for the console
+(:class:`~caterpillar_learn.classroom.hub.TeacherGate`): no token, no pass.
 
 >>> from caterpillar_learn.classroom.rooms import CaterpillarsRoom, RoomSettings
 >>> room = CaterpillarsRoom("KX47PQ", RoomSettings.build("advanced", dice="typed"))
@@ -230,11 +232,17 @@ def sheets_page(room: CaterpillarsRoom, paper: str) -> str:
 class ScoreSheets(tornado.web.RequestHandler):
     """``GET /sheets?room=CODE[&paper=letter]``: the room's score sheets, for the teacher's browser alone."""
 
-    def initialize(self, lobby: Any) -> None:
-        self.lobby = lobby
+    def initialize(self, lobby: Any, gate: Any = None) -> None:
+        self.lobby, self.gate = lobby, gate
 
-    def get(self) -> None:
+    async def get(self) -> None:
         self.set_header("Cache-Control", "no-store")
+        if self.gate is not None:  # a hub's: its teacher, or its login first (anyone else is refused there)
+            if await self.gate.teacher(self) is None:
+                self.redirect(self.gate.login_for(self.request.uri))
+                return
+            self._answer()
+            return
         token = self.get_query_argument("token", None)
         if token is not None:  # the console's link: the token once, then a cookie and an address without it
             if not self.lobby.is_teacher(token):
@@ -248,6 +256,10 @@ class ScoreSheets(tornado.web.RequestHandler):
         if not secrets.compare_digest(shown.encode(), sheets_pass(self.lobby.token).encode()):
             self._refuse()
             return
+        self._answer()
+
+    def _answer(self) -> None:
+        """The sheets of the room asked for, to a browser known to be the teacher's."""
         try:
             code = parse_code(self.get_query_argument("room", ""))
             paper = parse_paper(self.get_query_argument("paper", ""))

@@ -48,11 +48,13 @@ from __future__ import annotations
 
 import gc
 import logging
+import re
 import shutil
 import tempfile
 from pathlib import Path
 from typing import Any
 
+from caterpillar_learn.classroom.hub import TEACHERS, HubService, TeacherGate, cookie_secret, hub_auth
 from caterpillar_learn.classroom.pages import build_pages
 from caterpillar_learn.classroom.tweaks import (
     Freezer,
@@ -94,15 +96,24 @@ UNOPENED_CHECK = 5.0
 POLICY = content_policy(script=["blob:"], connect=["blob:"])
 #: The address of the server's own static folder (the connection-lost script).
 STATIC = "caterpillar-learn"
-#: How long a tablet keeps each static file (:class:`~caterpillar_learn.ui.hosting.network.Lifetime`).
-#: Bokeh and Panel ask for their bundles with ``?v=`` (a year); what they ask for without one (Panel's
-#: es-module-shims, Bokeh's icon) changes only with an upgrade, which restarts the server: a day.  The
-#: connection-lost script is written at each start: asked again (a 304 when unchanged).
-LIFETIMES = (
-    Lifetime(r"/static/.+", plain=DAY),
-    Lifetime(r"/favicon\.ico", plain=DAY),
-    Lifetime(rf"/{STATIC}/.+", plain=ASK),
-)
+
+
+def lifetimes(prefix: str = "") -> tuple[Lifetime, ...]:
+    """How long a tablet keeps each static file, under the address ``prefix`` (a hub's; none on its own):
+    Bokeh and Panel ask for their bundles with ``?v=`` (a year); what they ask for without one (Panel's
+    es-module-shims, Bokeh's icon) changes only with an upgrade, which restarts the server: a day.  The
+    connection-lost script is written at each start: asked again (a 304 when unchanged)
+    (:class:`~caterpillar_learn.ui.hosting.network.Lifetime`).
+
+    >>> [lifetime.path for lifetime in lifetimes("/services/classroom")][0]
+    '/services/classroom/static/.+'
+    """
+    at = re.escape(prefix)
+    return (
+        Lifetime(rf"{at}/static/.+", plain=DAY),
+        Lifetime(rf"{at}/favicon\.ico", plain=DAY),
+        Lifetime(rf"{at}/{STATIC}/.+", plain=ASK),
+    )
 
 
 def _refused_words() -> tuple[str, str]:
@@ -118,8 +129,10 @@ def serve(
     joins_per_minute: float = JOINS_PER_MINUTE,
     unopened_lifetime: float = UNOPENED_LIFETIME,
     allow_hosts: tuple[str, ...] = (),
+    hub: HubService | None = None,
 ) -> int:
-    """Open the rooms in ``data`` and serve them until interrupted.
+    """Open the rooms in ``data`` and serve them until interrupted (under a JupyterHub as its service
+    ``hub``: :mod:`~caterpillar_learn.classroom.hub`).
 
     A page whose websocket never connects is forgotten ``unopened_lifetime``
     seconds after it was loaded (Bokeh's unused-session lifetime, looked at
@@ -147,29 +160,52 @@ def serve(
     notices = Path(tempfile.mkdtemp(prefix="caterpillar-learn-classroom-"))
     write_notice(notices)  # every page loads it: "Connection lost — trying again…", then a reload
     write_pictures(notices)  # the lessons' pictures on the door: files a tablet keeps, not markup in every page
-    pn.config.js_files = {**pn.config.js_files, "connection_lost": f"/{STATIC}/{NOTICE_FILE}"}
+    prefix = "" if hub is None else hub.prefix
+    pn.config.js_files = {**pn.config.js_files, "connection_lost": f"{prefix}/{STATIC}/{NOTICE_FILE}"}
+    on_hub: dict[str, Any] = {}
+    if hub is None:
+        join_url: str | None = join_base(host, port)
+        websocket_origin = [*origins(host, port), *(f"{name}:{port}" for name in allow_hosts)]
+        patterns: list[tuple[str, Any, dict[str, Any]] | tuple[str, Any]] = [(PATH, ScoreSheets, {"lobby": lobby})]
+    else:  # behind the hub's proxy, on its host and port: the names this computer and --allow-host give
+        gate = TeacherGate(hub, hub_auth(hub))
+        join_url = hub.join_url()
+        # The hub's public port is unknown here: any port of this computer's names and --allow-host's, set as
+        # Bokeh's own setting (its command-line form takes numbered ports only).
+        from bokeh.settings import settings
+
+        settings.allowed_ws_origin.set_value([f"{name}:*" for name in sorted(allowed_hosts(host, allow_hosts))])
+        websocket_origin = []
+        patterns = [(PATH, ScoreSheets, {"lobby": lobby, "gate": gate}), *gate.patterns]
+        on_hub = {"prefix": prefix, "auth_provider": gate.provider, "cookie_secret": cookie_secret(gate.auth.api_token)}
     server = start_server(
-        every_page(build_pages(lobby, join_base(host, port), freezer, pictures=f"/{STATIC}/"), widgets),
+        every_page(build_pages(lobby, join_url, freezer, pictures=f"{prefix}/{STATIC}/", hub=hub), widgets),
         port=port,
         address=host,
-        websocket_origin=[*origins(host, port), *(f"{name}:{port}" for name in allow_hosts)],
+        websocket_origin=websocket_origin,
         show=False,
         start=False,
         title={"/": text("classroom.page.title_pupil"), "join": text("classroom.page.title_pupil"),
                "teacher": text("classroom.page.title_teacher")},
         verbose=False,
         static_dirs={STATIC: str(notices)},
-        extra_patterns=[(PATH, ScoreSheets, {"lobby": lobby})],  # the class's score sheets, for the teacher
+        extra_patterns=patterns,  # the class's score sheets, for the teacher (and a hub's login)
         unused_session_lifetime_milliseconds=int(unopened_lifetime * 1000),
         check_unused_sessions_milliseconds=int(min(UNOPENED_CHECK, unopened_lifetime) * 1000),
+        **on_hub,
     )  # fmt: skip
     # The network policy shared with the lessons' server (Host check, headers, a log without the token).
-    harden(tornado_application(server), allowed_hosts(host, allow_hosts), POLICY, _refused_words, LIFETIMES)
+    harden(tornado_application(server), allowed_hosts(host, allow_hosts), POLICY, _refused_words, lifetimes(prefix))
     fewer_bundles(tornado_application(server))
     print(f"Classroom server, rooms kept in {data}", flush=True)
-    print(f"Teacher (keep this address to yourself): http://{public_host(host)}:{port}/teacher?token={lobby.token}")
-    print(f"Pupils join at: {join_base(host, port)}", flush=True)
-    if host == HOST:
+    if hub is not None:
+        where = hub.public_url or f"the hub's address + {prefix}/"
+        print(f"A JupyterHub service: teachers (hub admins, group {TEACHERS!r}) log in at the hub and open "
+              f"{where.rstrip('/')}/teacher; pupils join at {where.rstrip('/')}/join", flush=True)  # fmt: skip
+    else:
+        print(f"Teacher (keep this address to yourself): http://{public_host(host)}:{port}/teacher?token={lobby.token}")
+        print(f"Pupils join at: {join_base(host, port)}", flush=True)
+    if host == HOST and hub is None:
         print("Only this computer can reach it; for the class's tablets start it with --host 0.0.0.0.", flush=True)
     print("Press Ctrl+C to stop.", flush=True)
     start_workers()  # hints are worked out in worker processes, never on the event loop
