@@ -37,8 +37,9 @@ from caterpillar_learn.classroom import refusals
 from caterpillar_learn.classroom.lessonroom import LessonPupil, LessonRoom, RoomLesson, RoomTable
 from caterpillar_learn.errors import CaterpillarLearnError, one_line
 from caterpillar_learn.i18n import available_languages, language, text
-from caterpillar_learn.ui.base import LANGUAGE_EVENT, MAX_EVENT_FIELDS, LearnWidget
+from caterpillar_learn.ui.base import LANGUAGE_EVENT, LearnWidget
 from caterpillar_learn.ui.caterpillars import CaterpillarsBoard
+from caterpillar_learn.ui.events import MAX_EVENT_FIELDS
 from caterpillar_learn.ui.raupe import RaupeWidget
 
 __all__ = ["LessonBoard", "LessonTable", "lesson_widget", "widget_class"]

@@ -43,7 +43,7 @@ is the same for every game:
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 import anywidget
@@ -51,11 +51,21 @@ import traitlets
 
 from caterpillar_learn.errors import CaterpillarLearnError, describe, one_line
 from caterpillar_learn.i18n import available_languages, current_language, language, language_choices, text
+from caterpillar_learn.ui.events import (
+    MAX_EVENT_FIELDS,
+    MAX_SEQ,
+    BadEventError,
+    event_type,
+    handler,
+    number,
+    whole,
+)
+from caterpillar_learn.ui.resume import Resumable, SaveError, storage_key
 from caterpillar_learn.ui.voice import speaks_by_default, voice_strings
 
 log = logging.getLogger("caterpillar_learn.ui")
 
-__all__ = [
+__all__ = [  # the event helpers too, from ui/events.py, where they live
     "BadEventError",
     "Controller",
     "LearnWidget",
@@ -66,10 +76,6 @@ __all__ = [
     "whole",
 ]
 
-#: The longest event the widget reads (a page could send megabytes of JSON).
-MAX_EVENT_FIELDS = 16
-#: The largest ``seq`` echoed in ``handled``: the largest whole number JavaScript holds exactly (2**53 - 1).
-MAX_SEQ = 2**53 - 1
 #: The event every widget handles itself: the learner's choice of language.
 LANGUAGE_EVENT = "language"
 #: The events a widget with a resumable controller handles itself (:mod:`caterpillar_learn.ui.resume`).
@@ -78,10 +84,6 @@ RESUME_EVENT, START_OVER_EVENT = "resume", "start_over"
 RESUME_WORDS = ("resumed", "refused", "start_over")
 #: Events the page sends by itself, not the learner's actions (a clock's tick, what kind of screen it is).
 UNSEEN_EVENTS = ("tick", "device")
-
-
-class BadEventError(CaterpillarLearnError):
-    """An event from the front end that does not fit the game."""
 
 
 class Controller(Protocol):
@@ -100,82 +102,6 @@ class Controller(Protocol):
 
     def interim(self, event: Mapping[str, Any]) -> dict[str, Any]:
         """Views to show at once before a slow event is handled (``{}`` for none)."""
-
-
-def event_type(event: object, known: Iterable[str]) -> str:
-    """The type of a front-end event, or a one-line error.
-
-    >>> event_type({"type": "roll", "seq": 3}, ("roll",))
-    'roll'
-    >>> event_type([1, 2], ("roll",))
-    Traceback (most recent call last):
-    ...
-    caterpillar_learn.ui.base.BadEventError: event: got a list, expected an object {"type": ...}
-    """
-    names = tuple(known)
-    if not isinstance(event, Mapping):
-        raise BadEventError(f'event: got a {type(event).__name__}, expected an object {{"type": ...}}')
-    if len(event) > MAX_EVENT_FIELDS:
-        raise BadEventError(describe("event fields", len(event), f"at most {MAX_EVENT_FIELDS}"))
-    kind = event.get("type")
-    if not isinstance(kind, str) or kind not in names:
-        raise BadEventError(describe("event type", kind, "one of " + ", ".join(names)))
-    return kind
-
-
-def handler(owner: object, event: object, handlers: Mapping[str, str]) -> Callable[[Mapping[str, Any]], None]:
-    """The method of ``owner`` that applies ``event``, found by the event's type in ``handlers`` (type → method
-    name): the one table-driven dispatch of every controller and console, so that an unknown type is refused
-    in one line, here (:func:`event_type`).
-
-    >>> class Bell:
-    ...     def on_ring(self, event):
-    ...         print("ring" * event["times"])
-    >>> handler(Bell(), {"type": "ring", "times": 2}, {"ring": "on_ring"})({"times": 2})
-    ringring
-    >>> handler(Bell(), {"type": "moon"}, {"ring": "on_ring"})
-    Traceback (most recent call last):
-    ...
-    caterpillar_learn.ui.base.BadEventError: event type: got 'moon', expected one of ring
-    """
-    method: Callable[[Mapping[str, Any]], None] = getattr(owner, handlers[event_type(event, handlers)])
-    return method
-
-
-def whole(value: object, field: str, size: int | None = None) -> int:
-    """A whole number from an event (below ``size`` if given), or a one-line error.
-
-    >>> whole(2, "die index", 3)
-    2
-    >>> whole(10**400, "option index")  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    caterpillar_learn.ui.base.BadEventError: option index: got a number of about 401 digits, expected a whole number...
-    """
-    expected = "a whole number" if size is None else f"a whole number from 0 to {size - 1}"
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise BadEventError(describe(field, value, expected))
-    if abs(value) > 10**9:
-        digits = int(abs(value).bit_length() * 0.30103) + 1  # str() of a huge int is refused (and slow)
-        raise BadEventError(f"{field}: got a number of about {digits} digits, expected {expected}")
-    if size is not None and not 0 <= value < size:
-        raise BadEventError(describe(field, value, expected))
-    return value
-
-
-def number(value: object, field: str, low: float, high: float) -> float:
-    """A number from an event between ``low`` and ``high``, or a one-line error.
-
-    >>> number(0.25, "tick dt", 0.0, 1.0)
-    0.25
-    >>> number("fast", "speed", 0.25, 2.5)
-    Traceback (most recent call last):
-    ...
-    caterpillar_learn.ui.base.BadEventError: speed: got 'fast', expected a number from 0.25 to 2.5
-    """
-    if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
-        raise BadEventError(describe(field, value, f"a number from {low} to {high}"))
-    return float(value)
 
 
 def template(key: str) -> str:
@@ -284,8 +210,6 @@ class LearnWidget(anywidget.AnyWidget, Generic[C]):
 
     def saved_view(self) -> dict[str, Any]:
         """The ``saved`` trait: the controller's save, its ``localStorage`` key and the resume's status."""
-        from caterpillar_learn.ui.resume import Resumable, storage_key  # resume builds on this module
-
         if not isinstance(self.session, Resumable):
             return {}
         data = {**self.session.save(), "lang": self.lang}
@@ -370,8 +294,6 @@ class LearnWidget(anywidget.AnyWidget, Generic[C]):
 
     def resumable(self) -> bool:
         """Whether the controller can be saved and resumed (:class:`~caterpillar_learn.ui.resume.Resumable`)."""
-        from caterpillar_learn.ui.resume import Resumable
-
         return isinstance(self.session, Resumable)
 
     def resume(self, save: object) -> None:
@@ -380,8 +302,6 @@ class LearnWidget(anywidget.AnyWidget, Generic[C]):
         Only the page's first action may resume: once the learner has played
         here, a late resume (a second view of the same widget) is ignored.
         """
-        from caterpillar_learn.ui.resume import Resumable, SaveError
-
         session = self.session
         assert isinstance(session, Resumable)
         if session.accepted:
@@ -408,8 +328,6 @@ class LearnWidget(anywidget.AnyWidget, Generic[C]):
 
     def start_over(self) -> None:
         """The learner's "Start again": the lesson from its first step, and the page's save with it."""
-        from caterpillar_learn.ui.resume import Resumable
-
         session = self.session
         assert isinstance(session, Resumable)
         with language(self.lang):

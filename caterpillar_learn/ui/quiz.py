@@ -51,7 +51,7 @@ from typing import TypedDict
 from caterpillar_learn.errors import describe
 from caterpillar_learn.i18n import text
 from caterpillar_learn.lessons.questions import Feedback, Question, check
-from caterpillar_learn.ui.base import BadEventError
+from caterpillar_learn.ui.events import BadEventError
 
 __all__ = ["AnswerView", "FeedbackView", "OptionView", "QuestionView", "Quiz", "RecordView", "answers_file", "nickname"]
 
@@ -119,7 +119,7 @@ def nickname(value: object) -> str:
     >>> nickname("../../etc")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    caterpillar_learn.ui.base.BadEventError: nickname: got '../../etc', expected 1 to 20 letters, digits, spaces...
+    caterpillar_learn.ui.events.BadEventError: nickname: got '../../etc', expected 1 to 20 letters, digits, spaces...
     """
     expected = f"1 to {NICKNAME_LENGTH} letters, digits, spaces or {' '.join(NICKNAME_MARKS)}"
     if not isinstance(value, str) or len(value) > 4 * NICKNAME_LENGTH:

@@ -51,7 +51,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar, Protocol, TypedDict, TypeVar, runtime_checkable
 
 from caterpillar_learn.errors import describe
-from caterpillar_learn.ui.base import MAX_EVENT_FIELDS, BadEventError
+from caterpillar_learn.ui.events import MAX_EVENT_FIELDS, BadEventError
 
 log = logging.getLogger("caterpillar_learn.ui")
 

@@ -56,7 +56,6 @@ from caterpillar_learn.lessons.questions import (
 )
 from caterpillar_learn.lessons.scenarios import is_led
 from caterpillar_learn.lessons.teacher import game_dice
-from caterpillar_learn.ui.base import BadEventError, event_type, handler, whole
 from caterpillar_learn.ui.caterpillars.advice import Warmup, helper_move, hint_view, loss_lines, outcome, prepare
 from caterpillar_learn.ui.caterpillars.advice import review_view as advice_review
 from caterpillar_learn.ui.caterpillars.practice import PracticePanel
@@ -68,6 +67,7 @@ from caterpillar_learn.ui.caterpillars.views import (
     review_view,
     sheet_view,
 )
+from caterpillar_learn.ui.events import BadEventError, event_type, handler, whole
 from caterpillar_learn.ui.quiz import Quiz
 from caterpillar_learn.ui.resume import SAVE_FORMAT, SaveError, SaveRecord, check_save
 

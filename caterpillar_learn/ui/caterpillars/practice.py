@@ -38,8 +38,8 @@ from caterpillar_learn.caterpillars.levels import Level
 from caterpillar_learn.errors import describe
 from caterpillar_learn.i18n import text
 from caterpillar_learn.practice import Book, Item, Mistake, PracticeError, game_key, judge
-from caterpillar_learn.ui.base import BadEventError
 from caterpillar_learn.ui.caterpillars.advice import ADVICE_LOCK, Warmup, prepare
+from caterpillar_learn.ui.events import BadEventError
 
 __all__ = ["SHOW_AFTER", "PracticePanel", "book_key", "worked_out"]
 

@@ -20,7 +20,7 @@ view says so.
 >>> bench.handle({"type": "run", "level": "beginner", "strategies": ["greedy"], "games": 5})
 Traceback (most recent call last):
 ...
-caterpillar_learn.ui.base.BadEventError: games: got 5, expected a whole number from 20 to 2000
+caterpillar_learn.ui.events.BadEventError: games: got 5, expected a whole number from 20 to 2000
 """
 
 from __future__ import annotations
@@ -30,8 +30,8 @@ from typing import Any
 
 from caterpillar_learn.caterpillars.levels import Level
 from caterpillar_learn.errors import describe
-from caterpillar_learn.ui.base import BadEventError, handler, whole
 from caterpillar_learn.ui.caterpillars.lab import DEFAULT_STRATEGIES, STRATEGIES, LabReport, run_lab
+from caterpillar_learn.ui.events import BadEventError, handler, whole
 from caterpillar_learn.ui.lab.views import lab_view
 
 __all__ = ["EVENTS", "GAMES", "HANDLERS", "SLOW_GAMES", "LabBench"]
@@ -51,10 +51,10 @@ def parse_strategies(value: object) -> tuple[str, ...]:
 
     >>> parse_strategies(["hint", "greedy"])
     ('greedy', 'hint')
-    >>> parse_strategies([])
+    >>> parse_strategies([])  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    caterpillar_learn.ui.base.BadEventError: strategies: got [], expected a list of some of random, greedy, median, hint
+    caterpillar_learn.ui.events.BadEventError: strategies: got [], expected a list of some of random, greedy, ...
     """
     expected = "a list of some of " + ", ".join(STRATEGIES)
     if not isinstance(value, list) or not value or len(value) > len(STRATEGIES):

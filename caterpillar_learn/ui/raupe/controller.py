@@ -33,7 +33,7 @@ refused with "Too late: the pile changed" and costs nothing.
 >>> table.handle({"type": "start"})  # "Which of your cards fit?" comes first
 Traceback (most recent call last):
 ...
-caterpillar_learn.ui.base.BadEventError: Answer the question first, then play.
+caterpillar_learn.ui.events.BadEventError: Answer the question first, then play.
 >>> for option in sorted(table.quiz.question.correct):
 ...     table.handle({"type": "answer", "option": option})
 >>> table.handle({"type": "check"})
@@ -41,7 +41,7 @@ caterpillar_learn.ui.base.BadEventError: Answer the question first, then play.
 >>> table.handle({"type": "play", "index": "x"})
 Traceback (most recent call last):
 ...
-caterpillar_learn.ui.base.BadEventError: card number: got 'x', expected a whole number from 0 to 11
+caterpillar_learn.ui.events.BadEventError: card number: got 'x', expected a whole number from 0 to 11
 >>> Game.from_json(table.record()).state == table.game.state
 True
 
@@ -93,7 +93,7 @@ from caterpillar_learn.raupe.cards import Card, Side
 from caterpillar_learn.raupe.hints import describe_side, fit_reason, penalty_text, trait_name
 from caterpillar_learn.raupe.referee import PENALTY_CARDS, Mistake, Outcome, Penalty
 from caterpillar_learn.raupe.svg import card_svg, side_svg
-from caterpillar_learn.ui.base import BadEventError, handler, number, whole
+from caterpillar_learn.ui.events import BadEventError, handler, number, whole
 from caterpillar_learn.ui.quiz import QuestionView, Quiz
 from caterpillar_learn.ui.raupe import seat
 from caterpillar_learn.ui.raupe.views import hand_view, lesson_view, table_view
