@@ -14,8 +14,8 @@ from caterpillar_learn.classroom.refusals import BokehRefusals
 from caterpillar_learn.classroom.server import HOST, JOINS_PER_MINUTE, UNOPENED_LIFETIME, serve
 from caterpillar_learn.errors import describe
 from caterpillar_learn.extras import require
+from caterpillar_learn.hosting.network import pick_port, quiet_log
 from caterpillar_learn.i18n import available_languages, set_language
-from caterpillar_learn.ui.hosting.network import pick_port, quiet_log
 
 __all__ = ["DEFAULT_PORT", "default_data", "register"]
 

@@ -91,15 +91,11 @@ class Server:
                 os.kill(pid, signal.SIGKILL)
 
 
-def start_server(
-    cmd: list[str], url: str, log: Path, *, cwd: Path = ROOT, env: dict[str, str] | None = None
-) -> Server:
+def start_server(cmd: list[str], url: str, log: Path, *, cwd: Path = ROOT, env: dict[str, str] | None = None) -> Server:
     """Start ``cmd`` (in ``env``, this process's by default) in a new process group and wait until ``url``
     answers 200."""
     with log.open("wb") as out:
-        process = subprocess.Popen(
-            cmd, cwd=cwd, stdout=out, stderr=subprocess.STDOUT, start_new_session=True, env=env
-        )
+        process = subprocess.Popen(cmd, cwd=cwd, stdout=out, stderr=subprocess.STDOUT, start_new_session=True, env=env)
     server = Server(process, url, log)
     deadline = time.monotonic() + START_TIMEOUT
     while True:

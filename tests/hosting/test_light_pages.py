@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import pytest
 from playwright.sync_api import Browser, expect
 
-from caterpillar_learn.ui.hosting.network import ASK, DAY, YEAR
+from caterpillar_learn.hosting.network import ASK, DAY, YEAR
 from caterpillar_learn.ui.hosting.serve import VOILA_EXTENSIONS
 from tests.browser.conftest import Server, start_classroom
 from tests.browser.driver import RENDER_TIMEOUT, lesson_card

@@ -24,7 +24,7 @@ For a class (see docs/TEACHERS.md):
 * Every answer carries ``Referrer-Policy: no-referrer``,
   ``X-Content-Type-Options: nosniff`` and a Content-Security-Policy with
   ``frame-ancestors 'none'``, and the log never shows the token: the network
-  policy the classroom server shares (:mod:`caterpillar_learn.ui.hosting.network`).
+  policy the classroom server shares (:mod:`caterpillar_learn.hosting.network`).
 * ``--max-kernels N`` (default 40: a class of 30, the teacher and a few
   pages still closing) caps the live kernels; when all are taken, a kernel
   whose page closed 15 s ago or more gives its place, and without one a page
@@ -65,10 +65,7 @@ from pathlib import Path
 from caterpillar_learn.advice import disk_cache
 from caterpillar_learn.errors import brief, describe
 from caterpillar_learn.extras import require
-from caterpillar_learn.i18n import LANGUAGE_ENV, available_languages, set_language
-from caterpillar_learn.lessons.notebooks import CHECKOUT_LESSONS, lesson_notebooks, shipped_lessons
-from caterpillar_learn.ui.hosting.jupyter_data import SHARE, VOILA_EXTENSIONS, VOILA_LABEXTENSIONS, VOILA_TEMPLATE
-from caterpillar_learn.ui.hosting.network import (
+from caterpillar_learn.hosting.network import (
     HOST,
     ServeError,
     allowed_hosts,
@@ -77,6 +74,9 @@ from caterpillar_learn.ui.hosting.network import (
     new_token,
     pick_port,
 )
+from caterpillar_learn.i18n import LANGUAGE_ENV, available_languages, set_language
+from caterpillar_learn.lessons.notebooks import CHECKOUT_LESSONS, lesson_notebooks, shipped_lessons
+from caterpillar_learn.ui.hosting.jupyter_data import SHARE, VOILA_EXTENSIONS, VOILA_LABEXTENSIONS, VOILA_TEMPLATE
 
 #: Voila's own default port, so the URL matches what Voila's documentation says.
 DEFAULT_PORT = 8866
@@ -103,7 +103,7 @@ def find_lessons(explicit: str | Path | None = None) -> Path:
     >>> find_lessons("/nonexistent")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    caterpillar_learn.ui.hosting.network.ServeError: --lessons: got '/nonexistent', expected a folder ...
+    caterpillar_learn.hosting.network.ServeError: --lessons: got '/nonexistent', expected a folder ...
     """
     if explicit is not None:
         folder = Path(explicit).expanduser().resolve()

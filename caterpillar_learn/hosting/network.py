@@ -94,7 +94,7 @@ def resolve_host(host: str) -> list[str]:
     >>> resolve_host("no-such-host.invalid")
     Traceback (most recent call last):
     ...
-    caterpillar_learn.ui.hosting.network.ServeError: --host: got 'no-such-host.invalid', expected an address \
+    caterpillar_learn.hosting.network.ServeError: --host: got 'no-such-host.invalid', expected an address \
 of this computer (e.g. 192.168.1.10), a name that resolves to one, or 0.0.0.0 for every interface
     """
     try:
@@ -158,7 +158,7 @@ def pick_port(requested: int, host: str = HOST) -> int:
     >>> pick_port(70000)
     Traceback (most recent call last):
     ...
-    caterpillar_learn.ui.hosting.network.ServeError: --port: got 70000, expected a port from 1 to 65535, or 0 for any \
+    caterpillar_learn.hosting.network.ServeError: --port: got 70000, expected a port from 1 to 65535, or 0 for any \
 free port
     """
     if not 0 <= requested <= 65535:
