@@ -30,6 +30,7 @@ import { sound } from "./sound.js";
  * @property {boolean} started
  * @property {boolean} running
  * @property {boolean} paused
+ * @property {boolean} [ticks]  false where the server's clock moves the table (a lesson room)
  * @property {boolean} finished
  * @property {string} winner
  * @property {boolean} you_won
@@ -447,7 +448,7 @@ function render({ model, el }) {
         hand)),
     withRules ? null : keys,
     grownUps));
-    running = Boolean(t.running) && !t.paused;
+    running = Boolean(t.running) && !t.paused && t.ticks !== false;  // a lesson room's table: the server's clock
     const now = { size: t.pile.size, hand: cards.length,
       opponents: Object.fromEntries(t.opponents.map((o) => [String(o.seat), o.cards])) };
     const was = before;

@@ -34,7 +34,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from caterpillar_learn.classroom import refusals
-from caterpillar_learn.classroom.lessonroom import LessonPupil, LessonRoom, RoomLesson, RoomTable
+from caterpillar_learn.classroom.codes import ClassroomError, JoinLimit
+from caterpillar_learn.classroom.lessonroom import (
+    EVENT_BURST,
+    EVENTS_PER_MINUTE,
+    LessonPupil,
+    LessonRoom,
+    RoomLesson,
+    RoomTable,
+)
 from caterpillar_learn.errors import CaterpillarLearnError, one_line
 from caterpillar_learn.i18n import available_languages, language, text
 from caterpillar_learn.ui.base import LANGUAGE_EVENT, LearnWidget
@@ -48,6 +56,8 @@ log = logging.getLogger("caterpillar_learn.classroom")
 
 #: Events a page sends by itself, many times a second or at every load: never logged as refused.
 QUIET = ("tick", "device")
+#: The one key of a page's own token bucket.
+PAGE = "page"
 
 
 class InRoom:
@@ -59,6 +69,8 @@ class InRoom:
 
     def place(self, room: LessonRoom, pupil: LessonPupil, read_only: bool) -> None:
         self.room, self.pupil, self.read_only = room, pupil, read_only
+        #: The events this page may still send (the joins' token bucket, one key: this page).
+        self.pace = JoinLimit(EVENT_BURST, EVENTS_PER_MINUTE)
 
     def resumable(self) -> bool:
         """Never: in a room the log keeps a pupil's place (a reload replays it), so the page keeps no save
@@ -84,6 +96,8 @@ class InRoom:
         self.pupil.lang = widget.lang  # what the teacher's roll or start speaks on this pupil's screen
         with language(widget.lang):
             try:
+                if not self.pace.allow(PAGE):  # a flood from one page is refused here, before the room
+                    raise ClassroomError(text("classroom.lesson.too_fast"))
                 self.room.act(self.pupil.id, event)
             except CaterpillarLearnError as error:
                 widget.session.message = one_line(str(error))

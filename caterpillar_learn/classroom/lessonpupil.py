@@ -493,6 +493,13 @@ class RoomTable(RaupeTable):
     def let_go(self) -> None:
         """Nothing to catch up: a table's step follows its game."""
 
+    def views(self) -> dict[str, Any]:
+        """The lesson's views; the page sends no ticks, as the room's clock moves the table
+        (:meth:`~caterpillar_learn.classroom.lessonroom.LessonRoom.tick`)."""
+        views = super().views()
+        views["table"] = {**views["table"], "ticks": False}
+        return views
+
 
 Controller = RoomLesson | RoomTable
 

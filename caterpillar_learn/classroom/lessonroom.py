@@ -18,6 +18,22 @@ next dice on every sheet, and nobody rolls ahead), ``step_held`` (nobody
 goes past that step), ``class_paused`` and ``names_hidden``.  Each event's
 handler is in :data:`APPLY`; an unknown kind is refused.
 
+A Räuber Raupe lesson's table runs on the server's clock, as the
+classroom's own tables do (:meth:`LessonRoom.tick`, four times a second):
+the pages send no ticks (one that does is not written), and the time that
+passed is written only when it matters: with the bots' next move
+(``table_clock``: the seconds since the last row) or inside the pupil's next
+event (its ``elapsed``).  A replay moves each table's clock by the same
+steps, so the bots play again exactly as they did.  While nobody plays,
+nothing is written: a table whose pupil has done nothing for
+:data:`IDLE_PAUSE` seconds is paused by the room (once, a ``pause`` of the
+pupil's lesson), and a table nobody's page shows waits.  An event that
+changes nothing (a tick, the same speed again) is not written, and each
+pupil's page may send at most :data:`EVENTS_PER_MINUTE` events a minute
+(a burst of :data:`EVENT_BURST` first; the page's widget counts,
+:class:`~caterpillar_learn.classroom.lessonpage.InRoom`): beyond that an
+event is refused and not written.
+
 What the teacher sees of each pupil is :meth:`LessonRoom.progress`: the
 step, the questions asked and right at the first try, and whether the pupil
 is stuck (no progress for :data:`STUCK_SECONDS`, or :data:`STUCK_WRONG`
@@ -71,7 +87,8 @@ from caterpillar_learn.errors import CaterpillarLearnError, describe, one_line
 from caterpillar_learn.i18n import current_language, language, text
 from caterpillar_learn.lessons import LESSONS
 from caterpillar_learn.practice import IDEAS
-from caterpillar_learn.ui.base import BadEventError, event_type
+from caterpillar_learn.ui.events import BadEventError, event_type
+from caterpillar_learn.ui.raupe.controller import MAX_TICK
 
 __all__ = [
     "APPLY",
@@ -97,6 +114,12 @@ STUCK_SECONDS = 90.0
 STUCK_WRONG = 3
 #: The longest event a page may send, as JSON (a lesson's events are a few fields).
 MAX_EVENT_CHARS = 600
+#: Seconds without an action of its pupil after which a running Räuber Raupe table is paused by the room.
+IDLE_PAUSE = 120.0
+#: The events a pupil's page may send (a token bucket per page: a burst, then this many a minute); a child
+#: taps a few times a second at most.
+EVENT_BURST = 40
+EVENTS_PER_MINUTE = 600.0
 #: The progress file's columns, one row per pupil and lesson: then one per idea of the practice (issue 33), each
 #: ``new`` (not met yet), ``practising`` or ``mastered``.
 CSV_COLUMNS = (
@@ -135,12 +158,15 @@ APPLY: dict[str, str] = {
     "pupil_removed": "_on_removed",
     "pupil_renamed": "_on_renamed",
     "lesson_event": "_on_lesson_event",
+    "table_clock": "_on_table_clock",
     "dice_released": "_on_released",
     "step_held": "_on_held",
     "class_paused": "_on_paused",
     "names_hidden": "_on_hidden",
 }
 EVENTS: tuple[str, ...] = tuple(APPLY)
+#: The events of one pupil's lesson: they redraw that pupil's page (and the teacher's).
+PUPILS_OWN = ("lesson_event", "table_clock")
 
 
 @dataclass
@@ -160,6 +186,10 @@ class LessonRoom(EventRoom):
     _stuck: frozenset[int] = field(init=False, default=frozenset(), repr=False)
     #: The helper's moves worked out for any pupil of the room, shared by all of them.
     helpers: HelperMoves = field(init=False, default_factory=HelperMoves, repr=False)
+    #: The real time that passed at each pupil's running table and is not written yet, and when it was last
+    #: looked at (the server's monotonic clock): see :meth:`tick`.
+    _unwritten: dict[int, float] = field(init=False, default_factory=dict, repr=False)
+    _ticked: dict[int, float] = field(init=False, default_factory=dict, repr=False)
 
     # -- what pages read ---------------------------------------------------------------
     @property
@@ -306,6 +336,8 @@ class LessonRoom(EventRoom):
             except BadEventError as error:
                 raise ClassroomError(str(error)) from None
             assert isinstance(event, Mapping)
+            if self._changes_nothing(found, event):
+                return
             try:
                 line = json.dumps(dict(event), allow_nan=False, separators=(",", ":"))
             except (TypeError, ValueError):
@@ -318,7 +350,20 @@ class LessonRoom(EventRoom):
                 self._check_together(found, kind)
             if kind in ("box", "option") and isinstance(found.session, RoomLesson) and found.session.awaits_helper():
                 raise ClassroomError(text("classroom.lesson.wait_helper"))  # not written: a replay plays no other move
-            self.record("lesson_event", {"pupil": pupil, "event": json.loads(line), "at": self.clock()})
+            data: dict[str, Any] = {"pupil": pupil, "event": json.loads(line), "at": self.clock()}
+            elapsed = self._unwritten.pop(pupil, 0.0)
+            if elapsed:
+                data["elapsed"] = round(elapsed, 3)  # the table's clock first, then the pupil's event
+            self.record("lesson_event", data)
+
+    @staticmethod
+    def _changes_nothing(pupil: LessonPupil, event: Mapping[str, Any]) -> bool:
+        """Whether ``event`` would change nothing and so is not written: a page's tick (a table's clock is the
+        server's) or the speed it has already."""
+        session = pupil.session
+        if not isinstance(session, RoomTable):
+            return False
+        return event.get("type") == "tick" or (event.get("type") == "speed" and event.get("value") == session.speed)
 
     def _check_together(self, pupil: LessonPupil, kind: str) -> None:
         session = pupil.session
@@ -362,7 +407,7 @@ class LessonRoom(EventRoom):
         if self.write is not None:
             self.write(kind, data)
         self.apply(kind, data)
-        who = data.get("pupil") if kind == "lesson_event" else TEACHER if kind == "pupil_joined" else None
+        who = data.get("pupil") if kind in PUPILS_OWN else TEACHER if kind == "pupil_joined" else None
         self.notify(who if isinstance(who, int) else None)
 
     def apply(self, kind: str, data: Mapping[str, Any]) -> None:
@@ -396,7 +441,26 @@ class LessonRoom(EventRoom):
         if not isinstance(event, Mapping):
             raise ClassroomError(describe("lesson_event", event, "an event object"))
         self.roster.seen.add(pupil.id)  # a pupil who acted had a page (also after a restart)
+        self._advance(pupil, data.get("elapsed", 0.0))
         self._play(pupil, event, float(data.get("at", pupil.last_at)))
+
+    def _on_table_clock(self, data: Mapping[str, Any]) -> None:
+        self._advance(self.pupils[int(data["pupil"])], data["elapsed"])
+
+    @staticmethod
+    def _advance(pupil: LessonPupil, elapsed: object) -> None:
+        """Move the pupil's table's clock by ``elapsed`` real seconds, a tick's longest step at a time (as the
+        page's own ticks did); the bots' moves now due are played."""
+        if isinstance(elapsed, bool) or not isinstance(elapsed, int | float) or not 0 <= elapsed <= 86_400:
+            raise ClassroomError(describe("elapsed", elapsed, "seconds from 0 to 86400"))
+        session = pupil.session
+        if not elapsed or not isinstance(session, RoomTable):
+            return
+        left = float(elapsed)
+        while left > 0:
+            step = min(left, MAX_TICK)
+            session.advance(step)
+            left = round(left - step, 3)
 
     def _play(self, pupil: LessonPupil, event: Mapping[str, Any], at: float) -> None:
         """Hand ``event`` to the pupil's controller and note what changed for the teacher's grid."""
@@ -464,12 +528,40 @@ class LessonRoom(EventRoom):
         self.anonymous = bool(data["on"])
 
     # -- the clock -----------------------------------------------------------------------------
-    def tick(self) -> None:
-        """Tell the teacher's console when a pupil becomes stuck (or no longer is) with time alone."""
-        stuck = frozenset(pupil.id for pupil in self.counted() if self.is_stuck(pupil))
-        if stuck != self._stuck:
-            self._stuck = stuck
-            self.notify(TEACHER)
+    def tick(self, clock: Callable[[], float] = time.monotonic) -> None:
+        """Move the Räuber Raupe tables' clocks (see the module) and tell the teacher's console when a pupil
+        becomes stuck (or no longer is) with time alone.  The server calls this four times a second."""
+        with self.lock:
+            if self.kind == "raupe" and not self.paused:
+                self._move_tables(clock())
+            stuck = frozenset(pupil.id for pupil in self.counted() if self.is_stuck(pupil))
+            if stuck != self._stuck:
+                self._stuck = stuck
+                self.notify(TEACHER)
+
+    def _move_tables(self, now: float) -> None:
+        """Add the real time since the last look to each running table a page shows; write it when the bots
+        move; pause a table whose pupil has done nothing for :data:`IDLE_PAUSE` seconds."""
+        followed = self.followed()
+        for pupil in list(self.pupils.values()):
+            table, ident = pupil.session, pupil.id
+            last = self._ticked.get(ident)
+            self._ticked[ident] = now
+            if not isinstance(table, RoomTable) or not table.running or table.paused or ident not in followed:
+                continue  # a table nobody looks at waits: its next look adds no time
+            if last is None:
+                continue
+            if self.clock() - pupil.last_at > IDLE_PAUSE:
+                self.record("lesson_event", {"pupil": ident, "event": {"type": "pause"}, "at": self.clock(),
+                                             "elapsed": round(self._unwritten.pop(ident, 0.0), 3)})  # fmt: skip
+                continue
+            elapsed = self._unwritten.get(ident, 0.0) + min(now - last, MAX_TICK)
+            due = table.pending
+            if due is not None and due.time <= table.now + elapsed * table.speed:
+                self._unwritten.pop(ident, None)
+                self.record("table_clock", {"pupil": ident, "elapsed": round(elapsed, 3)})
+            else:
+                self._unwritten[ident] = elapsed
 
 
 def _cell(value: str) -> str:

@@ -25,7 +25,7 @@ word in its own language.
 
 from __future__ import annotations
 
-from typing import Any, Protocol, TypedDict
+from typing import Any, NotRequired, Protocol, TypedDict
 
 from caterpillar_learn.i18n import catalogue, text
 from caterpillar_learn.lessons import TableSetup
@@ -103,6 +103,8 @@ class TableView(TypedDict):
     started: bool
     running: bool
     paused: bool
+    #: False where the server's clock moves the table (a lesson room): the page then sends no ticks.
+    ticks: NotRequired[bool]
     finished: bool
     winner: str
     you_won: bool

@@ -1,0 +1,146 @@
+"""A Räuber Raupe lesson's table in a lesson room runs on the server's clock, and the log stays light
+(issue 32, part 6).
+
+* the page sends no ticks (its view says so), and a tick that comes anyway is not written, nor the same
+  speed again;
+* the room's tick moves a table a page shows; the time is written only when the bots move
+  (``table_clock``) or inside the pupil's next event, and a restart replays the same game;
+* a table nobody's page shows waits; a table whose pupil does nothing is paused by the room, once, and
+  then nothing more is written;
+* a page that floods the room is refused after a burst, and nothing of the flood is written.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from caterpillar_learn.classroom.lessonpage import LessonTable, lesson_widget
+from caterpillar_learn.classroom.lessonroom import EVENT_BURST, IDLE_PAUSE, LessonPupil, LessonRoom
+from caterpillar_learn.classroom.lessonpupil import RoomTable
+from caterpillar_learn.classroom.lobby import Lobby
+from caterpillar_learn.classroom.store import EventStore
+from caterpillar_learn.i18n import text
+from tests.classroom.test_lesson_room import Clock, arrive, lesson_room
+
+#: The server's tick (seconds), as ``classroom/server.py`` runs it.
+TICK = 0.25
+
+
+class Monotonic:
+    """The server's monotonic clock, moved by hand."""
+
+    def __init__(self) -> None:
+        self.now = 50.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def table_of(pupil: LessonPupil) -> RoomTable:
+    assert isinstance(pupil.session, RoomTable)
+    return pupil.session
+
+
+def playing(room: LessonRoom, pupil: LessonPupil) -> RoomTable:
+    """Answer the lesson's questions rightly and start its game: the table runs."""
+    table = table_of(pupil)
+    for _ in range(10):
+        if table.running:
+            return table
+        question = table.quiz.question
+        if table.asking and question is not None:
+            for option in sorted(question.correct):
+                room.act(pupil.id, {"type": "answer", "option": option})
+            room.act(pupil.id, {"type": "check"})
+        else:
+            room.act(pupil.id, {"type": "start"})
+    raise AssertionError("the table did not start")
+
+
+def kinds(room: LessonRoom, since: int) -> list[str]:
+    return [kind for kind, _ in room.log[since:]]
+
+
+def state_of(table: RoomTable) -> Any:
+    state = table.game.state
+    return state.hands, state.pile, round(table.now, 3)
+
+
+def test_the_server_clock_moves_a_table_and_writes_only_when_the_bots_move() -> None:
+    store = EventStore(":memory:")
+    lobby = Lobby(store)
+    _console, room = lesson_room(lobby, "10-raupe-shape")
+    (ada,) = arrive(room, "Ada")
+    widget = lesson_widget(room, ada)
+    assert isinstance(widget, LessonTable) and widget.table["ticks"] is False  # the page sends no ticks
+    table = playing(room, ada)
+    room.subscribe(lambda _part: None, ada.id)  # Ada's page shows her table
+    written = len(room.log)
+    pile = len(table.game.state.pile)
+    # A page's tick and the same speed again change nothing: not written.
+    room.act(ada.id, {"type": "tick", "dt": 0.5})
+    room.act(ada.id, {"type": "speed", "value": table.speed})
+    assert len(room.log) == written and table.now == 0.0
+    clock = Monotonic()
+    ticks = 0
+    while len(table.game.state.pile) < pile + 3:  # the bots play three cards on the server's clock alone
+        clock.now += TICK
+        room.tick(clock)
+        ticks += 1
+        assert ticks < 400, "the bots never played"
+    new = kinds(room, written)
+    assert set(new) == {"table_clock"} and len(new) <= 3, new  # one row a bot's move, none a tick
+    assert ticks > 4 * len(new)
+    # Ada plays (or calls): the time since the bots' last move goes inside her event.
+    clock.now += 3 * TICK
+    room.tick(clock)
+    legal = table.game.legal_plays(table.human) if table.human is not None else []
+    event = {"type": "play", "index": legal[0].card} if legal else {"type": "pause"}
+    room.act(ada.id, event)
+    last = room.log[-1]
+    assert last[0] == "lesson_event" and last[1].get("elapsed", 0) > 0, last
+    # A restart replays the same game, to the same clock.
+    again = Lobby(store).rooms[room.code]
+    assert isinstance(again, LessonRoom)
+    assert state_of(table_of(again.pupils[ada.id])) == state_of(table)
+
+
+def test_a_table_nobody_shows_waits_and_an_idle_pupils_table_is_paused_once() -> None:
+    lobby = Lobby(EventStore(":memory:"))
+    _console, room = lesson_room(lobby, "11-raupe-colour")
+    room.clock = Clock()
+    (ada,) = arrive(room, "Ada")
+    table = playing(room, ada)
+    clock = Monotonic()
+    written = len(room.log)
+    for _ in range(40):  # no page shows the table: its clock stands
+        clock.now += TICK
+        room.tick(clock)
+    assert table.now == 0.0 and len(room.log) == written
+    room.subscribe(lambda _part: None, ada.id)
+    room.clock.now += IDLE_PAUSE + 1  # Ada has done nothing for longer than the room waits
+    for _ in range(3):
+        clock.now += TICK
+        room.tick(clock)
+    assert table.paused and kinds(room, written) == ["lesson_event"]
+    assert room.log[-1][1]["event"] == {"type": "pause"}
+    for _ in range(400):  # a paused table: 100 s of the server's clock write nothing
+        clock.now += TICK
+        room.tick(clock)
+        room.clock.now += TICK
+    assert len(room.log) == written + 1
+    room.act(ada.id, {"type": "pause"})  # Ada is back: her tap goes on with the game
+    assert not table.paused
+
+
+def test_a_flooding_page_is_refused_after_a_burst_and_nothing_of_it_is_written() -> None:
+    lobby = Lobby(EventStore(":memory:"))
+    _console, room = lesson_room(lobby, "10-raupe-shape")
+    (ada,) = arrive(room, "Ada")
+    widget = lesson_widget(room, ada)
+    written = len(room.log)
+    for _ in range(EVENT_BURST + 60):  # a tampered page: the same card flip again and again, at once
+        widget.act("flip", index=0)
+    flips = [event for kind, event in room.log[written:] if kind == "lesson_event"]
+    assert 0 < len(flips) <= EVENT_BURST + 1
+    assert widget.message == text("classroom.lesson.too_fast")
