@@ -115,7 +115,7 @@ STUCK_WRONG = 3
 #: The longest event a page may send, as JSON (a lesson's events are a few fields).
 MAX_EVENT_CHARS = 600
 #: Seconds without an action of its pupil after which a running Räuber Raupe table is paused by the room.
-IDLE_PAUSE = 120.0
+IDLE_PAUSE = 45.0
 #: The events a pupil's page may send (a token bucket per page: a burst, then this many a minute); a child
 #: taps a few times a second at most.
 EVENT_BURST = 40
