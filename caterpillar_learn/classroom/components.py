@@ -89,8 +89,9 @@ _COMPONENTS: dict[type[LearnWidget[Any]], type[LearnComponent]] = {
 
 
 def classroom_component(widget_class: type[LearnWidget[Any]]) -> type[LearnComponent]:
-    """The Panel component class for ``widget_class`` (call it with the class, never ``type(widget)``:
-    anywidget gives every instance a class of its own)."""
+    """The Panel component class for ``widget_class`` (call it with the class, never ``type(widget)``: a
+    widget that does not declare anywidget's ``_anywidget_id``, as :class:`~caterpillar_learn.ui.base.LearnWidget`
+    does, gets a class of its own per instance)."""
     try:
         return _COMPONENTS[widget_class]
     except KeyError:

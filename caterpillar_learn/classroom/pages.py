@@ -294,6 +294,7 @@ class PupilPage:
         self.leave.extend(seat.undo)
         self.refresh_door()  # the door (hidden now) hands the page its secret to keep
         self.holder.objects = [self.door_component, seat.badge, seat.component, *seat.cover]
+        self.site.opened()  # a sheet is as much new heap as a page: the Freezer counts it (a stream of joins)
 
     def refresh_door(self) -> None:
         self.door.refresh()

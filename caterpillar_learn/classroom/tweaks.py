@@ -10,7 +10,11 @@ Hook: Bokeh's private ``ServerSession._subscribed_connections`` and
 **No diagnostics.**  Bokeh's error diagnostics are off in the server process
 (:func:`quiet_diagnostics`): they look for similar names with :mod:`difflib`
 every time Panel asks a model for an attribute it lacks, which it does on every
-change.  Hook: the public ``bokeh.settings.settings.perform_error_diagnostics``.
+change.  Nor does Bokeh validate each new page's document: its checks only warn
+of a layout's mistakes, which a classroom page made by this code does not make
+again for every pupil (2 % of a join, every model asked for its checks by name).
+Hooks: the public ``bokeh.settings.settings.perform_error_diagnostics`` and
+``perform_document_validation``.
 
 **The Tornado application.**  The network policy is installed on Bokeh's
 Tornado application (:func:`tornado_application`).  Hook: Bokeh's private
@@ -35,6 +39,17 @@ without them no page draws at all ("Cannot find module
 '@bokehjs/models/widgets/tables'").  Hook: ``BokehTornado.resources``, the
 method Bokeh's page handler asks for a page's resources, replaced on the one
 application, and ``Resources.clone(components=...)``.
+
+**One bundle list a kind of page.**  For every page it sends, Panel works its
+list of scripts and style sheets out again (``bundle_resources``: every
+component class of the process asked for its files, some of them looked for
+on disk), a tenth of a pupil's join.  Every door is the same kind of page,
+so :func:`one_bundle_a_kind` remembers the list by what it depends on: the
+page's model classes, the resources asked for, the page's relative path and
+Panel's configuration (a page whose text could ask for MathJax is worked out
+every time).  Hook: the module global ``panel.io.server.bundle_resources``,
+which ``server_html_page_for_session`` calls, replaced by
+:func:`fewer_bundles`.
 
 tests/classroom/test_upstream_hooks.py and tests/classroom/test_exposure.py fail
 when a hook is gone, so an upgrade that renames one fails loudly.
@@ -78,39 +93,68 @@ class Freezer:
     so its objects are collected at the next tick.  Freezing without
     collecting first froze the closed pages' garbage too, for ever: some
     50 MB per 400 page loads.
+
+    **A stream of pages.**  While pages keep opening (a school's classes
+    joining together: :attr:`BUSY` pages or more since the last tick), the
+    heap never settles, and Python's own full collections came every second
+    or two, each looking at every page opened so far: 0.1 s, then 0.2 s, up
+    to 0.45 s with 300 pupils, some 2.5 s of the 17 s those joins took.  So
+    while the stream lasts, each tick freezes the heap *without* a
+    collection (the new pages are alive; what garbage there is waits), and
+    once the pages settle (or after :attr:`SWEEP_EVERY` seconds of a stream
+    that never does) everything is thawed, collected once, and frozen again.
     """
 
     #: Seconds without a page opened or closed before the heap is frozen.
     QUIET = 5.0
     #: Longest time a closed page's garbage waits for its collection while pages keep opening and closing.
     LONGEST = 10.0
+    #: Pages opened since the last tick that make a stream: the heap is frozen without a collection.
+    BUSY = 10
+    #: Longest time what was frozen during a stream waits for the collection that looks at it (seconds).
+    SWEEP_EVERY = 60.0
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.clock = clock
         self.changed_at: float | None = None
         self.closed_at: float | None = None  # the first page closed since the last collection
+        self.opened_since = 0  # pages opened (or turned into a sheet) since the last tick
+        self.unswept_at: float | None = None  # when the heap was first frozen without a collection
 
     def opened(self) -> None:
         self.changed_at = self.clock()
+        self.opened_since += 1
 
     def closed(self) -> None:
         gc.unfreeze()
+        self.unswept_at = None  # nothing is frozen now
         self.changed_at = self.clock()
         if self.closed_at is None:
             self.closed_at = self.changed_at
 
     def tick(self) -> bool:
         """Freeze the heap if the pages have settled, or closed pages have waited :attr:`LONGEST` seconds
-        for their collection (a stream of page loads never settles); ``True`` if it did."""
+        for their collection (a stream of page loads never settles); ``True`` if it did.  During a
+        stream of pages, freeze it without a collection (see "A stream of pages")."""
         if self.changed_at is None:
             return False
         now = self.clock()
+        opened, self.opened_since = self.opened_since, 0
         settled = now - self.changed_at >= self.QUIET
-        if not settled and (self.closed_at is None or now - self.closed_at < self.LONGEST):
+        overdue = self.closed_at is not None and now - self.closed_at >= self.LONGEST
+        stale = self.unswept_at is not None and now - self.unswept_at >= self.SWEEP_EVERY
+        if not (settled or overdue or stale):
+            if opened >= self.BUSY:
+                gc.freeze()  # the stream's new pages: alive, and no full collection need look at them now
+                if self.unswept_at is None:
+                    self.unswept_at = now
             return False
         if settled:
             self.changed_at = None
         self.closed_at = None
+        if self.unswept_at is not None:  # frozen during a stream: garbage may be among it
+            self.unswept_at = None
+            gc.unfreeze()
         gc.collect()  # the closed pages' garbage first: a frozen object is never collected
         gc.freeze()
         give_back()
@@ -156,10 +200,12 @@ def when_open_send_at_once(doc: Any) -> None:
 
 
 def quiet_diagnostics() -> None:
-    """Switch Bokeh's error diagnostics off (see "No diagnostics" in the module's text)."""
+    """Switch Bokeh's error diagnostics and its validation of each page off (see "No diagnostics" in the
+    module's text)."""
     from bokeh.settings import settings
 
     settings.perform_error_diagnostics.set_value(False)
+    settings.perform_document_validation.set_value(False)
 
 
 def tornado_application(server: Any) -> Any:
@@ -172,7 +218,9 @@ UNUSED_BUNDLES = ("bokeh-gl",)
 
 
 def fewer_bundles(app: Any, unused: tuple[str, ...] = UNUSED_BUNDLES) -> None:
-    """Make Bokeh's Tornado ``app`` list, in every page it sends, all BokehJS bundles but ``unused``."""
+    """Make Bokeh's Tornado ``app`` list, in every page it sends, all BokehJS bundles but ``unused``
+    (the list worked out once a kind of page: :func:`one_bundle_a_kind`)."""
+    one_bundle_a_kind()
     every = app.resources
 
     def resources(absolute_url: Any = None) -> Any:
@@ -196,3 +244,56 @@ def use_the_c_allocator() -> None:
     sys.stdout.flush()
     sys.stderr.flush()
     os.execv(sys.executable, [sys.executable, *argv[1:]])
+
+
+#: The most bundle lists remembered (kinds of page, times the configurations a test may try).
+BUNDLES_KEPT = 32
+
+
+def one_bundle_a_kind() -> None:
+    """Make Panel work a page's scripts and style sheets out once for every page of the same kind (see "One
+    bundle list a kind of page" above); a second call changes nothing."""
+    import panel.io.server
+    from bokeh.model import Model
+    from bokeh.models.annotations import TextAnnotation
+    from bokeh.models.axes import Axis
+    from bokeh.models.widgets.markups import Div, Paragraph
+    from bokeh.models.widgets.sliders import AbstractSlider
+    from panel.config import config, panel_extension
+    from panel.io.state import state
+
+    panel_server: Any = panel.io.server  # the page handler's module: its global is what it calls
+    every: Any = panel_server.bundle_resources
+    if getattr(every, "remembered", None) is not None:
+        return
+    remembered: dict[tuple[Any, ...], Any] = {}
+    # Models whose text decides whether the page loads MathJax: a page with one is worked out every time.
+    worded = (AbstractSlider, Axis, Div, Paragraph, TextAnnotation)
+
+    def bundle_resources(roots: Any, resources: Any, *args: Any, **kwargs: Any) -> Any:
+        document = roots[0].document if roots and not args and not kwargs else None
+        kinds = frozenset(type(model) for model in document.models) if document is not None else frozenset()
+        if not kinds or any(issubclass(kind, worded) for kind in kinds):
+            return every(roots, resources, *args, **kwargs)
+        key = (
+            kinds,
+            state.rel_path,
+            resources.mode,
+            resources.root_url,
+            resources.absolute,
+            resources.dev,
+            resources.minified,
+            tuple(resources.components),
+            repr((config.js_files, config.css_files, config.js_modules, config.raw_css, config.design, config.theme)),
+            (config.notifications, tuple(panel_extension._loaded_extensions)),
+            len(Model.model_class_reverse_map),  # a model class made since: its files may be needed
+        )
+        found = remembered.get(key)
+        if found is None:
+            if len(remembered) >= BUNDLES_KEPT:
+                remembered.clear()
+            found = remembered[key] = every(roots, resources)
+        return found
+
+    bundle_resources.remembered = remembered  # type: ignore[attr-defined]
+    panel_server.bundle_resources = bundle_resources

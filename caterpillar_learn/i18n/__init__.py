@@ -376,8 +376,12 @@ def spoken_twins(language: str | None = None) -> list[tuple[str, str]]:
     ...  "Final score: {total} plus the bonus {bonus} makes {final}.") in spoken_twins("en")
     True
     """
-    messages = catalogue(language or current_language())
+    name = language or current_language()
+    messages = catalogue(name)
     english = catalogue(_FALLBACK)
+    kept = _TWINS.get(name)
+    if kept is not None and kept[0] is messages and kept[1] is english:  # the same catalogues: the same twins
+        return list(kept[2])
     twins = []
     for key in sorted(set(messages) | set(english)):
         stem, _, suffix = key.rpartition(".")
@@ -386,7 +390,13 @@ def spoken_twins(language: str | None = None) -> list[tuple[str, str]]:
             said = messages.get(key, english.get(key))
             if shown is not None and said is not None:
                 twins.append((shown, said))
-    return twins
+    _TWINS[name] = (messages, english, twins)
+    return list(twins)
+
+
+#: Each language's spoken twins, with the catalogues they were read from (every page of a class asks for
+#: them, and looking through the whole catalogue took a pupil's join a millisecond).
+_TWINS: dict[str, tuple[dict[str, str], dict[str, str], list[tuple[str, str]]]] = {}
 
 
 _DECIMAL = re.compile(r"(?<![\d.,])(\d+)\.(\d+)(?![\d.,])")

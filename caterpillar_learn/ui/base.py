@@ -156,6 +156,20 @@ class LearnWidget(anywidget.AnyWidget, Generic[C]):
     #: The ``seq`` of the last page event played (or refused): the page shows it is waiting (``aria-busy``)
     #: until this catches up with what it sent (``widgets/shared.js``, ``sender``).  Not a view: no redraw.
     handled = traitlets.Int(0).tag(sync=True)
+    #: anywidget's name of the widget's class (``module.Class``), which its front end keeps the style sheet by.
+    #: Declared here once: anywidget adds it to each instance otherwise, and traitlets then makes every instance
+    #: a class of its own (a millisecond of each page of the classroom server, where a class joins at once).
+    _anywidget_id = traitlets.Unicode().tag(sync=True)
+
+    @traitlets.default("_anywidget_id")
+    def _class_name(self) -> str:
+        return f"{type(self).__module__}.{type(self).__name__}"
+
+    def add_traits(self, **traits: Any) -> None:
+        """Add the traits this class does not declare (anywidget asks for ``_anywidget_id``, declared above)."""
+        fresh = {name: trait for name, trait in traits.items() if not self.has_trait(name)}
+        if fresh:
+            super().add_traits(**fresh)
 
     def __init__(self, controller: C, *, lang: str | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)

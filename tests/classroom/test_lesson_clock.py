@@ -15,8 +15,8 @@ from __future__ import annotations
 from typing import Any
 
 from caterpillar_learn.classroom.lessonpage import LessonTable, lesson_widget
-from caterpillar_learn.classroom.lessonroom import EVENT_BURST, IDLE_PAUSE, LessonPupil, LessonRoom
 from caterpillar_learn.classroom.lessonpupil import RoomTable
+from caterpillar_learn.classroom.lessonroom import EVENT_BURST, IDLE_PAUSE, LessonPupil, LessonRoom
 from caterpillar_learn.classroom.lobby import Lobby
 from caterpillar_learn.classroom.store import EventStore
 from caterpillar_learn.i18n import text

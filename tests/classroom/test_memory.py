@@ -132,3 +132,53 @@ def test_a_stream_of_page_loads_does_not_keep_closed_pages_uncollected() -> None
         assert gone() is None and now[0] <= Freezer.LONGEST
     finally:
         gc.unfreeze()
+
+
+def test_a_stream_of_pages_is_frozen_without_a_collection_and_collected_once_it_settles() -> None:
+    """While pages keep opening (a school joining), each tick freezes the heap without a full collection, so
+    Python's own full collections need not look at every page opened so far; what garbage was frozen with
+    it is collected once the pages settle."""
+    import gc
+    import weakref
+
+    now = [0.0]
+    freezer = Freezer(lambda: now[0])
+    try:
+        gc.unfreeze()
+        page = _Page()
+        gone = weakref.ref(page)
+        del page  # garbage in a cycle: only a full collection frees it
+        for _ in range(3):  # three seconds of a stream: many pages a second
+            for _ in range(Freezer.BUSY):
+                freezer.opened()
+            now[0] += 1.0
+            assert not freezer.tick()
+            assert gc.get_freeze_count() > 0  # frozen, garbage and all, without a collection
+        assert gone() is not None
+        now[0] += Freezer.QUIET
+        assert freezer.tick()  # settled: thawed, collected, frozen again
+        assert gone() is None and gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
+
+
+def test_a_stream_that_never_settles_is_collected_now_and_then() -> None:
+    import gc
+    import weakref
+
+    now = [0.0]
+    freezer = Freezer(lambda: now[0])
+    try:
+        gc.unfreeze()
+        page = _Page()
+        gone = weakref.ref(page)
+        del page
+        swept = False
+        while now[0] <= Freezer.SWEEP_EVERY + 1.0 and not swept:
+            for _ in range(Freezer.BUSY):
+                freezer.opened()
+            now[0] += 1.0
+            swept = freezer.tick()
+        assert swept and gone() is None and now[0] <= Freezer.SWEEP_EVERY + 1.0
+    finally:
+        gc.unfreeze()

@@ -12,6 +12,7 @@ connection, real instances), never a stand-in.
 from __future__ import annotations
 
 import inspect
+import re
 from typing import Any
 
 import pytest
@@ -99,6 +100,25 @@ def test_bokehs_error_diagnostics_setting_turns_off_its_search_for_similar_names
         assert "similar" not in str(missing.value) and "possible" not in str(missing.value)
     finally:
         settings.perform_error_diagnostics.set_value(before)
+
+
+def test_bokeh_validates_a_new_pages_document_only_while_its_setting_says_so() -> None:
+    """``quiet_diagnostics`` sets ``perform_document_validation`` off too: Bokeh's application then skips
+    ``doc.validate()`` for every new page."""
+    from bokeh.application import Application
+    from bokeh.settings import settings
+
+    from caterpillar_learn.classroom.tweaks import quiet_diagnostics
+
+    source = inspect.getsource(Application.initialize_document)
+    assert "if settings.perform_document_validation():" in source and "doc.validate()" in source
+    before = settings.perform_error_diagnostics(), settings.perform_document_validation()
+    try:
+        quiet_diagnostics()
+        assert not settings.perform_error_diagnostics() and not settings.perform_document_validation()
+    finally:
+        settings.perform_error_diagnostics.set_value(before[0])
+        settings.perform_document_validation.set_value(before[1])
 
 
 # --- classroom/lifetime.py: PageWidgets.install (the widget construction hook before ours) -------------------
@@ -273,3 +293,111 @@ def test_a_served_pages_websocket_sends_at_once() -> None:
     finally:
         server.stop()
     assert found and all(found), f"TCP_NODELAY per websocket: {found}"
+
+
+# --- classroom/tweaks.py and classroom/lifetime.py: a page's HTML worked out once a kind of page -------------
+
+
+def test_panel_lists_a_pages_bundles_through_the_module_global_bundle_resources() -> None:
+    """``one_bundle_a_kind`` replaces ``panel.io.server.bundle_resources``, which ``server_html_page_for_session``
+    calls with the page's roots and resources (looked up in that module when a page is sent)."""
+    import panel.io.server as panel_server
+    from panel.io.resources import bundle_resources
+
+    assert _parameters(bundle_resources)[:2] == ["roots", "resources"]
+    assert "bundle_resources(doc.roots, resources)" in inspect.getsource(panel_server.server_html_page_for_session)
+
+
+def test_a_remembered_bundle_is_the_one_panel_works_out() -> None:
+    """The second page of a kind gets the first one's bundle, and it is what Panel itself would list."""
+    import panel.io.server as panel_server
+    from bokeh.document import Document
+    from panel.io.resources import Resources
+
+    from caterpillar_learn.classroom.components import PanelJoinWidget
+    from caterpillar_learn.classroom.consoles import JoinDesk, JoinWidget
+    from caterpillar_learn.classroom.lobby import Lobby
+    from caterpillar_learn.classroom.store import EventStore
+    from caterpillar_learn.classroom.tweaks import one_bundle_a_kind
+
+    lobby = Lobby(EventStore(":memory:"))
+    pages = []
+    for _ in range(2):
+        document = Document()
+        document.add_root(
+            PanelJoinWidget(JoinWidget(JoinDesk(lobby, "10.0.0.7", lambda room, pupil: None))).get_root(document)
+        )
+        pages.append(document)
+    resources = Resources(mode="server", root_url="/")
+    before = panel_server.bundle_resources
+    own = before(pages[0].roots, resources)
+    try:
+        one_bundle_a_kind()
+        first = panel_server.bundle_resources(pages[0].roots, resources)
+        assert panel_server.bundle_resources(pages[1].roots, resources) is first
+    finally:
+        panel_server.bundle_resources = before
+    for part in ("js_files", "js_raw", "css_files", "css_raw"):
+        assert getattr(first, part) == getattr(own, part), part
+
+
+def test_panel_renders_a_documents_compiled_template_as_it_is() -> None:
+    """``every_page`` gives each page :func:`~caterpillar_learn.classroom.lifetime.page_template`, compiled once;
+    Panel renders a string template after compiling ``{% extends base %}`` and it, a template as given: the same
+    page either way."""
+    from panel.io.server import html_page_for_render_items
+
+    from caterpillar_learn.classroom.lifetime import PAGE_HEAD, page_template
+
+    as_string = html_page_for_render_items(("", ""), {}, [], "Title", template=PAGE_HEAD)
+    compiled = html_page_for_render_items(("", ""), {}, [], "Title", template=page_template())
+    assert 'name="viewport"' in compiled
+    same = lambda page: re.sub(r"\bp\d+\b", "pN", page)  # noqa: E731  # each page's element ids are new
+    assert same(compiled) == same(as_string)
+
+
+# --- ui/hosting/component.py: the component's ES module worked out once, no bundle file looked for -----------
+
+
+def test_panel_asks_a_component_for_its_module_and_bundle_file_on_every_model() -> None:
+    """``LearnComponent`` overrides ``_render_esm(compiled, server)`` (Panel dedents the module again for every
+    model it makes) and sets ``_bundle_path`` and ``_bundle_css``, which Panel reads (and looks for on disk)."""
+    from panel.custom import AnyWidgetComponent, ReactiveESM
+    from panel.io.resources import Resources
+
+    from caterpillar_learn.classroom.components import PanelClassroomBoard
+    from caterpillar_learn.ui.hosting.component import LearnComponent
+
+    assert _parameters(AnyWidgetComponent._render_esm) == ["compiled", "server"]
+    properties = inspect.getsource(ReactiveESM._get_properties)
+    assert "self._render_esm(" in properties and "self._bundle_path" in properties
+    assert "'_bundle_css'" in inspect.getsource(Resources.css_files.fget)  # type: ignore[attr-defined]
+    assert "_render_esm" in vars(LearnComponent)
+    for server in (True, False):
+        panels = super(LearnComponent, PanelClassroomBoard)._render_esm(True, server)  # type: ignore[misc]
+        assert PanelClassroomBoard._render_esm(True, server) == panels
+        assert PanelClassroomBoard._render_esm(True, server) is PanelClassroomBoard._render_esm(True, server)
+    assert PanelClassroomBoard._bundle_path is None and not PanelClassroomBoard._bundle_css
+
+
+def test_a_components_parameters_are_its_classs_and_its_values_its_own() -> None:
+    """Every component class is declared with param's ``no_instance_params`` (read by ``_instantiated_parameter``
+    through ``disable_instance_params``): Panel gets the class's parameter objects, not a copy of each for every
+    component, and each component still keeps its own values."""
+    import param
+
+    from caterpillar_learn.classroom.components import PanelJoinWidget
+    from caterpillar_learn.classroom.consoles import JoinDesk, JoinWidget
+    from caterpillar_learn.classroom.lobby import Lobby
+    from caterpillar_learn.classroom.store import EventStore
+
+    assert "disable_instance_params" in inspect.getsource(param.parameterized._instantiated_parameter)
+    lobby = Lobby(EventStore(":memory:"))
+    ada, bob = (
+        PanelJoinWidget(JoinWidget(JoinDesk(lobby, "10.0.0.7", lambda room, pupil: None, nickname=name)))
+        for name in ("Ada", "Bob")
+    )
+    assert ada.param["door"] is PanelJoinWidget.param["door"] is bob.param["door"]
+    assert (ada.door["nickname"], bob.door["nickname"]) == ("Ada", "Bob")
+    ada.event = {"type": "join", "code": "KX47PQ", "nickname": "Ada", "seq": 1}
+    assert ada.message and not bob.message and ada.handled == 1 and bob.handled == 0

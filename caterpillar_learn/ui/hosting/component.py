@@ -29,7 +29,18 @@ fails when one is gone or its signature changes):
   for models in every sheet was half of a redraw);
 * ``_server_change`` / ``_change_event``: a classroom page's event holds
   the server's redraw queue (:attr:`~LearnComponent.redraws`) until it has
-  been played and answered.
+  been played and answered;
+* ``_render_esm``, ``_bundle_path`` and ``_bundle_css``: the ES module is
+  worked out once a class, and no bundle file is looked for on disk for
+  every page (a classroom join makes two components).
+
+**No parameter objects per component.**  param copies each of a
+component's forty-odd parameter objects for the instance the first time
+Panel reads it (``self.param[name]``), which Panel does for all of them
+when it makes the page's model: a fifth of the model's making, and nothing
+here changes a parameter's settings on one component (only its value,
+which param keeps per instance anyway).  So every component class is
+declared with param's ``no_instance_params``.
 
 >>> from caterpillar_learn.ui.caterpillars import CaterpillarsBoard
 >>> class Board(LearnComponent):
@@ -47,6 +58,7 @@ from typing import Any, ClassVar
 import param
 from bokeh.core.serialization import Serializable, Serializer
 from panel.custom import AnyWidgetComponent, ReactiveESMMetaclass
+from param.parameterized import no_instance_params
 
 from caterpillar_learn.ui.base import LearnWidget
 
@@ -93,6 +105,10 @@ def _parameter(value: object) -> param.Parameter[Any]:
     return param.String(default="")
 
 
+#: Each component class's ES module as Panel sends it: (class, compiled, server) -> (its ``_esm``, the text).
+_RENDERED: dict[tuple[type, object, bool], tuple[object, str]] = {}
+
+
 class LearnComponentMeta(ReactiveESMMetaclass):
     """Declares a subclass's parameters, ES module and CSS from its ``widget_class``."""
 
@@ -109,6 +125,11 @@ class LearnComponentMeta(ReactiveESMMetaclass):
             namespace.setdefault("__doc__", f"{widget_class.__name__} shown by Panel: same ES module, same controller.")
         return super().__new__(mcs, name, bases, namespace, **kwargs)
 
+    def __init__(cls, name: str, bases: tuple[type, ...], namespace: dict[str, Any], **kwargs: Any) -> None:
+        super().__init__(name, bases, namespace, **kwargs)
+        # After param's own set-up of the class (it starts each class anew): see "No parameter objects per component".
+        no_instance_params(cls)  # type: ignore[no-untyped-call]
+
 
 class LearnComponent(AnyWidgetComponent, metaclass=LearnComponentMeta):
     """A :class:`~caterpillar_learn.ui.base.LearnWidget` shown by Panel (subclass it with ``widget_class``)."""
@@ -116,6 +137,10 @@ class LearnComponent(AnyWidgetComponent, metaclass=LearnComponentMeta):
     #: The widget class shown (set by each subclass).
     widget_class: ClassVar[type[LearnWidget[Any]] | None] = None
     _view: ClassVar[frozenset[str]] = frozenset()
+    # The module is the widget's own text, never a file: Panel would look for a ``.bundle.js`` (and its
+    # ``.css``) beside the class on disk every time a page's model is made, and find none.
+    _bundle_path: ClassVar[None] = None
+    _bundle_css: ClassVar[list[str]] = []
 
     event = param.Dict(default={})
 
@@ -151,6 +176,17 @@ class LearnComponent(AnyWidgetComponent, metaclass=LearnComponentMeta):
         """Called with what a page wrote other than ``event`` (after it was put back); a server logs it."""
 
     # --- Panel's private hooks (see the module's docstring) ---
+
+    @classmethod
+    def _render_esm(cls, compiled: bool | str = True, server: bool = False) -> str:
+        """The ES module as Panel sends it, worked out once a class (Panel dedents the whole 50-110 KB text
+        again for every page: a twentieth of a classroom join's time)."""
+        key = (cls, compiled, server)
+        source, rendered = _RENDERED.get(key, (None, ""))
+        if source is not cls._esm:  # first time, or the class's module was replaced
+            rendered = str(super()._render_esm(compiled=compiled, server=server))  # type: ignore[arg-type]
+            _RENDERED[key] = (cls._esm, rendered)
+        return rendered
 
     def _process_events(self, events: dict[str, Any]) -> None:
         super()._process_events(events)
