@@ -13,8 +13,12 @@ either undone again, 100 loads keep 17 MB, against half a megabyte with both.
 
 from __future__ import annotations
 
+import gc
 import time
 import urllib.request
+import weakref
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -92,93 +96,71 @@ class _Page:
         self.me = self
 
 
-def test_the_freezer_collects_a_closed_page_before_freezing() -> None:
-    import gc
-    import weakref
+@dataclass
+class Heap:
+    """A :class:`Freezer` on a clock the test moves (``now[0]``), and a closed page's garbage (``gone()`` is
+    None once a full collection has freed it)."""
 
+    now: list[float]
+    freezer: Freezer
+    gone: weakref.ref[_Page]
+
+    def stream(self, seconds: int) -> None:
+        """``seconds`` of many pages opening a second (a school joining)."""
+        for _ in range(seconds):
+            for _ in range(Freezer.BUSY):
+                self.freezer.opened()
+            self.now[0] += 1.0
+
+
+@pytest.fixture
+def heap() -> Iterator[Heap]:
     now = [0.0]
-    freezer = Freezer(lambda: now[0])
+    gc.unfreeze()
+    page = _Page()
+    found = Heap(now, Freezer(lambda: now[0]), weakref.ref(page))
+    del page  # garbage in a cycle: only a full collection frees it
     try:
-        gc.unfreeze()
-        page = _Page()
-        gone = weakref.ref(page)
-        del page
-        freezer.opened()
-        freezer.closed()  # the page's session ends: its objects are garbage, in a cycle
-        now[0] += Freezer.QUIET
-        assert freezer.tick()
-        assert gone() is None  # collected, not frozen for ever
+        yield found
     finally:
         gc.unfreeze()
 
 
-def test_a_stream_of_page_loads_does_not_keep_closed_pages_uncollected() -> None:
-    import gc
-    import weakref
-
-    now = [0.0]
-    freezer = Freezer(lambda: now[0])
-    try:
-        gc.unfreeze()
-        freezer.closed()
-        page = _Page()
-        gone = weakref.ref(page)
-        del page
-        while now[0] < Freezer.LONGEST:  # a page opens every second: the pages never settle
-            now[0] += 1.0
-            freezer.opened()
-            if freezer.tick():
-                break
-        assert gone() is None and now[0] <= Freezer.LONGEST
-    finally:
-        gc.unfreeze()
+def test_the_freezer_collects_a_closed_page_before_freezing(heap: Heap) -> None:
+    heap.freezer.opened()
+    heap.freezer.closed()  # the page's session ends: its objects are garbage, in a cycle
+    heap.now[0] += Freezer.QUIET
+    assert heap.freezer.tick()
+    assert heap.gone() is None  # collected, not frozen for ever
 
 
-def test_a_stream_of_pages_is_frozen_without_a_collection_and_collected_once_it_settles() -> None:
+def test_a_stream_of_page_loads_does_not_keep_closed_pages_uncollected(heap: Heap) -> None:
+    heap.freezer.closed()
+    while heap.now[0] < Freezer.LONGEST:  # a page opens every second: the pages never settle
+        heap.now[0] += 1.0
+        heap.freezer.opened()
+        if heap.freezer.tick():
+            break
+    assert heap.gone() is None and heap.now[0] <= Freezer.LONGEST
+
+
+def test_a_stream_of_pages_is_frozen_without_a_collection_and_collected_once_it_settles(heap: Heap) -> None:
     """While pages keep opening (a school joining), each tick freezes the heap without a full collection, so
     Python's own full collections need not look at every page opened so far; what garbage was frozen with
     it is collected once the pages settle."""
-    import gc
-    import weakref
-
-    now = [0.0]
-    freezer = Freezer(lambda: now[0])
-    try:
-        gc.unfreeze()
-        page = _Page()
-        gone = weakref.ref(page)
-        del page  # garbage in a cycle: only a full collection frees it
-        for _ in range(3):  # three seconds of a stream: many pages a second
-            for _ in range(Freezer.BUSY):
-                freezer.opened()
-            now[0] += 1.0
-            assert not freezer.tick()
-            assert gc.get_freeze_count() > 0  # frozen, garbage and all, without a collection
-        assert gone() is not None
-        now[0] += Freezer.QUIET
-        assert freezer.tick()  # settled: thawed, collected, frozen again
-        assert gone() is None and gc.get_freeze_count() > 0
-    finally:
-        gc.unfreeze()
+    for _ in range(3):  # three seconds of a stream: many pages a second
+        heap.stream(1)
+        assert not heap.freezer.tick()
+        assert gc.get_freeze_count() > 0  # frozen, garbage and all, without a collection
+    assert heap.gone() is not None
+    heap.now[0] += Freezer.QUIET
+    assert heap.freezer.tick()  # settled: thawed, collected, frozen again
+    assert heap.gone() is None and gc.get_freeze_count() > 0
 
 
-def test_a_stream_that_never_settles_is_collected_now_and_then() -> None:
-    import gc
-    import weakref
-
-    now = [0.0]
-    freezer = Freezer(lambda: now[0])
-    try:
-        gc.unfreeze()
-        page = _Page()
-        gone = weakref.ref(page)
-        del page
-        swept = False
-        while now[0] <= Freezer.SWEEP_EVERY + 1.0 and not swept:
-            for _ in range(Freezer.BUSY):
-                freezer.opened()
-            now[0] += 1.0
-            swept = freezer.tick()
-        assert swept and gone() is None and now[0] <= Freezer.SWEEP_EVERY + 1.0
-    finally:
-        gc.unfreeze()
+def test_a_stream_that_never_settles_is_collected_now_and_then(heap: Heap) -> None:
+    swept = False
+    while heap.now[0] <= Freezer.SWEEP_EVERY + 1.0 and not swept:
+        heap.stream(1)
+        swept = heap.freezer.tick()
+    assert swept and heap.gone() is None and heap.now[0] <= Freezer.SWEEP_EVERY + 1.0
