@@ -495,6 +495,7 @@ function render({ model, el }) {
   let last = performance.now();
   const timer = setInterval(() => {
     const now = performance.now();
+    if (running && send.busy()) return;  // a tap is on its way: the time goes with the next tick (see sender)
     const dt = (now - last) / 1000;
     last = now;
     if (running && document.visibilityState !== "hidden") send("tick", { dt: Math.round(dt * 1000) / 1000 });

@@ -24,6 +24,11 @@ export function decimal(value, digits, words = {}) {
 // a screen reader waits for the answer (and a test knows when to look).  The
 // clock's `tick`s, sent by the page itself, never make it busy.  Python plays
 // events in order, so one number is enough; `send.stop()` is the clean-up.
+// `send.busy()` says whether an event the learner caused is still unanswered:
+// the clock holds its ticks back meanwhile.  (Every event is a write of the one
+// `event` trait, and while a message is on its way ipywidgets keeps only the
+// newest write of a trait: a tick right after a tap, on a slow kernel, would
+// replace the tap, which is lost.)
 const QUIET_EVENTS = new Set(["tick"]);
 
 export function sender(model, root = null) {
@@ -44,6 +49,7 @@ export function sender(model, root = null) {
     mark();
   };
   send.stop = () => { if (root) model.off("change:handled", mark); };
+  send.busy = () => waiting > Number(model.get("handled") || 0);
   return send;
 }
 

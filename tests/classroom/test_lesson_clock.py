@@ -12,11 +12,12 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from caterpillar_learn.classroom.lessonpage import LessonTable, lesson_widget
 from caterpillar_learn.classroom.lessonpupil import RoomTable
-from caterpillar_learn.classroom.lessonroom import EVENT_BURST, IDLE_PAUSE, LessonPupil, LessonRoom
+from caterpillar_learn.classroom.lessonroom import EVENT_BURST, EVENTS_PER_MINUTE, IDLE_PAUSE, LessonPupil, LessonRoom
 from caterpillar_learn.classroom.lobby import Lobby
 from caterpillar_learn.classroom.store import EventStore
 from caterpillar_learn.i18n import text
@@ -139,8 +140,10 @@ def test_a_flooding_page_is_refused_after_a_burst_and_nothing_of_it_is_written()
     (ada,) = arrive(room, "Ada")
     widget = lesson_widget(room, ada)
     written = len(room.log)
+    started = time.monotonic()
     for _ in range(EVENT_BURST + 60):  # a tampered page: the same card flip again and again, at once
         widget.act("flip", index=0)
+    refill = (time.monotonic() - started) * EVENTS_PER_MINUTE / 60  # a loaded machine takes longer: more tokens
     flips = [event for kind, event in room.log[written:] if kind == "lesson_event"]
-    assert 0 < len(flips) <= EVENT_BURST + 1
+    assert 0 < len(flips) <= EVENT_BURST + refill + 1 < EVENT_BURST + 60
     assert widget.message == text("classroom.lesson.too_fast")
