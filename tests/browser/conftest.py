@@ -8,6 +8,7 @@ with every kernel it started.  The browser itself is the session-wide
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import signal
@@ -100,6 +101,8 @@ def start_server(cmd: list[str], url: str, log: Path, *, cwd: Path = ROOT, env: 
     deadline = time.monotonic() + START_TIMEOUT
     while True:
         if process.poll() is not None:
+            with contextlib.suppress(ProcessLookupError):  # what it started in its group and left running
+                os.killpg(process.pid, signal.SIGKILL)
             raise RuntimeError(f"{cmd[0]} exited with {process.returncode}:\n{server.log_tail()}")
         try:
             with urllib.request.urlopen(url, timeout=5) as response:

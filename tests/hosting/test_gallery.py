@@ -216,6 +216,7 @@ def test_the_classroom_door_shows_what_the_class_can_play(touch: BrowserContext,
         image = card.locator(".lesson-picture img")  # the picture as a file the tablet keeps
         expect(image).to_have_attribute("alt", words[f"gallery.picture.{entry.shot.words}"])
         expect(image).to_have_attribute("src", f"/caterpillar-learn/lesson-{name}-de.svg")
+        expect(image).to_have_js_property("complete", True, timeout=RENDER_TIMEOUT)  # a loaded machine: still loading
         drawn = image.evaluate("(img) => img.complete && [img.naturalWidth, img.getBoundingClientRect().height]")
         assert drawn and drawn[0] > 0 and drawn[1] > 40, (name, drawn)
         assert card.evaluate("(node) => node.closest('a') === null && node.querySelector('a') === null"), name
