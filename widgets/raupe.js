@@ -68,8 +68,6 @@ import { sound } from "./sound.js";
 
 
 const TICK_MS = 250;
-/** The longest the clock holds its ticks for an unanswered tap (ms): a second, the longest one tick may add. */
-const HOLD_MS = 1000;
 /** @type {Object<string, [string, string|null]>} */
 const KEYS = {
   s: ["shout", "shape"], c: ["shout", "colour"], a: ["shout", "aphid"], m: ["mistake", null], p: ["pause", null],
@@ -495,19 +493,11 @@ function render({ model, el }) {
   // The clock: while a game runs, tell Python how much real time has passed.
   let running = false;
   let last = performance.now();
-  let heldSince = 0;  // when the clock began holding its ticks for an unanswered tap (0: not holding)
   const timer = setInterval(() => {
     const now = performance.now();
-    // A tap on its way: the time goes with the next tick (see sender), but never held longer than HOLD_MS,
-    // so a page whose answer never comes keeps its clock.
-    if (running && send.busy() && (heldSince === 0 || now - heldSince < HOLD_MS)) {
-      if (heldSince === 0) heldSince = now;
-      return;
-    }
-    heldSince = 0;
-    const dt = (now - last) / 1000;
-    last = now;
-    if (running && document.visibilityState !== "hidden") send("tick", { dt: Math.round(dt * 1000) / 1000 });
+    const counting = running && document.visibilityState !== "hidden";
+    // While an event is on its way the sender keeps a tick back (see sender): its time goes with a later one.
+    if (!counting || send("tick", { dt: Math.round(now - last) / 1000 })) last = now;
   }, TICK_MS);
   const resized = () => fitHand();
   window.addEventListener("resize", resized);

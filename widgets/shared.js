@@ -18,38 +18,69 @@ export function decimal(value, digits, words = {}) {
 // send("roll", {...}): one write of the `event` trait.  model.send does not
 // reach Python on Panel, so events travel as trait changes; `seq` makes each
 // event differ from the one before, so a repeated action still counts.
-// Given the widget's `root`, the page says while it waits for Python: from an
-// event the learner caused until `handled` (the seq of the last event Python
-// played, refused ones too) has caught up, `root` carries aria-busy="true", so
-// a screen reader waits for the answer (and a test knows when to look).  The
-// clock's `tick`s, sent by the page itself, never make it busy.  Python plays
-// events in order, so one number is enough; `send.stop()` is the clean-up.
-// `send.busy()` says whether an event the learner caused is still unanswered:
-// the clock holds its ticks back meanwhile.  (Every event is a write of the one
-// `event` trait, and while a message is on its way ipywidgets keeps only the
-// newest write of a trait: a tick right after a tap, on a slow kernel, would
-// replace the tap, which is lost.)
+// One event is on its way at a time.  While a message is on its way,
+// ipywidgets keeps only the newest write of a trait, so a second write would
+// replace the first: on a slow kernel, three quick taps became two.  So the
+// sender writes an event only once Python has answered the one before
+// (`handled`, the seq of the last event Python played, refused ones too, has
+// caught up), and keeps the learner's later events in order until then.  The
+// clock's `tick`s, sent by the page itself, are never kept: `send` gives
+// false for a tick it did not write, and the time goes with a later tick.  An
+// answer that has not come in PATIENCE_MS is given up, so a page whose kernel
+// is gone still sends.  Given the widget's `root`, the page says while it
+// waits: from an event the learner caused until its answer, `root` carries
+// aria-busy="true", so a screen reader waits for the answer (and a test knows
+// when to look); a tick never makes it busy.  `send.stop()` is the clean-up.
 const QUIET_EVENTS = new Set(["tick"]);
+/** How long the page waits for an answer before it sends the next event anyway (ms). */
+export const PATIENCE_MS = 3000;
 
 export function sender(model, root = null) {
   let seq = 0;
-  let waiting = 0; // the seq of the last event the learner caused
+  let sent = 0; // the seq of the last event written
+  let loud = 0; // the seq of the last event the learner caused that was written
+  let since = 0; // when that write happened (performance.now())
+  const kept = []; // the learner's events waiting for their turn, oldest first
+  let timer = null;
+  const handled = () => Number(model.get("handled") || 0);
+  const answered = () => sent <= handled() || performance.now() - since >= PATIENCE_MS;
   const mark = () => {
     if (!root) return;
-    if (waiting > Number(model.get("handled") || 0)) root.setAttribute("aria-busy", "true");
+    if (kept.length || loud > handled()) root.setAttribute("aria-busy", "true");
     else root.removeAttribute("aria-busy");
   };
-  if (root) model.on("change:handled", mark);
-  const send = (type, fields = {}) => {
-    seq += 1;
-    const stamp = Date.now() * 1000 + seq;
-    if (!QUIET_EVENTS.has(type)) waiting = stamp;
-    model.set("event", { ...fields, type, seq: stamp });
+  const write = (event) => {
+    sent = event.seq;
+    since = performance.now();
+    if (!QUIET_EVENTS.has(event.type)) loud = event.seq;
+    model.set("event", event);
     model.save_changes();
+  };
+  const next = () => {
+    clearTimeout(timer);
+    timer = null;
+    if (kept.length && answered()) write(/** @type {any} */ (kept.shift()));
+    if (kept.length) timer = setTimeout(next, PATIENCE_MS);
     mark();
   };
-  send.stop = () => { if (root) model.off("change:handled", mark); };
-  send.busy = () => waiting > Number(model.get("handled") || 0);
+  model.on("change:handled", next);
+  const send = (type, fields = {}) => {
+    seq += 1;
+    const event = { ...fields, type, seq: Date.now() * 1000 + seq };
+    if (QUIET_EVENTS.has(type)) {
+      if (kept.length || !answered()) return false;
+      write(event);
+      return true;
+    }
+    kept.push(event);
+    next();
+    return true;
+  };
+  send.stop = () => {
+    clearTimeout(timer);
+    model.off("change:handled", next);
+  };
+  send.busy = () => kept.length > 0 || loud > handled();
   return send;
 }
 
