@@ -157,22 +157,42 @@ _FREE = (Step("common.score"), Step("common.free"))
 _FREE_BONUS = (Step("common.score_bonus"), Step("common.free"))  # the flying caterpillar's bonus box counts
 
 
-def _two_rounds(level: str, first: tuple[str, str], explain: str, second: tuple[str, str]) -> tuple[Step, ...]:
-    """The level lessons' shape: intro; round 1 asked, played, explained; round 2 asked, played; the game
-    to its end; "Which caterpillar will fly?"; the scoring and free play."""
-    return (
-        Step(f"{level}.intro"),
-        Step("common.roll", "rolled"),
-        _ask(*first),
-        Step("common.choose", "played"),
-        Step(explain),
-        Step("common.roll_again", "rolled_twice"),
-        _ask(*second),
-        Step("common.choose_again", "played_twice"),
-        Step("common.hint", "hint"),
-        Step("common.finish", "game_over"),
-        _ask("fly", "fly"),
-        *(_FREE_BONUS if level in ("advanced", "expert") else _FREE),
+def _level_lesson(
+    number: int,
+    level: str,
+    first: tuple[str, str],
+    explain: str,
+    second: tuple[str, str],
+    scenario: Scenario,
+    *,
+    variation: bool = False,
+    again: tuple[str, str] = ("common.roll_again", "common.choose_again"),
+) -> Lesson:
+    """Lesson ``number`` of ``level`` in the level lessons' shape: intro; round 1 asked (``first``, a question's
+    key and kind), played, explained; round 2 rolled and played with the ``again`` steps' words, asked
+    (``second``); the game to its end; "Which caterpillar will fly?"; the scoring and free play."""
+    roll_again, choose_again = again
+    return Lesson(
+        f"{number:02d}-{level}",
+        level,
+        f"lessons.title.{level}",
+        (
+            Step(f"{level}.intro"),
+            Step("common.roll", "rolled"),
+            _ask(*first),
+            Step("common.choose", "played"),
+            Step(explain),
+            Step(roll_again, "rolled_twice"),
+            _ask(*second),
+            Step(choose_again, "played_twice"),
+            Step("common.hint", "hint"),
+            Step("common.finish", "game_over"),
+            _ask("fly", "fly"),
+            *(_FREE_BONUS if level in ("advanced", "expert") else _FREE),
+        ),
+        seed=number,
+        variation=variation,
+        scenario=scenario,
     )
 
 
@@ -194,51 +214,29 @@ LESSONS: dict[str, Lesson] = {
             auto_setup=False,
             practice=Practice("intermediate", variation=True),
         ),
-        Lesson(
-            "01-beginner",
+        # Round 2 of lesson 1 is the forced zero: its own words for rolling and crossing out.
+        _level_lesson(
+            1,
             "beginner",
-            "lessons.title.beginner",
-            (
-                Step("beginner.intro"),
-                Step("common.roll", "rolled"),
-                _ask("boxes", "boxes"),
-                Step("common.choose", "played"),
-                Step("common.why"),
-                Step("beginner.zero", "rolled_twice"),
-                _ask("zero", "zero"),
-                Step("beginner.cross", "played_twice"),
-                Step("common.hint", "hint"),
-                Step("common.finish", "game_over"),
-                _ask("fly", "fly"),
-                *_FREE,
-            ),
-            scenario=BEGINNER_SCENARIO,
+            ("boxes", "boxes"),
+            "common.why",
+            ("zero", "zero"),
+            BEGINNER_SCENARIO,
+            again=("beginner.zero", "beginner.cross"),
         ),
-        Lesson(
-            "02-intermediate",
+        _level_lesson(
+            2,
             "intermediate",
-            "lessons.title.intermediate",
-            _two_rounds("intermediate", ("split", "split"), "intermediate.total", ("boxes", "boxes")),
-            seed=2,
+            ("split", "split"),
+            "intermediate.total",
+            ("boxes", "boxes"),
+            INTERMEDIATE_SCENARIO,
             variation=True,
-            scenario=INTERMEDIATE_SCENARIO,
         ),
-        Lesson(
-            "03-advanced",
-            "advanced",
-            "lessons.title.advanced",
-            _two_rounds("advanced", ("bonus_no", "bonus"), "advanced.bonus", ("bonus_yes", "bonus")),
-            seed=3,
-            scenario=ADVANCED_SCENARIO,
+        _level_lesson(
+            3, "advanced", ("bonus_no", "bonus"), "advanced.bonus", ("bonus_yes", "bonus"), ADVANCED_SCENARIO
         ),
-        Lesson(
-            "04-expert",
-            "expert",
-            "lessons.title.expert",
-            _two_rounds("expert", ("bonus_no", "bonus"), "expert.action", ("boxes", "boxes")),
-            seed=4,
-            scenario=EXPERT_SCENARIO,
-        ),
+        _level_lesson(4, "expert", ("bonus_no", "bonus"), "expert.action", ("boxes", "boxes"), EXPERT_SCENARIO),
         Lesson("05-strategy-lab", "intermediate", "lessons.title.lab", (), widgets=("lab",)),
     )
 }
