@@ -9,6 +9,7 @@ message about hostile input stays one short line.
 from __future__ import annotations
 
 import reprlib
+from collections.abc import Mapping, Sequence
 
 #: Longest rendering of a bad value inside a message.
 MAX_VALUE_CHARS = 120
@@ -74,6 +75,36 @@ def describe(field: str, value: object, expected: str) -> str:
     True
     """
     return f"{field}: got {brief(value)}, expected {expected}"
+
+
+def check_saved(
+    data: Mapping[str, object],
+    error: type[CaterpillarLearnError],
+    version: int,
+    keys: Sequence[str],
+    *,
+    fields: tuple[str, str],
+) -> None:
+    """Refuse, with ``error``, a saved JSON object of another ``format`` than ``version`` or with a key outside
+    ``keys``; ``fields`` name the format and an unknown key in the message.  ``true`` is no format: JSON's
+    booleans are not numbers, though Python's are.
+
+    >>> check_saved({"format": 1, "seed": 2}, CaterpillarLearnError, 1, ("format",), fields=("format", "key"))
+    Traceback (most recent call last):
+    ...
+    caterpillar_learn.errors.CaterpillarLearnError: key: got 'seed', expected only format
+    >>> check_saved({"format": True}, CaterpillarLearnError, 1, ("format",), fields=("format", "key"))
+    Traceback (most recent call last):
+    ...
+    caterpillar_learn.errors.CaterpillarLearnError: format: got True, expected 1
+    """
+    format_field, key_field = fields
+    found = data.get("format")
+    if isinstance(found, bool) or found != version:
+        raise error(describe(format_field, found, str(version)))
+    unknown = [key for key in data if key not in keys]
+    if unknown:
+        raise error(describe(key_field, unknown[0], "only " + ", ".join(keys)))
 
 
 def one_line(message: str, limit: int = MAX_MESSAGE_CHARS) -> str:

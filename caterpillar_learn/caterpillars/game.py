@@ -50,7 +50,7 @@ from caterpillar_learn.caterpillars.setup import (
     setup_choices,
 )
 from caterpillar_learn.caterpillars.sheet import DEFAULT_LABELS, LABEL_VALUES, ROUNDS, SLOTS, State
-from caterpillar_learn.errors import describe
+from caterpillar_learn.errors import check_saved, describe
 
 SAVE_FORMAT = 1
 SAVE_KEYS = ("format", "level", "labels", "variation", "rolls", "choices", "rng")
@@ -284,12 +284,7 @@ expected a label from 1 to 12 or null
         """
         if not isinstance(data, dict):
             raise InvalidStateError(describe("saved game", data, "a JSON object as Game.to_json writes"))
-        version = data.get("format")
-        if isinstance(version, bool) or version != SAVE_FORMAT:
-            raise InvalidStateError(describe("saved game format", version, str(SAVE_FORMAT)))
-        unknown = [key for key in data if key not in SAVE_KEYS]
-        if unknown:
-            raise InvalidStateError(describe("saved game key", unknown[0], "only " + ", ".join(SAVE_KEYS)))
+        check_saved(data, InvalidStateError, SAVE_FORMAT, SAVE_KEYS, fields=("saved game format", "saved game key"))
         labels = data.get("labels")
         if not isinstance(labels, list):
             raise InvalidStateError(describe("labels", labels, f"a list of {SLOTS} labels (1 to 12, or null)"))

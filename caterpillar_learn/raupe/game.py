@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from caterpillar_learn.errors import describe
+from caterpillar_learn.errors import check_saved, describe
 from caterpillar_learn.raupe.cards import Card, Mode, parse_mode
 from caterpillar_learn.raupe.deck import MAX_CARDS, check_deck, standard_deck
 from caterpillar_learn.raupe.errors import IllegalEventError, NotationError, RaupeError, SetupError
@@ -200,12 +200,7 @@ expected an empty hand or a table where nobody can play
         """
         if not isinstance(data, dict):
             raise NotationError(describe("saved game", data, "a JSON object as Game.to_json writes"))
-        version = data.get("format")
-        if isinstance(version, bool) or version != SAVE_FORMAT:
-            raise NotationError(describe("format", version, str(SAVE_FORMAT)))
-        unknown = [key for key in data if key not in SAVE_KEYS]
-        if unknown:
-            raise NotationError(describe("saved game key", unknown[0], "only " + ", ".join(SAVE_KEYS)))
+        check_saved(data, NotationError, SAVE_FORMAT, SAVE_KEYS, fields=("format", "saved game key"))
         players = whole_number(data.get("players"), "players", "a whole number from 2 to 4")
         seed = whole_number(data.get("seed"), "seed", f"a whole number from 0 to {MAX_SEED}")
         mode = parse_mode(data.get("mode"))  # type: ignore[arg-type]  # parse_mode checks the type

@@ -50,7 +50,7 @@ import logging
 from collections.abc import Mapping
 from typing import Any, ClassVar, Protocol, TypedDict, TypeVar, runtime_checkable
 
-from caterpillar_learn.errors import describe
+from caterpillar_learn.errors import check_saved, describe
 from caterpillar_learn.ui.events import MAX_EVENT_FIELDS, BadEventError
 
 log = logging.getLogger("caterpillar_learn.ui")
@@ -127,12 +127,7 @@ def check_save(save: object, kind: str, lesson: str, seed: int) -> list[dict[str
     """
     if not isinstance(save, Mapping):
         raise SaveError(describe("save", save, "a JSON object as a lesson's save() writes"))
-    version = save.get("format")
-    if isinstance(version, bool) or version != SAVE_FORMAT:
-        raise SaveError(describe("save format", version, str(SAVE_FORMAT)))
-    unknown = [key for key in save if key not in SAVE_KEYS]
-    if unknown:
-        raise SaveError(describe("save field", unknown[0], "only " + ", ".join(SAVE_KEYS)))
+    check_saved(save, SaveError, SAVE_FORMAT, SAVE_KEYS, fields=("save format", "save field"))
     for field, expected in (("kind", kind), ("lesson", lesson), ("seed", seed)):
         value = save.get(field)
         if type(value) is not type(expected) or value != expected:
