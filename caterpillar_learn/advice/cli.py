@@ -10,13 +10,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from functools import partial
 from typing import Any
 
 from caterpillar_learn.advice.errors import AdviceError
 from caterpillar_learn.advice.hints import hint
 from caterpillar_learn.advice.lab import STRATEGIES, simulate
 from caterpillar_learn.advice.values import solve
-from caterpillar_learn.caterpillars.cli import add_position_arguments, run_positions
+from caterpillar_learn.caterpillars.cli import add_position_command
 from caterpillar_learn.caterpillars.dice import Roll
 from caterpillar_learn.caterpillars.sheet import State
 from caterpillar_learn.errors import describe
@@ -75,18 +76,21 @@ def run_simulate(args: argparse.Namespace) -> int:
 
 
 def register(subparsers: Any) -> None:
-    advice = subparsers.add_parser("hint", help="the best move of a state and roll, every option's value, why")
-    add_position_arguments(advice, roll=True)
-    advice.set_defaults(handler=lambda args: run_positions(args, hint_json, needs_roll=True))
-
-    value = subparsers.add_parser("solve", help="the expected final score of a state before its next roll")
-    add_position_arguments(value, roll=False)
-    _progress_argument(value)
-    value.set_defaults(
-        handler=lambda args: run_positions(
-            args, lambda state, roll: solve_json(state, roll, shows_progress(args)), needs_roll=False
-        )
+    add_position_command(
+        subparsers,
+        "hint",
+        "the best move of a state and roll, every option's value, why",
+        lambda args: hint_json,
+        roll=True,
     )
+    value = add_position_command(
+        subparsers,
+        "solve",
+        "the expected final score of a state before its next roll",
+        lambda args: partial(solve_json, progress=shows_progress(args)),
+        roll=False,
+    )
+    _progress_argument(value)
 
     lab = subparsers.add_parser("simulate", help="play many seeded games with one strategy, as JSON")
     lab.add_argument("--level", default="beginner", help="beginner, intermediate, advanced or expert")

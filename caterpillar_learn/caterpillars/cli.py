@@ -1,11 +1,12 @@
 """Command-line sub-commands of Caterpillars: ``moves``, ``score`` and ``play``.
 
-The helpers :func:`add_position_arguments` and :func:`run_positions` are shared
-with every command that takes a state (and a roll): they read ``--state FILE``
-(``-`` for standard input) and ``--roll``, or JSON lines with ``--jsonl``, and
-in ``--jsonl`` mode turn a bad line into ``{"error": "..."}`` and go on.  All
-input goes through :mod:`caterpillar_learn.reading`, which bounds its size,
-its nesting and its numbers.
+The helpers :func:`add_position_command`, :func:`add_position_arguments` and
+:func:`run_positions` are shared with every command that takes a state (and a
+roll): they read ``--state FILE`` (``-`` for standard input) and ``--roll``,
+or JSON lines with ``--jsonl``, and in ``--jsonl`` mode turn a bad line into
+``{"error": "..."}`` and go on.  All input goes through
+:mod:`caterpillar_learn.reading`, which bounds its size, its nesting and its
+numbers.
 """
 
 from __future__ import annotations
@@ -44,6 +45,24 @@ def add_position_arguments(parser: argparse.ArgumentParser, *, roll: bool) -> No
         action="store_true",
         help='read JSON lines {"state": ..., "roll": "..."} from standard input, write one result line each',
     )
+
+
+def add_position_command(
+    subparsers: Any, name: str, help: str, handler_for: Callable[[argparse.Namespace], Handler], *, roll: bool
+) -> argparse.ArgumentParser:
+    """Sub-command ``name``: it reads positions (:func:`add_position_arguments`, a roll when ``roll``) and writes
+    what ``handler_for(args)`` makes of each (:func:`run_positions`); the parser is returned for more options.
+
+    >>> commands = argparse.ArgumentParser().add_subparsers()
+    >>> parser = add_position_command(commands, "score", "", lambda args: score_json, roll=False)
+    >>> args = parser.parse_args(["--state", "sheet.json"])
+    >>> args.state, args.jsonl, "roll" in args
+    ('sheet.json', False, False)
+    """
+    parser: argparse.ArgumentParser = subparsers.add_parser(name, help=help)
+    add_position_arguments(parser, roll=roll)
+    parser.set_defaults(handler=lambda args: run_positions(args, handler_for(args), needs_roll=roll))
+    return parser
 
 
 #: Longest answer ``play`` reads from a line; a choice is a number or ``q``.
@@ -174,13 +193,12 @@ def play(level: Level, seed: int, variation: bool, stdin: TextIO, stdout: TextIO
 
 
 def register(subparsers: Any) -> None:
-    moves = subparsers.add_parser("moves", help="the legal moves of a state and a roll, as JSON")
-    add_position_arguments(moves, roll=True)
-    moves.set_defaults(handler=lambda args: run_positions(args, moves_json, needs_roll=True))
-
-    scoring = subparsers.add_parser("score", help="score a sheet step by step, as JSON")
-    add_position_arguments(scoring, roll=False)
-    scoring.set_defaults(handler=lambda args: run_positions(args, score_json, needs_roll=False))
+    add_position_command(
+        subparsers, "moves", "the legal moves of a state and a roll, as JSON", lambda args: moves_json, roll=True
+    )
+    add_position_command(
+        subparsers, "score", "score a sheet step by step, as JSON", lambda args: score_json, roll=False
+    )
 
     game = subparsers.add_parser("play", help="play one game of Caterpillars in the terminal")
     game.add_argument("--level", default="beginner", help="beginner, intermediate, advanced or expert")
@@ -191,4 +209,4 @@ def register(subparsers: Any) -> None:
     )
 
 
-__all__ = ["add_position_arguments", "register", "run_positions"]
+__all__ = ["add_position_arguments", "add_position_command", "register", "run_positions"]
