@@ -31,23 +31,25 @@ line; the room goes on.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future
 from functools import partial
-from typing import Any, ClassVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, cast
 
 import traitlets
 
-from caterpillar_learn.caterpillars import Move
+from caterpillar_learn.caterpillars import Game, Roll, State
+from caterpillar_learn.caterpillars.levels import Level
 from caterpillar_learn.classroom import refusals
 from caterpillar_learn.classroom.rooms import CaterpillarsRoom, Pupil
 from caterpillar_learn.classroom.tables import RaupePupil, RaupeRoom, SharedTable
 from caterpillar_learn.i18n import text
-from caterpillar_learn.raupe import Call, Game, Mode, Play, parse_mode
+from caterpillar_learn.raupe import Call, Mode, Play, parse_mode
+from caterpillar_learn.raupe import Game as RaupeGame
 from caterpillar_learn.ui.assets import widget_file, widget_styles
 from caterpillar_learn.ui.base import BadEventError, LearnWidget, handler, whole
 from caterpillar_learn.ui.caterpillars import CaterpillarsBoard
-from caterpillar_learn.ui.caterpillars.advice import hint_view, later, loss_lines, outcome, thinking_view, workers
+from caterpillar_learn.ui.caterpillars.advice import HERE, Helper, PooledHelper, Warmup
 from caterpillar_learn.ui.caterpillars.controller import HANDLERS as BOARD_HANDLERS
 from caterpillar_learn.ui.caterpillars.controller import Session
 from caterpillar_learn.ui.caterpillars.views import dice_view
@@ -55,9 +57,13 @@ from caterpillar_learn.ui.quiz import Quiz
 from caterpillar_learn.ui.raupe import RaupeWidget, seat
 from caterpillar_learn.ui.raupe.views import Seat, hand_view, table_view
 
+if TYPE_CHECKING:
+    from caterpillar_learn.advice.workers import Solves
+
 __all__ = ["SEAT_EVENTS", "ClassroomBoard", "RoomSession", "SeatTable", "SeatWidget"]
 
 log = logging.getLogger("caterpillar_learn.classroom")
+T = TypeVar("T")
 
 #: A pupil's board takes the lessons' events except ``new_game`` (the teacher starts games).
 PUPIL_HANDLERS: dict[str, str] = {kind: method for kind, method in BOARD_HANDLERS.items() if kind != "new_game"}
@@ -83,177 +89,132 @@ SEAT_EVENTS = tuple(SEAT_HANDLERS)
 SEAT_IN_PLAY = ("play", "flip", "shout", "mistake")
 
 
-class RoomSession(Session):
-    """One page of one pupil in a Caterpillars room (two pages of the same pupil share the game)."""
+class RoomDice:
+    """The room's dice (:class:`~caterpillar_learn.ui.caterpillars.dice.DiceSource`): the teacher rolls.
 
-    handlers: ClassVar[Mapping[str, str]] = PUPIL_HANDLERS
+    A pupil has nothing to roll: the dice appear on the sheet as soon as the
+    teacher rolls them, and a new turn clears what the last one showed.
+    Whether the layout is worth solving for hints is the room's too: only
+    while the teacher allows hints.
+    """
 
-    def __init__(self, room: CaterpillarsRoom, pupil: Pupil) -> None:
+    def __init__(self, room: CaterpillarsRoom) -> None:
         self.room = room
-        self.pupil = pupil
         self.seen_turn = -1
-        #: What the worker processes are working out for this page: kind → (turn, future, how to show it).
-        self.coming: dict[str, tuple[int, Future[Any], Callable[[Any], None]]] = {}
-        self.review_asked = False  # the pupil asked for the helper's review (it may be on its way)
-        settings = room.settings
-        super().__init__(settings.level.value, 0, settings.labels, settings.variation, auto_setup=False)
-        self.events = PUPIL_EVENTS
 
-    def start(self, seed: int) -> None:
-        """Show the pupil's game (never a new one: the room's log holds it)."""
-        self.seed = seed
-        self.game = self.pupil.game
-        self.explanation = ""
-        self.advice_review = None
-        self.review_asked = False
-        self.follow()
+    def roll(self, session: Session) -> None:
+        if session.game.phase == "over":
+            raise BadEventError(text("classroom.msg.over"))
+        if not session.game.has_roll:
+            raise BadEventError(text("classroom.msg.wait_roll"))
 
-    def _layout_known(self) -> None:
-        if self.room.hints:  # the solve is only worth its time when the class may ask for hints
-            super()._layout_known()
+    def check_rolled(self, session: Session) -> None:
+        """A pupil who has placed waits for the teacher's next roll (there is nothing for them to roll)."""
+        if session.game.phase == "over":
+            raise BadEventError(text("classroom.msg.over"))
+        if not session.revealed:
+            raise BadEventError(text("classroom.msg.wait_next" if session.game.history else "classroom.msg.wait_roll"))
 
-    def follow(self) -> None:
-        """Catch up with the room: a new turn clears the screen, and dice already rolled show at once."""
-        game = self.game
+    def catch_up(self, session: Session) -> None:
+        """A new turn clears the screen, and dice already rolled show at once."""
+        game = session.game
         turn = len(game.history)
         if turn != self.seen_turn:
             self.seen_turn = turn
-            self.revealed = False
-            self.pending, self.pieces = {}, []
-            self.selected_die = None
-            self.menu_slot = None
-            self.hint = {}
-        if not self.revealed and game.has_roll:
-            self.revealed = True
-            self.roll_count += 1
-        self._layout_known()
-        self._take_answers()
+            session.revealed = False
+            session.pending, session.pieces = {}, []
+            session.selected_die = None
+            session.menu_slot = None
+            session.hint = {}
+        if not session.revealed and game.has_roll:
+            session.revealed = True
+            session.roll_count += 1
+        session.solve_layout()  # once the labels are known and the teacher allows hints (RoomHelper)
 
-    def handle(self, event: Mapping[str, Any]) -> None:
-        self.follow()
-        kind = event["type"]
-        if kind in ADVICE_EVENTS and not self.room.hints:
-            self.message = ""
-            raise BadEventError(text("classroom.msg.hints_off"))
-        if kind == "review" and self.game.phase == "over":
-            self.message = ""
-            self.review_asked = True
-            self.advice_review = self.room.review(self.pupil)  # None while a worker works it out
-            return
-        super().handle(event)
-        self.follow()
 
-    # -- the helper's answers, from the worker processes --------------------------------------
-    # With the server's workers (:func:`~caterpillar_learn.ui.caterpillars.advice.use_workers`) a
-    # hint, the loss of a move after a hint, and a "what if" are worked out in a worker: the page
-    # shows "Thinking…" at once, and the answer comes with the page's next redraw, which its
-    # arrival asks for (the room's listeners: the page's ``Push``, on the page's own document).
-    # Without workers (a pupil's session in a test, a notebook) they are worked out here, as in
-    # a lesson.
-    def interim(self, event: Mapping[str, Any]) -> dict[str, Any]:
-        if event["type"] == "hint" and workers() is not None:
-            return {"hint": thinking_view(THINKING)}
-        return super().interim(event)
+class RoomHelper(Helper):
+    """The helper of a room's pupils: the server's (its worker processes, ``inner``), with the room's say.
 
-    def ask_hint(self) -> None:
-        if workers() is None:
-            super().ask_hint()
-            return
-        self.admit_hint()
-        self.hint = thinking_view(THINKING)
-        if "hint" in self.coming:  # asked again while it is on its way
-            return
-        self._expect("hint", later(hint_view, self.game.state, self.game.roll()), self._show_hint)
+    The layout is solved only while the teacher allows hints, and the page's
+    words while an answer is on its way are the classroom's.
+    """
 
-    def _show_hint(self, view: dict[str, Any] | None) -> None:
-        self.hint = view if view is not None else {}
+    thinking = THINKING
+    cost_thinking = COST_THINKING
 
-    def _play(self, move: Move) -> None:
-        if workers() is None or not (self.numbers and self.hint.get("status") == "ready"):
-            super()._play(move)
-            return
-        before, roll = self.game.state, self.game.roll()
-        self.hint = {**self.hint, "status": "read"}  # the lessons' _play then leaves the loss to a worker
-        super()._play(move)
-        over = text("lessons.explain.over", final=self.game.score().final) if self.game.phase == "over" else ""
-        played = self.explanation.removesuffix(over).rstrip()
-        self.explanation = " ".join(part for part in (played, text(COST_THINKING), over) if part)
-        self._expect(
-            "loss", later(loss_lines, before, roll, move, urgent=False), partial(self._show_loss, played, over)
+    def __init__(self, room: CaterpillarsRoom, inner: Helper) -> None:
+        self.room = room
+        self.inner = inner
+
+    def work(self, job: Callable[..., T], state: State, *args: Any, urgent: bool = True) -> Future[T]:
+        return self.inner.work(job, state, *args, urgent=urgent)
+
+    def hint(self, state: State, roll: Roll, warmup: Warmup | None) -> Future[dict[str, Any]]:
+        return self.inner.hint(state, roll, warmup)
+
+    def prepare(self, level: Level | str, labels: Sequence[int | None]) -> Warmup | None:
+        return self.inner.prepare(level, labels) if self.room.hints else None
+
+
+class RoomSession(Session):
+    """One page of one pupil in a Caterpillars room (two pages of the same pupil share the game).
+
+    The lessons' session, given the room's dice (:class:`RoomDice`) and the
+    server's helper (``pool``: its worker processes; ``None``: here).  A
+    hint, the cost of a move after a hint and a "what if" come from the
+    pool: the page shows "Thinking…" at once, and the answer comes with the
+    page's next redraw, which its arrival asks for (the room's listeners: the
+    page's ``Push``, on the page's own document).
+    """
+
+    handlers: ClassVar[Mapping[str, str]] = PUPIL_HANDLERS
+
+    def __init__(self, room: CaterpillarsRoom, pupil: Pupil, pool: Solves | None = None) -> None:
+        self.room = room
+        self.pupil = pupil
+        self.review_asked = False  # the pupil asked for the helper's review (it may be on its way)
+        settings = room.settings
+        super().__init__(
+            level=settings.level.value,
+            seed=0,
+            labels=settings.labels,
+            variation=settings.variation,
+            auto_setup=False,
+            dice=RoomDice(room),
+            helper=RoomHelper(room, HERE if pool is None else PooledHelper(pool)),
+            told=partial(room.notify, pupil.id),
         )
+        self.events = PUPIL_EVENTS
+        self.catch_up()
 
-    def _show_loss(self, played: str, over: str, lines: list[str] | None) -> None:
-        self.explanation = " ".join(part for part in (played, *(lines or ()), over) if part)
+    def make_game(self, seed: int) -> Game:
+        """The pupil's game (never a new one: the room's log holds it)."""
+        return self.pupil.game
 
-    def try_other(self, index: int) -> None:
-        if workers() is None:
-            super().try_other(index)
-            return
-        last, chosen, other = self.other_move(index)
-        rounds = sum(1 for turn in self.game.history if not turn.is_setup)
-        self.whatif = {"title": text(THINKING), "index": index}
-        both = _both(later(outcome, last.before, chosen), later(outcome, last.before, other))
-        title = text("lessons.whatif.title", round=rounds)
-        yours = text("lessons.whatif.yours", move=chosen.describe())
-        theirs = text("lessons.whatif.other", move=other.describe())
-        self._expect("whatif", both, partial(self._show_whatif, title, yours, theirs, index))
-
-    def _show_whatif(self, title: str, yours: str, theirs: str, index: int, found: list[Any] | None) -> None:
-        if found is None:
-            self.whatif = {}
-            return
-        self.whatif = {
-            "title": title,
-            "yours": {**found[0], "text": yours},
-            "other": {**found[1], "text": theirs},
-            "index": index,
-        }
-
-    def _expect(self, kind: str, future: Future[Any], show: Callable[[Any], None]) -> None:
-        """Show ``future``'s answer once it has come (if the turn is still the same); its arrival redraws the page."""
-        self.coming[kind] = (len(self.game.history), future, show)
-        room, pupil = self.room, self.pupil.id
-        future.add_done_callback(lambda _: room.notify(pupil))  # on the pool's thread: the page's Push redraws
-
-    def _take_answers(self) -> None:
-        turn = len(self.game.history)
-        for kind, (asked, future, show) in list(self.coming.items()):
-            if asked != turn:  # a move since: the answer is for a sheet that is gone
-                del self.coming[kind]
-                future.cancel()  # a job not started yet is dropped
-            elif future.done():
-                del self.coming[kind]
-                try:
-                    found = future.result()
-                except Exception:  # one line for the pupil, the trace for the log; the game goes on
-                    who = f"room {self.room.code}, pupil {self.pupil.nickname!r}"
-                    log.exception("%s: the helper's %s failed", who, kind)
-                    self.message = text("ui.internal")
-                    found = None
-                show(found)
-
-    def roll(self) -> None:
-        """The dice come from the teacher: they are shown as soon as they are rolled."""
-        if self.game.phase == "over":
-            raise BadEventError(text("classroom.msg.over"))
-        if not self.game.has_roll:
-            raise BadEventError(text("classroom.msg.wait_roll"))
-
-    def _need_roll(self) -> None:
-        """A pupil who has placed waits for the teacher's next roll (there is nothing for them to roll)."""
-        if self.game.phase == "over":
-            raise BadEventError(text("classroom.msg.over"))
-        if not self.revealed:
-            raise BadEventError(text("classroom.msg.wait_next" if self.game.history else "classroom.msg.wait_roll"))
-
-    def views(self) -> dict[str, Any]:
-        self.follow()
+    def catch_up(self) -> None:
+        super().catch_up()
         # A review asked for comes from a worker, and the room tells this page when it has.
         if self.review_asked and self.advice_review is None:
             self.advice_review = self.room.reviewed(self.pupil)
             if self.advice_review is None and not self.room.reviewing(self.pupil):  # it failed there
                 self.review_asked = False
                 self.message = text("ui.internal")
+
+    def handle(self, event: Mapping[str, Any]) -> None:
+        kind = event["type"]
+        if kind in ADVICE_EVENTS and not self.room.hints:
+            self.message = ""
+            raise BadEventError(text("classroom.msg.hints_off"))
+        if kind == "review" and self.game.phase == "over":
+            self.catch_up()
+            self.message = ""
+            self.review_asked = True
+            self.advice_review = self.room.review(self.pupil)  # None while a worker works it out
+            return
+        super().handle(event)
+        self.catch_up()
+
+    def views(self) -> dict[str, Any]:
         views = super().views()
         review = views.get("review")
         if self.review_asked and self.advice_review is None and review:
@@ -265,36 +226,16 @@ class RoomSession(Session):
 
     def dice_now(self) -> dict[str, Any]:
         """Only the dice tray's view (what a page needs first after a roll), without drawing the sheet."""
-        self.follow()
+        self.catch_up()
         return dict(
             dice_view(
                 self.game,
                 revealed=self.revealed,
                 count=self.roll_count,
-                used=self._used_dice(),
+                used=self.used_dice(),
                 selected=self.selected_die,
             )
         )
-
-
-def _both(first: Future[Any], second: Future[Any]) -> Future[list[Any]]:
-    """A future of both results (the first error, if either fails)."""
-    both: Future[list[Any]] = Future()
-
-    def done(_: Future[Any]) -> None:
-        if first.done() and second.done() and not both.done():
-            failed = [f for f in (first, second) if f.cancelled() or f.exception() is not None]
-            try:
-                if failed:
-                    both.set_exception(failed[0].exception() or RuntimeError("cancelled"))
-                else:
-                    both.set_result([first.result(), second.result()])
-            except Exception:  # the other callback got there first
-                pass
-
-    first.add_done_callback(done)
-    second.add_done_callback(done)
-    return both
 
 
 class ClassroomBoard(CaterpillarsBoard):
@@ -352,7 +293,7 @@ class SeatTable(seat.SeatRules):
         self.refusal = line
 
     @property
-    def game(self) -> Game:
+    def game(self) -> RaupeGame:
         return self.shared.game
 
     @property

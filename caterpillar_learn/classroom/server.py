@@ -178,8 +178,11 @@ def serve(
         websocket_origin = []
         patterns = [(PATH, ScoreSheets, {"lobby": lobby, "gate": gate}), *gate.patterns]
         on_hub = {"prefix": prefix, "auth_provider": gate.provider, "cookie_secret": cookie_secret(gate.auth.api_token)}
+    # Hints are worked out in worker processes, never on the event loop (the processes start at the first solve).
+    pool = start_workers()
+    pages = build_pages(lobby, join_url, freezer, pictures=f"{prefix}/{STATIC}/", hub=hub, pool=pool)
     server = start_server(
-        every_page(build_pages(lobby, join_url, freezer, pictures=f"{prefix}/{STATIC}/", hub=hub), widgets),
+        every_page(pages, widgets),
         port=port,
         address=host,
         websocket_origin=websocket_origin,
@@ -208,7 +211,6 @@ def serve(
     if host == HOST and hub is None:
         print("Only this computer can reach it; for the class's tablets start it with --host 0.0.0.0.", flush=True)
     print("Press Ctrl+C to stop.", flush=True)
-    start_workers()  # hints are worked out in worker processes, never on the event loop
     server.start()
     gc.collect()
     gc.freeze()  # what is loaded by now lives as long as the server: no collection need look at it again
@@ -223,7 +225,7 @@ def serve(
     except KeyboardInterrupt:
         pass
     finally:
-        stop_workers()
+        stop_workers(pool)
         lobby.store.close()
         shutil.rmtree(notices, ignore_errors=True)
     return 0

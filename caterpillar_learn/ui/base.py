@@ -98,7 +98,12 @@ class Controller(Protocol):
         """Apply one event whose type is in :attr:`events`; raise :class:`CaterpillarLearnError` if it is bad."""
 
     def views(self) -> dict[str, Any]:
-        """Every view trait's JSON, by trait name."""
+        """Every view trait's JSON, by trait name; it changes nothing.
+
+        A controller that learns of things from outside (dice rolled by a
+        teacher, answers from worker processes) takes them in a method
+        ``catch_up()``, which the widget calls before it asks for the views.
+        """
 
     def interim(self, event: Mapping[str, Any]) -> dict[str, Any]:
         """Views to show at once before a slow event is handled (``{}`` for none)."""
@@ -217,6 +222,9 @@ class LearnWidget(anywidget.AnyWidget, Generic[C]):
     def refresh(self) -> None:
         """Copy the controller's views into the traits (one sync message)."""
         with language(self.lang), self.hold_sync():
+            catch_up = getattr(self.session, "catch_up", None)  # what came from outside: dice, answers
+            if catch_up is not None:
+                catch_up()
             for name, value in self.session.views().items():
                 setattr(self, name, value)
             self.message = self.session.message

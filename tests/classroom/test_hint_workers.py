@@ -53,9 +53,9 @@ def a_room(level: str, typed: str, dice: str) -> CaterpillarsRoom:
 class Page:
     """A pupil's board as the server holds it, with its redraw done when the room says something changed."""
 
-    def __init__(self, room: CaterpillarsRoom, nickname: str) -> None:
+    def __init__(self, room: CaterpillarsRoom, nickname: str, pool: Solves) -> None:
         pupil = room.join(nickname)
-        self.board = ClassroomBoard(RoomSession(room, pupil))
+        self.board = ClassroomBoard(RoomSession(room, pupil, pool))
         self.changed = threading.Event()
         room.subscribe(lambda _: self.changed.set(), pupil.id)
         self.shown: list[dict[str, Any]] = []
@@ -130,7 +130,7 @@ def test_a_hint_goes_before_the_next_solve_and_what_a_move_cost_after_it(pool: S
 
 def test_pupils_on_one_layout_share_the_workers_solve(pool: Solves) -> None:
     room = a_room("beginner", LAYOUT, "typed")
-    pages = [Page(room, name) for name in ("Ada", "Ben", "Cem")]
+    pages = [Page(room, name, pool) for name in ("Ada", "Ben", "Cem")]
     warmups = [page.board.session.warmup for page in pages]
     assert all(w is not None for w in warmups)
     room.roll("3 5")
@@ -145,7 +145,7 @@ def test_pupils_on_one_layout_share_the_workers_solve(pool: Solves) -> None:
 
 def test_a_hint_shows_thinking_then_comes_with_the_next_redraw(pool: Solves) -> None:
     room = a_room("beginner", LAYOUT, "typed")
-    page = Page(room, "Ada")
+    page = Page(room, "Ada", pool)
     room.roll("3 5")
     page.board.refresh()
     page.board.act("hint")
@@ -172,7 +172,7 @@ def test_a_hint_shows_thinking_then_comes_with_the_next_redraw(pool: Solves) -> 
 
 def test_what_if_comes_from_a_worker_too(pool: Solves) -> None:
     room = a_room("beginner", LAYOUT, "typed")
-    page = Page(room, "Ada")
+    page = Page(room, "Ada", pool)
     room.roll("3 5")
     page.board.refresh()
     first = page.board.legal[0]
@@ -190,7 +190,7 @@ def test_what_if_comes_from_a_worker_too(pool: Solves) -> None:
 def test_the_review_at_the_end_comes_from_a_worker_and_the_server_never_solves(pool: Solves) -> None:
     solver.clear_cache()
     room = a_room("beginner", LAYOUT, "typed")
-    page = Page(room, "Ada")
+    page = Page(room, "Ada", pool)
     room.roster.seen.add(page.board.session.pupil.id)  # her page has connected: the console counts her
     for _ in range(12):
         room.roll("3 5")
@@ -219,7 +219,7 @@ def test_the_review_at_the_end_comes_from_a_worker_and_the_server_never_solves(p
 def test_a_hint_in_german_comes_back_in_german(pool: Solves) -> None:
     room = a_room("beginner", LAYOUT, "typed")
     pupil = room.join("Ada")
-    board = ClassroomBoard(RoomSession(room, pupil), lang="de")
+    board = ClassroomBoard(RoomSession(room, pupil, pool), lang="de")
     changed = threading.Event()
     room.subscribe(lambda _: changed.set(), pupil.id)
     room.roll("3 5")
@@ -237,7 +237,7 @@ def test_a_hint_in_german_comes_back_in_german(pool: Solves) -> None:
 
 def test_a_new_move_drops_a_hint_still_on_its_way(pool: Solves) -> None:
     room = a_room("beginner", OTHER, "typed")
-    page = Page(room, "Ada")
+    page = Page(room, "Ada", pool)
     room.roll("3 5")
     page.board.act("hint")
     first = page.board.legal[0]
@@ -267,10 +267,10 @@ async def _longest_gap_while(ask: Any, arrived: threading.Event, seconds: float)
     return longest
 
 
-def _loop_check(typed: str) -> tuple[float, ClassroomBoard]:
+def _loop_check(typed: str, pool: Solves | None) -> tuple[float, ClassroomBoard]:
     room = a_room("intermediate", typed, "typed")
     pupil = room.join("Ada")
-    board = ClassroomBoard(RoomSession(room, pupil))
+    board = ClassroomBoard(RoomSession(room, pupil, pool))
     room.roll("2 5 6")
     board.refresh()
     arrived = threading.Event()
@@ -293,7 +293,7 @@ def _loop_check(typed: str) -> tuple[float, ClassroomBoard]:
 
 @pytest.mark.slow
 def test_the_event_loop_goes_on_while_a_worker_solves(pool: Solves, monkeypatch: pytest.MonkeyPatch) -> None:
-    gap, board = _loop_check("1 3 6 4 6 2 3 5 5 4 2 7")
+    gap, board = _loop_check("1 3 6 4 6 2 3 5 5 4 2 7", pool)
     assert board.hint["status"] == "ready"
     solved = pool.solve("intermediate", labels("1 3 6 4 6 2 3 5 5 4 2 7")).result(SAFETY)
     assert solved.solved and solved.seconds > 1.0
@@ -304,7 +304,7 @@ def test_the_event_loop_goes_on_while_a_worker_solves(pool: Solves, monkeypatch:
 
     solver.clear_cache()
     try:
-        blocked, _ = _loop_check("1 3 6 4 6 2 3 5 5 4 2 8")
+        blocked, _ = _loop_check("1 3 6 4 6 2 3 5 5 4 2 8", None)
     finally:
         solver.clear_cache()
         bridge.join_background_solves(SAFETY)

@@ -54,8 +54,12 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ADVICE_LOCK",
+    "HERE",
+    "Helper",
+    "PooledHelper",
     "Warmup",
     "background_solves",
+    "both",
     "helper_move",
     "hint_view",
     "join_background_solves",
@@ -147,6 +151,97 @@ def later(job: Callable[..., T], state: State, *args: Any, urgent: bool = True) 
     return solves.run(state.level, labels, job, state, *args, urgent=urgent)
 
 
+class Helper:
+    """Where a session's helper works its answers out: here, at once (a lesson's kernel, a test).
+
+    A session asks it for every answer that needs the solve (a hint, what a
+    move cost, "try another move") and gets a future: here it is done when
+    :meth:`work` returns, so the answer shows at once.  A server passes a
+    :class:`PooledHelper` instead, whose futures end in a worker process.
+    ``thinking`` and ``cost_thinking`` are the words the page shows while an
+    answer is on its way (catalogue keys).
+
+    >>> from caterpillar_learn.caterpillars import Roll, State
+    >>> state = State.new("beginner", [1, 3, 6, 4, 2, 2, 5, 5, 6, 6, 1, 1])
+    >>> HERE.work(hint_view, state, Roll((3, 5))).result()["status"]
+    'ready'
+    """
+
+    thinking = "lessons.ui.thinking"
+    cost_thinking = "lessons.ui.thinking"
+
+    def work(self, job: Callable[..., T], state: State, *args: Any, urgent: bool = True) -> Future[T]:
+        """``job(state, *args)``, done: its result or its error."""
+        done: Future[T] = Future()
+        try:
+            done.set_result(job(state, *args))
+        except Exception as error:  # shown where the answer is taken (one line), the game goes on
+            done.set_exception(error)
+        return done
+
+    def hint(self, state: State, roll: Roll, warmup: Warmup | None) -> Future[dict[str, Any]]:
+        """The hint for ``roll`` on ``state``, after the layout's background solve (``warmup``) if it is running."""
+        if warmup is not None and warmup.is_for(state):
+            warmup.wait()  # the widget already shows "Thinking…"
+        return self.work(hint_view, state, roll)
+
+    def prepare(self, level: Level | str, labels: Sequence[int | None]) -> Warmup | None:
+        """Start the solve of the layout (:func:`prepare`)."""
+        return prepare(level, labels)
+
+
+class PooledHelper(Helper):
+    """The helper of a server: every answer is worked out in ``pool``'s worker processes.
+
+    The futures end on the pool's thread; whoever shows the answer is told then.
+    """
+
+    def __init__(self, pool: Solves) -> None:
+        self.pool = pool
+
+    def work(self, job: Callable[..., T], state: State, *args: Any, urgent: bool = True) -> Future[T]:
+        labels = [int(v) for v in state.labels if v is not None]
+        return self.pool.run(state.level, labels, job, state, *args, urgent=urgent)
+
+    def hint(self, state: State, roll: Roll, warmup: Warmup | None) -> Future[dict[str, Any]]:
+        return self.work(hint_view, state, roll)  # the pool waits for its own solve of the layout
+
+    def prepare(self, level: Level | str, labels: Sequence[int | None]) -> Warmup | None:
+        return prepare(level, labels, pool=self.pool)
+
+
+#: The helper that works here, at once.
+HERE = Helper()
+
+
+def both(first: Future[Any], second: Future[Any]) -> Future[list[Any]]:
+    """A future of both results (the first error, if either fails).
+
+    >>> first, second = Future(), Future()
+    >>> joined = both(first, second)
+    >>> first.set_result(1); joined.done()
+    False
+    >>> second.set_result(2); joined.result()
+    [1, 2]
+    """
+    joined: Future[list[Any]] = Future()
+
+    def done(_: Future[Any]) -> None:
+        if first.done() and second.done() and not joined.done():
+            failed = [f for f in (first, second) if f.cancelled() or f.exception() is not None]
+            try:
+                if failed:
+                    joined.set_exception(failed[0].exception() or RuntimeError("cancelled"))
+                else:
+                    joined.set_result([first.result(), second.result()])
+            except Exception:  # the other callback got there first
+                pass
+
+    first.add_done_callback(done)
+    second.add_done_callback(done)
+    return joined
+
+
 def thinking_view(key: str = "lessons.ui.thinking") -> dict[str, Any]:
     """The hint panel while the helper works: the shape the widget shows at once, with the words at ``key``.
 
@@ -189,9 +284,10 @@ class Warmup:
         return self.future.cancel()
 
 
-def prepare(level: Level | str, labels: Sequence[int | None]) -> Warmup | None:
+def prepare(level: Level | str, labels: Sequence[int | None], pool: Solves | None = None) -> Warmup | None:
     """Start the exact solve that ``level``'s hints on ``labels`` will read, in a daemon thread.
 
+    With ``pool`` (or the process's workers, :func:`use_workers`), the workers' one solve of the layout instead.
     ``None`` while a label is still blank (the setup is not finished).
 
     >>> prepare("expert", (1, None) * 6) is None
@@ -200,7 +296,7 @@ def prepare(level: Level | str, labels: Sequence[int | None]) -> Warmup | None:
     if any(label is None for label in labels):
         return None
     warmup = Warmup(Level.parse(level), tuple(int(v) for v in labels if v is not None))
-    solves = _workers
+    solves = pool if pool is not None else _workers
     if solves is not None:  # the workers' one solve of the layout, shared with every other asker
         solves.solve(warmup.level, warmup.labels).add_done_callback(partial(_solved_in_worker, warmup))
         return warmup

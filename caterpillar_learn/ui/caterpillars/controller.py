@@ -33,11 +33,13 @@ import copy
 import itertools
 import logging
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, ClassVar
 
-from caterpillar_learn.caterpillars import DEFAULT_LABELS, Game, Move, SetupChoice, legal_moves, why_not
+from caterpillar_learn.caterpillars import DEFAULT_LABELS, Game, Move, Roll, SetupChoice, State, legal_moves, why_not
 from caterpillar_learn.caterpillars.game import Turn
 from caterpillar_learn.caterpillars.sheet import describe_slot, slot_of
 from caterpillar_learn.errors import CaterpillarLearnError, describe, one_line
@@ -56,8 +58,9 @@ from caterpillar_learn.lessons.questions import (
 )
 from caterpillar_learn.lessons.scenarios import is_led
 from caterpillar_learn.lessons.teacher import game_dice
-from caterpillar_learn.ui.caterpillars.advice import Warmup, helper_move, hint_view, loss_lines, outcome, prepare
+from caterpillar_learn.ui.caterpillars.advice import HERE, Helper, Warmup, both, helper_move, loss_lines, outcome
 from caterpillar_learn.ui.caterpillars.advice import review_view as advice_review
+from caterpillar_learn.ui.caterpillars.dice import DiceSource, OwnDice
 from caterpillar_learn.ui.caterpillars.practice import PracticePanel
 from caterpillar_learn.ui.caterpillars.views import (
     dice_view,
@@ -110,6 +113,12 @@ class Session:
     #: Whether the numbers for grown-ups are shown (values, chances, what a move cost, the review);
     #: without them the hint speaks a child's words.
     numbers: bool = True
+    #: Where the dice come from and who may roll them (:mod:`.dice`): in a lesson, the learner.
+    dice: DiceSource = field(default_factory=OwnDice, repr=False, kw_only=True)
+    #: Where the helper's answers are worked out (:class:`~.advice.Helper`): here, or a server's workers.
+    helper: Helper = field(default=HERE, repr=False, kw_only=True)
+    #: Redraws the page once an answer from elsewhere has come (called on the pool's thread); set by the host.
+    told: Callable[[], None] = field(default=lambda: None, repr=False, kw_only=True)
     #: The table of handlers this session dispatches through, and so the events it takes.
     handlers: ClassVar[Mapping[str, str]] = HANDLERS
     events: tuple[str, ...] = field(init=False, default=EVENTS)
@@ -135,6 +144,10 @@ class Session:
     #: Whether the page is used by touch: "tap" and no key hints (the front end says otherwise with
     #: the event ``device``; touch first, so a tablet never shows a mouse's words).
     touch: bool = field(init=False, default=True)
+    #: The helper's answers on their way: kind → (the turn asked in, the future, how to show it).
+    coming: dict[str, tuple[int, Future[Any], Callable[[Any], None]]] = field(
+        init=False, default_factory=dict, repr=False
+    )
 
     def __post_init__(self) -> None:
         self.start(self.seed)
@@ -159,22 +172,57 @@ class Session:
         if self.auto_setup:
             while self.game.phase == "setup":
                 self.game.play(self.game.legal_moves()[0])
-        self._layout_known()
+        self.solve_layout()
 
     def make_game(self, seed: int) -> Game:
         """The game a start or *new game* plays (a lesson's first one uses its designed dice)."""
         return Game(self.level, self.labels, variation=self.variation, seed=seed)
 
-    def _layout_known(self) -> None:
-        """Start solving the layout in the background, once no label is blank."""
+    def solve_layout(self) -> None:
+        """Start solving the layout in the background (by the helper), once no label is blank."""
         if self.game.phase != "setup" and self.warmup is None:
-            self.warmup = prepare(self.level, self.game.state.labels)
+            self.warmup = self.helper.prepare(self.level, self.game.state.labels)
+
+    # -- what happens outside the session -------------------------------------------
+    def catch_up(self) -> None:
+        """Take in what happened outside: dice rolled elsewhere (:attr:`dice`), the helper's answers that came.
+
+        The widget calls it before it draws (:meth:`views` itself changes nothing), and :meth:`handle` first.
+        """
+        self.dice.catch_up(self)
+        self.take_answers()
+
+    def expect(self, kind: str, future: Future[Any], show: Callable[[Any], None]) -> None:
+        """Show ``future``'s answer with ``show``: now if it has come, else once it comes (:meth:`take_answers`),
+        if the turn is still the same.  Its arrival calls :attr:`told`, so the page redraws."""
+        self.coming[kind] = (len(self.game.history), future, show)
+        if future.done():
+            self.take_answers()
+        else:
+            future.add_done_callback(lambda _: self.told())
+
+    def take_answers(self) -> None:
+        """Show the answers that have come; drop those for a sheet that is gone (a move since)."""
+        turn = len(self.game.history)
+        for kind, (asked, future, show) in list(self.coming.items()):
+            if asked != turn:
+                del self.coming[kind]
+                future.cancel()  # a job not started yet is dropped
+            elif future.done():
+                del self.coming[kind]
+                try:
+                    found = future.result()
+                except Exception:  # one line for the learner, the trace for the log; the game goes on
+                    log.exception("%s: the helper's %s failed", type(self).__name__, kind)
+                    self.message = text("ui.internal")
+                    found = None
+                show(found)
 
     # -- events -------------------------------------------------------------
     def interim(self, event: Mapping[str, Any]) -> dict[str, Any]:
         """What to show while a slow event (a hint, the review) is worked on."""
         if event["type"] == "hint":
-            return {"hint": {"status": "thinking", "title": text("lessons.ui.thinking")}}
+            return {"hint": {"status": "thinking", "title": text(self.helper.thinking)}}
         if event["type"] == "review" and self.game.phase == "over":
             return {"review": {**self.views()["review"], "thinking": text("lessons.ui.review_thinking")}}
         return {}
@@ -182,7 +230,9 @@ class Session:
     def handle(self, event: Mapping[str, Any]) -> None:
         """Apply one front-end event through its handler (:data:`HANDLERS`); a bad one raises and changes nothing."""
         self.message = ""
-        handler(self, event, self.handlers)(event)
+        apply = handler(self, event, self.handlers)
+        self.catch_up()
+        apply(event)
 
     # -- the handlers, one per event -------------------------------------------------
     def on_new_game(self, event: Mapping[str, Any]) -> None:
@@ -234,25 +284,15 @@ class Session:
         return text(key, **values)
 
     def roll(self) -> None:
-        if self.game.phase == "over":
-            raise BadEventError(text("lessons.msg.over"))
-        if not self.revealed:
-            self.revealed = True
-            self.whatif = {}
-            self.roll_count += 1
-            self.progress.rolls += 1
-            if self.game.phase == "setup":
-                self.progress.setup_rolls += 1
-            self.explanation = ""
+        """The Roll button: as the dice source says (:meth:`.dice.DiceSource.roll`)."""
+        self.dice.roll(self)
 
-    def _need_roll(self) -> None:
-        if self.game.phase == "over":
-            raise BadEventError(text("lessons.msg.over"))
-        if not self.revealed:
-            raise BadEventError(text("lessons.msg.roll_first"))
+    def need_roll(self) -> None:
+        """Refuse in one line what needs this turn's dice before they are shown."""
+        self.dice.check_rolled(self)
 
     def click_box(self, slot: int) -> None:
-        self._need_roll()
+        self.need_roll()
         if self.game.phase == "setup":
             self._place_label(slot)
             return
@@ -268,7 +308,7 @@ class Session:
             self.progress.menus += 1
 
     def choose(self, index: int) -> None:
-        self._need_roll()
+        self.need_roll()
         moves = self.legal_moves()
         if not 0 <= index < len(moves) or (self.menu_slot is not None and moves[index].slot != self.menu_slot):
             raise BadEventError(describe("option index", index, "one of the options shown"))
@@ -286,9 +326,10 @@ class Session:
         if self.game.phase == "over":
             self.progress.games_finished += 1
         self.explanation = " ".join(lines)
-        if asked and self.numbers:  # after a hint: what the move cost
-            lines += loss_lines(before, roll, move)
-        elif asked:  # in a child's words: the same as the helper, or what the helper would have done; the
+        if asked and self.numbers:  # after a hint: what the move cost, by the helper (at once, or on its way)
+            self._tell_cost(" ".join(lines), before, roll, move)
+            return
+        if asked:  # in a child's words: the same as the helper, or what the helper would have done; the
             # move itself is on the board (few words, issue 29)
             if hinted.get("best", {}).get("text") == move.describe():
                 lines = [text("lessons.hint.child_same")]
@@ -298,29 +339,41 @@ class Session:
             lines.append(text("lessons.explain.over", final=self.game.score().final))
         self.explanation = " ".join(lines)
 
+    def _tell_cost(self, played: str, before: State, roll: Roll, move: Move) -> None:
+        over = text("lessons.explain.over", final=self.game.score().final) if self.game.phase == "over" else ""
+
+        def show(lines: list[str] | None) -> None:
+            self.explanation = " ".join(part for part in (played, *(lines or ()), over) if part)
+
+        self.explanation = " ".join(part for part in (played, text(self.helper.cost_thinking), over) if part)
+        self.expect("loss", self.helper.work(loss_lines, before, roll, move, urgent=False), show)
+
     def select_die(self, index: int) -> None:
-        self._need_roll()
+        self.need_roll()
         if self.game.phase != "setup":
             raise BadEventError(text("lessons.msg.die_setup_only"))
         dice = self.game.roll().dice
-        if not 0 <= index < len(dice) or index in self._used_dice():
+        if not 0 <= index < len(dice) or index in self.used_dice():
             raise BadEventError(describe("die index", index, "a die not used yet"))
         self.selected_die = index
 
     def admit_hint(self) -> None:
         """Check that a hint may be asked now (the dice rolled, a round of play) and count it; else refuse in
         one line.  Every way of working out a hint starts here (a classroom's goes to a worker)."""
-        self._need_roll()
+        self.need_roll()
         if self.game.phase != "play":
             raise BadEventError(text("lessons.msg.hint_play_only"))
         self.progress.hints += 1
 
     def ask_hint(self) -> None:
         self.admit_hint()
-        state = self.game.state
-        if self.warmup is not None and self.warmup.is_for(state):
-            self.warmup.wait()  # the widget already shows "Thinking…"
-        self.hint = hint_view(state, self.game.roll())
+        self.hint = {"status": "thinking", "title": text(self.helper.thinking)}
+        if "hint" in self.coming:  # asked again while it is on its way
+            return
+        self.expect("hint", self.helper.hint(self.game.state, self.game.roll(), self.warmup), self._show_hint)
+
+    def _show_hint(self, view: dict[str, Any] | None) -> None:
+        self.hint = view if view is not None else {}
 
     def other_moves(self) -> list[Move]:
         """The moves the last round offered besides the one played (for "Try another move")."""
@@ -343,17 +396,32 @@ class Session:
     def try_other(self, index: int) -> None:
         """Replay the last round with another move; show both outcomes side by side."""
         last, chosen, other = self.other_move(index)
-        outcomes = [outcome(last.before, move) for move in (chosen, other)]
         rounds = sum(1 for turn in self.game.history if not turn.is_setup)
+        words = (
+            text("lessons.whatif.title", round=rounds),
+            text("lessons.whatif.yours", move=chosen.describe()),
+            text("lessons.whatif.other", move=other.describe()),
+        )
+        self.whatif = {"title": text(self.helper.thinking), "index": index}
+        work = self.helper.work
+        outcomes = both(work(outcome, last.before, chosen), work(outcome, last.before, other))
+        self.expect("whatif", outcomes, partial(self._show_whatif, words, index))
+
+    def _show_whatif(self, words: tuple[str, str, str], index: int, found: list[Any] | None) -> None:
+        if found is None:
+            self.whatif = {}
+            return
+        title, yours, theirs = words
         self.whatif = {
-            "title": text("lessons.whatif.title", round=rounds),
-            "yours": {**outcomes[0], "text": text("lessons.whatif.yours", move=chosen.describe())},
-            "other": {**outcomes[1], "text": text("lessons.whatif.other", move=other.describe())},
+            "title": title,
+            "yours": {**found[0], "text": yours},
+            "other": {**found[1], "text": theirs},
             "index": index,
         }
 
     # -- setup ----------------------------------------------------------------
-    def _used_dice(self) -> list[int]:
+    def used_dice(self) -> list[int]:
+        """The dice (by index) this setup roll's labels took so far."""
         return [index for index in self.pieces if index >= 0]
 
     def _place_label(self, slot: int) -> None:
@@ -368,7 +436,7 @@ class Session:
             # The variation's second label takes the sum of the two dice not used first.
             index, value = -1, sum(dice) - dice[self.pieces[0]]
         else:
-            unused = next(i for i in range(len(dice)) if i not in self._used_dice())
+            unused = next(i for i in range(len(dice)) if i not in self.used_dice())
             index = self.selected_die if self.selected_die is not None else unused
             value = dice[index]
         self.pieces.append(index)
@@ -385,7 +453,7 @@ class Session:
             if self.game.phase == "play":
                 self.progress.setup_done = True
                 self.explanation = text("lessons.setup.done")  # the news now: every label is there (few words)
-                self._layout_known()
+                self.solve_layout()
 
     # -- views --------------------------------------------------------------
     def legal_moves(self) -> list[Move]:
@@ -407,7 +475,7 @@ class Session:
         return {
             "sheet": sheet_view(game, legal, self.pending, self.uid),
             "dice": dice_view(
-                game, revealed=self.revealed, count=self.roll_count, used=self._used_dice(), selected=self.selected_die
+                game, revealed=self.revealed, count=self.roll_count, used=self.used_dice(), selected=self.selected_die
             ),
             "legal": legal,
             "menu": menu_view(self.menu_slot, legal),
