@@ -55,6 +55,7 @@ from caterpillar_learn.ui.caterpillars.controller import Session
 from caterpillar_learn.ui.caterpillars.views import dice_view
 from caterpillar_learn.ui.quiz import Quiz
 from caterpillar_learn.ui.raupe import RaupeWidget, seat
+from caterpillar_learn.ui.raupe.controller import HANDLERS as RAUPE_HANDLERS
 from caterpillar_learn.ui.raupe.views import Seat, hand_view, table_view
 
 if TYPE_CHECKING:
@@ -77,12 +78,7 @@ COST_THINKING = "classroom.msg.cost_thinking"
 #: Each event a seat's page may send, and the :class:`SeatTable` method that applies it: the lessons' table
 #: events except the bots' speed and level, and pause (the table is shared).
 SEAT_HANDLERS: dict[str, str] = {
-    "start": "on_start",
-    "tick": "on_tick",
-    "play": "on_play",
-    "flip": "on_flip",
-    "shout": "on_shout",
-    "mistake": "on_mistake",
+    kind: RAUPE_HANDLERS[kind] for kind in ("start", "tick", "play", "flip", "shout", "mistake")
 }
 SEAT_EVENTS = tuple(SEAT_HANDLERS)
 #: The events that need the table's game to run.
