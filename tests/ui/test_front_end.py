@@ -61,14 +61,18 @@ class Harness:
         page.get_by_test_id("sheet").wait_for()
 
     def traits(self) -> dict[str, Any]:
-        return {name: getattr(self.board, name) for name in [*self.board.view_names, "view_names"]}
+        return {name: getattr(self.board, name) for name in [*self.board.view_names, "view_names", "handled"]}
 
     def sync(self) -> None:
-        """Give the page's events to Python, then Python's traits to the page."""
-        events = self.page.evaluate("() => window.events.splice(0)")
-        for event in events:
-            self.board.event = event
-        self.page.evaluate("(t) => window.pushTraits(t)", self.traits())
+        """Give the page's events to Python, then Python's traits to the page, until the page sends no more (it
+        sends one event at a time, the next once ``handled`` says the last was played)."""
+        for _ in range(20):
+            events = self.page.evaluate("() => window.events.splice(0)")
+            for event in events:
+                self.board.event = event
+            self.page.evaluate("(t) => window.pushTraits(t)", self.traits())
+            if not events:
+                return
 
     def click(self, test_id: str, nth: int = 0) -> None:
         self.page.get_by_test_id(test_id).nth(nth).click()
