@@ -37,6 +37,7 @@ from typing import Any
 from caterpillar_learn.classroom.codes import ClassroomError
 from caterpillar_learn.classroom.identity import Attendance, Roster, secret_hash
 from caterpillar_learn.i18n import text
+from caterpillar_learn.ui.caterpillars.advice import HERE, Helper
 
 __all__ = ["EventRoom", "Listener"]
 
@@ -63,6 +64,14 @@ class EventRoom(Attendance):
     roster: Roster = field(init=False, default_factory=Roster, repr=False)
     _listeners: dict[int, tuple[int | None, Listener]] = field(init=False, default_factory=dict, repr=False)
     _tokens: itertools.count[int] = field(init=False, default_factory=itertools.count, repr=False)
+    #: Where the helper's answers for this room are worked out: here (a test, a replay) until the server
+    #: hands the room its worker processes (:meth:`work_in`).
+    helper: Helper = field(init=False, default=HERE, repr=False)
+
+    def work_in(self, helper: Helper) -> None:
+        """Work the helper's answers out with ``helper`` from now on (the server's
+        :class:`~caterpillar_learn.ui.caterpillars.advice.PooledHelper`)."""
+        self.helper = helper
 
     def join(self, nickname: str, secret: str | None = None) -> Any:
         """The pupil whose page holds ``secret``, or a new pupil ``nickname`` whose page will hold it.

@@ -24,42 +24,32 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
-from functools import lru_cache, partial
-from typing import Any, ClassVar
+from functools import lru_cache
+from typing import Any, ClassVar, TypeVar
 
 from caterpillar_learn.caterpillars import Move, Roll, State
+from caterpillar_learn.caterpillars.levels import Level
 from caterpillar_learn.classroom.codes import ClassroomError
 from caterpillar_learn.errors import describe
 from caterpillar_learn.i18n import text
 from caterpillar_learn.lessons import LESSONS, SETUPS, get_table
-from caterpillar_learn.lessons.scenarios import is_led
-from caterpillar_learn.practice import Book, Mistake, game_key
 from caterpillar_learn.ui.base import BadEventError
-from caterpillar_learn.ui.caterpillars.advice import (
-    WAIT_SECONDS,
-    helper_move,
-    hint_view,
-    later,
-    review_of,
-    thinking_view,
-    workers,
-)
-from caterpillar_learn.ui.caterpillars.controller import LESSON_HANDLERS, PRACTICE_EVENTS, LessonSession
-from caterpillar_learn.ui.caterpillars.practice import worked_out
+from caterpillar_learn.ui.caterpillars.advice import HERE, Helper, Warmup
+from caterpillar_learn.ui.caterpillars.controller import LESSON_HANDLERS, LessonSession
 from caterpillar_learn.ui.raupe.controller import RaupeTable
 
 __all__ = [
     "LESSON_NAMES",
     "MODES",
     "NOTEBOOK_SEEDS",
-    "HelperMoves",
     "LessonPupil",
     "LessonSettings",
     "RoomLesson",
     "RoomTable",
+    "SharedHelper",
     "lesson_kind",
     "lesson_title",
     "new_controller",
@@ -69,6 +59,11 @@ __all__ = [
 log = logging.getLogger("caterpillar_learn.classroom")
 #: What a pupil's hint panel says while a worker works the hint out.
 HINT_THINKING = "classroom.msg.hint_thinking"
+#: What the line under the sheet says while a worker works out what a move cost.
+COST_THINKING = "classroom.msg.cost_thinking"
+#: What the lesson says while a worker works out a led round's move.
+MOVE_THINKING = "classroom.lesson.helper_thinking"
+T = TypeVar("T")
 
 #: Every lesson a room can play: the notebooks of ``lessons/`` (the Caterpillars lessons, then Räuber Raupe's),
 #: but the strategy lab (see the module's text).
@@ -138,100 +133,63 @@ class LessonSettings:
         return cls(settings.lesson, settings.mode, int(data["seed"]))
 
 
-class HelperMoves:
-    """The helper's best moves that the pupils of one lesson room have needed, shared by all of them.
+class SharedHelper(Helper):
+    """The helper of one lesson room: the server's (``inner``: its worker processes), with the best moves shared.
 
     The same sheet and the same dice give the same best move, and a class on
     one lesson meets the same sheets again and again (the guided game's led
     rounds are the same for everyone who played its first round alike): each
-    is worked out once for the room.  With the server's workers
-    (:func:`~caterpillar_learn.ui.caterpillars.advice.use_workers`),
-    :meth:`ask` has a worker find it, never the server's event loop, and
-    calls back each pupil who asked meanwhile once it is known.
+    is worked out once for the room, and every pupil who asks meanwhile gets
+    the same future.  A move that could not be found is asked for again.
 
     >>> from caterpillar_learn.caterpillars import Game
     >>> game = Game("beginner", [1, 3, 6, 4, 2, 2, 5, 5, 6, 6, 1, 1], seed=3)
-    >>> helpers = HelperMoves()
-    >>> helpers.known(game.state, game.roll()) is None
-    True
-    >>> move = helpers.find(game.state, game.roll())
-    >>> helpers.known(game.state, game.roll()) is move
-    True
+    >>> helper = SharedHelper()
+    >>> first = helper.move(game.state, game.roll(), None)
+    >>> helper.move(game.state, game.roll(), None) is first, first.result() in game.legal_moves()
+    (True, True)
     """
 
-    def __init__(self) -> None:
-        self._moves: dict[tuple[State, Roll], Move] = {}
-        self._asked: dict[tuple[State, Roll], list[Callable[[], None]]] = {}
-        self._failed: set[tuple[State, Roll]] = set()
+    thinking = HINT_THINKING
+    cost_thinking = COST_THINKING
+    move_thinking = MOVE_THINKING
+
+    def __init__(self, inner: Helper = HERE) -> None:
+        self.inner = inner
+        self._moves: dict[tuple[State, Roll], Future[Move]] = {}
         self._lock = threading.Lock()
 
-    def known(self, state: State, roll: Roll) -> Move | None:
-        with self._lock:
-            return self._moves.get((state, roll))
+    def work(self, job: Callable[..., T], state: State, *args: Any, urgent: bool = True) -> Future[T]:
+        return self.inner.work(job, state, *args, urgent=urgent)
 
-    def failed(self, state: State, roll: Roll) -> bool:
-        """Whether a worker could not find it (the lesson then works it out itself)."""
-        with self._lock:
-            return (state, roll) in self._failed
+    def hint(self, state: State, roll: Roll, warmup: Warmup | None) -> Future[dict[str, Any]]:
+        return self.inner.hint(state, roll, warmup)
 
-    def find(self, state: State, roll: Roll, here: Callable[[], Move] | None = None) -> Move:
-        """The move, known or worked out now: by a worker if the server has them (waited for), else by
-        ``here()`` (by default the helper in this process)."""
-        move = self.known(state, roll)
-        if move is not None:
-            return move
-        if workers() is not None:
-            try:
-                move = later(helper_move, state, roll).result(WAIT_SECONDS)
-            except Exception:  # the lesson goes on: worked out here instead
-                log.exception("the helper's move failed in a worker")
-        if move is None:
-            move = here() if here is not None else helper_move(state, roll)
-        with self._lock:
-            self._moves[(state, roll)] = move
-        return move
+    def prepare(self, level: Level | str, labels: Sequence[int | None]) -> Warmup | None:
+        return self.inner.prepare(level, labels)
 
-    def ask(self, state: State, roll: Roll, then: Callable[[], None]) -> None:
-        """Have a worker find it (once for everybody who asks meanwhile); ``then()`` once it is known (or failed)."""
+    def move(self, state: State, roll: Roll, warmup: Warmup | None) -> Future[Move]:
         key = (state, roll)
         with self._lock:
-            if key in self._moves or key in self._failed:
-                return
-            waiting = self._asked.get(key)
-            if waiting is not None:
-                waiting.append(then)
-                return
-            self._asked[key] = [then]
-        later(helper_move, state, roll).add_done_callback(partial(self._arrived, key))
-
-    def _arrived(self, key: tuple[State, Roll], future: Future[Move]) -> None:
-        """On the pool's thread: keep the move, then tell the pupils who wait for it (their pages redraw)."""
+            known = self._moves.get(key)
+        if known is not None and not (known.done() and (known.cancelled() or known.exception() is not None)):
+            return known
+        found = self.inner.move(state, roll, warmup)  # outside the lock: here, it is worked out at once
         with self._lock:
-            waiting = self._asked.pop(key, [])
-            if not future.cancelled() and future.exception() is None:
-                self._moves[key] = future.result()
-            else:
-                log.error(
-                    "the helper's move failed in a worker: %r", None if future.cancelled() else future.exception()
-                )
-                self._failed.add(key)
-        for then in waiting:
-            then()
+            self._moves[key] = found
+        return found
 
 
 class RoomLesson(LessonSession):
-    """A Caterpillars lesson in a room: the lesson's own session, which the teacher may hold at a step.
+    """A Caterpillars lesson in a room: the lesson's own session, given the room's helper, which the teacher
+    may hold at a step (``hold``, :meth:`~caterpillar_learn.ui.caterpillars.LessonSession.let_go`).
 
-    ``hold`` is the step (0-based) nobody goes past; the lesson's own
-    following of the game stops there, and *next* says who holds it.
-
-    The helper's moves come from the room's :class:`HelperMoves` (``helpers``).
-    With the server's workers, a led round's move and a hint are worked out
-    in a worker: meanwhile the sheet shows no star and the lesson says the
-    helper is thinking (:meth:`awaits_helper`; the room refuses a move then),
-    and ``told()`` (the room's call to this pupil's page) redraws the page
-    once the answer is there.  Without workers (a test, a restart's replay)
-    they are worked out at once, as in Voila.
+    With the server's workers, a led round's move, a hint and a review are
+    worked out in a worker: meanwhile the sheet shows no star and the lesson
+    says the helper is thinking (``awaits_helper``; the room refuses a move
+    then), and ``told()`` (the room's call to this pupil's page) redraws the
+    page once the answer is there.  Without workers (a test, a restart's
+    replay) they are worked out at once, as in Voila.
 
     >>> lesson = RoomLesson("01-beginner")
     >>> lesson.hold = 0
@@ -245,233 +203,13 @@ class RoomLesson(LessonSession):
     #: hands one back (``book`` is not an event of the room).
     handlers: ClassVar[Mapping[str, str]] = {k: v for k, v in LESSON_HANDLERS.items() if k != "book"}
 
-    def __init__(self, name: str, seed: int | None = None, helpers: HelperMoves | None = None) -> None:
-        self.hold: int | None = None
-        #: The practice of a finished game on its way from a worker: (the game's key, its future).
-        self._practice_coming: tuple[str, Future[tuple[dict[str, Any], dict[int, Mistake]]]] | None = None
-        self.helpers = HelperMoves() if helpers is None else helpers
-        #: Redraws this pupil's page (the room sets it); called from the workers' thread.
-        self.told: Callable[[], None] = lambda: None
-        self._hint_coming: tuple[int, Future[dict[str, Any]]] | None = None
-        #: The review of a finished game on its way from a worker: (which game of this lesson, its future).
-        self._review_coming: tuple[int, Future[dict[str, list[str]]]] | None = None
-        super().__init__(name, seed)
-
-    # -- the helper, in the workers when the server has them --------------------------------
-    def _helper(self) -> Move:
-        return self.helpers.find(self.game.state, self.game.roll(), super()._helper)
-
-    def _led_round(self) -> bool:
-        scenario = self.lesson.scenario
-        return scenario is not None and self.games_made == 1 and self.revealed and is_led(scenario, self.game)
-
-    def led_move(self) -> Move | None:
-        if workers() is None or not self._led_round():
-            return super().led_move()
-        turn = len(self.game.history)
-        if self._led is not None and self._led[0] == turn:
-            return self._led[1]
-        state, roll = self.game.state, self.game.roll()
-        move = self.helpers.known(state, roll)
-        if move is None and not self.helpers.failed(state, roll):
-            self.helpers.ask(state, roll, self.told)
-            return None  # awaits_helper() says so: no star, no move, until the page is told
-        if move is None:
-            move = helper_move(state, roll)
-        self._led = (turn, move)
-        return move
-
-    # -- the practice of a finished game, in the workers when the server has them --------------------------
-    def _practise_game(self) -> None:
-        panel = self.practice_panel
-        assert panel is not None
-        if workers() is None:
-            super()._practise_game()
-            return
-        key = game_key(self.game)
-        if key in panel.book.booked or (self._practice_coming is not None and self._practice_coming[0] == key):
-            return
-        job = (self.game.to_json(), panel.book.to_json(), panel.today().isoformat())
-        future = later(worked_out, self.game.state, *job, urgent=False)
-        self._practice_coming = (key, future)
-        future.add_done_callback(lambda _: self.told())
-
-    def _practice_arrived(self, wait: bool = False) -> None:
-        """Take the practice a worker worked out (``wait``: for it first, as a replay or a move does)."""
-        coming, panel = self._practice_coming, self.practice_panel
-        if coming is None or panel is None:
-            return
-        key, future = coming
-        if wait and not future.done():
-            try:
-                future.result(WAIT_SECONDS)
-            except Exception:  # shown below
-                log.debug("the practice a move waited for failed", exc_info=True)
-        if not future.done():
-            return
-        self._practice_coming = None
-        try:
-            book, worked = future.result()
-            if key not in panel.book.booked:
-                panel.take(Book.from_json(book, panel.level), worked)
-        except Exception:  # one line for the pupil, the trace for the log; the lesson goes on without it
-            log.exception("a lesson's practice failed in a worker")
-            self.message = text("ui.internal")
-
-    def practice_coming(self) -> bool:
-        """Whether a worker is still working out the practice of the finished game (no practice move meanwhile)."""
-        self._practice_arrived()
-        return self._practice_coming is not None
-
-    def handle(self, event: Mapping[str, Any]) -> None:
-        self._practice_arrived(wait=self._practice_coming is not None and event.get("type") in PRACTICE_EVENTS)
-        super().handle(event)
-
-    def awaits_helper(self) -> bool:
-        """Whether a worker is still working out this round's led move or the hint asked for (no move meanwhile)."""
-        if self.practice_coming():
-            return True
-        coming = self._hint_coming
-        if coming is not None and coming[0] == len(self.game.history) and not coming[1].done():
-            return True
-        if workers() is None or not self._led_round():
-            return False
-        if self._led is not None and self._led[0] == len(self.game.history):
-            return False
-        state, roll = self.game.state, self.game.roll()
-        return self.helpers.known(state, roll) is None and not self.helpers.failed(state, roll)
-
-    def legal_moves(self) -> list[Move]:
-        moves = super().legal_moves()  # asks for the led move if it is not known yet
-        return [] if self.awaits_helper() else moves
-
-    def click_box(self, slot: int) -> None:
-        self._settle()
-        super().click_box(slot)
-
-    def _play(self, move: Move) -> None:
-        self._settle()
-        super()._play(move)
-
-    def _settle(self) -> None:
-        """Wait for what a worker is working out for this round (the led move, the hint) before a move.
-
-        The room refuses a pupil's move meanwhile (:meth:`awaits_helper`), so
-        this waits only where nobody is waiting for a page: a replay of the
-        log, or the controller driven directly.  A replayed move is then
-        played on the same led move and after the same hint as it was live.
-        """
-        if self._led_round() and workers() is not None:
-            turn = len(self.game.history)
-            if self._led is None or self._led[0] != turn:
-                self._led = (turn, self._helper())
-        coming = self._hint_coming
-        if coming is not None and coming[0] == len(self.game.history) and not coming[1].done():
-            try:
-                coming[1].result(WAIT_SECONDS)
-            except Exception:  # shown by _hint_arrived
-                log.debug("the hint a move waited for failed", exc_info=True)
-        self._hint_arrived()
-
-    def ask_hint(self) -> None:
-        if workers() is None:
-            super().ask_hint()
-            return
-        self.admit_hint()
-        self.hint = thinking_view(HINT_THINKING)
-        turn = len(self.game.history)
-        if self._hint_coming is not None and self._hint_coming[0] == turn:
-            return  # asked again while it is on its way
-        future = later(hint_view, self.game.state, self.game.roll())
-        self._hint_coming = (turn, future)
-        future.add_done_callback(lambda _: self.told())
-
-    def _hint_arrived(self) -> None:
-        """Show the hint a worker found, if it is still this round's (else it is dropped)."""
-        coming = self._hint_coming
-        if coming is None:
-            return
-        turn, future = coming
-        if turn != len(self.game.history):
-            self._hint_coming = None
-            future.cancel()
-        elif future.done():
-            self._hint_coming = None
-            try:
-                self.hint = future.result()
-            except Exception:  # one line for the pupil, the trace for the log; the lesson goes on
-                log.exception("a lesson's hint failed in a worker")
-                self.hint = {}
-                self.message = text("ui.internal")
-
-    def on_review(self, event: Mapping[str, Any]) -> None:
-        """The helper's review of the finished game: it reads the layout's solve, so a worker works it out."""
-        if workers() is None or self.advice_review is not None or self.game.phase != "over":
-            super().on_review(event)
-            return
-        coming = self._review_coming
-        if coming is not None and coming[0] == self.games_made:
-            return  # asked again while it is on its way
-        future = later(review_of, self.game.state, self.game.to_json())
-        self._review_coming = (self.games_made, future)
-        future.add_done_callback(lambda _: self.told())
-
-    def _review_arrived(self) -> None:
-        """Show the review a worker worked out, if it is still this game's (else it is dropped)."""
-        coming = self._review_coming
-        if coming is None or (coming[0] == self.games_made and not coming[1].done()):
-            return
-        self._review_coming = None
-        if coming[0] != self.games_made:
-            coming[1].cancel()
-            return
-        try:
-            self.advice_review = coming[1].result()
-        except Exception:  # one line for the pupil, the trace for the log; the lesson goes on
-            log.exception("a lesson's review failed in a worker")
-            self.message = text("ui.internal")
+    def __init__(self, name: str, seed: int | None = None, helper: Helper | None = None) -> None:
+        super().__init__(name, seed, helper=SharedHelper() if helper is None else helper)
 
     def views(self) -> dict[str, Any]:
-        self._hint_arrived()
-        self._review_arrived()
-        self._practice_arrived()
         views = super().views()
         views["book"] = {}  # the room keeps the book: the page stores none
-        if self._practice_coming is not None:
-            views["practice"] = {
-                "status": "thinking",
-                "title": text("practice.title"),
-                "said": text("lessons.ui.thinking"),
-            }
-        if self.awaits_helper():
-            views["lesson"] = {**views["lesson"], "guide": text("classroom.lesson.helper_thinking")}
-        if self._review_coming is not None and views.get("review"):
-            views["review"] = {**views["review"], "thinking": text("lessons.ui.review_thinking")}
         return views
-
-    @property
-    def held(self) -> bool:
-        """Whether the teacher holds the class at (or before) this pupil's step."""
-        return self.hold is not None and self.step >= self.hold
-
-    def _is_last(self) -> bool:
-        return super()._is_last() or self.held
-
-    def can_go_on(self) -> bool:
-        return super().can_go_on() and not self.held
-
-    def _step(self, delta: object) -> None:
-        if delta == 1 and not isinstance(delta, bool) and self.held:
-            raise BadEventError(text("classroom.lesson.held"))
-        super()._step(delta)
-
-    def let_go(self) -> None:
-        """The teacher let go (or moved the hold on): the lesson catches up with what the pupil did meanwhile."""
-        if self.held:
-            return
-        if self.revealed and self.game.phase != "over":
-            self._pass_words()  # the pupil rolled on a step of words: they are doing what comes next
-        self._follow()
 
 
 class RoomTable(RaupeTable):
@@ -504,11 +242,11 @@ class RoomTable(RaupeTable):
 Controller = RoomLesson | RoomTable
 
 
-def new_controller(settings: LessonSettings, helpers: HelperMoves | None = None) -> Controller:
-    """A fresh controller of the room's lesson, as its notebook makes it (``helpers``: the room's, shared)."""
+def new_controller(settings: LessonSettings, helper: Helper | None = None) -> Controller:
+    """A fresh controller of the room's lesson, as its notebook makes it (``helper``: the room's, shared)."""
     if settings.kind == "raupe":
         return RoomTable(settings.lesson, settings.seed)
-    return RoomLesson(settings.lesson, settings.seed, helpers)
+    return RoomLesson(settings.lesson, settings.seed, helper)
 
 
 @dataclass

@@ -73,11 +73,11 @@ from caterpillar_learn.classroom.eventroom import EventRoom
 from caterpillar_learn.classroom.lessonpupil import (
     LESSON_NAMES,
     MODES,
-    HelperMoves,
     LessonPupil,
     LessonSettings,
     RoomLesson,
     RoomTable,
+    SharedHelper,
     lesson_kind,
     lesson_title,
     new_controller,
@@ -87,6 +87,7 @@ from caterpillar_learn.errors import CaterpillarLearnError, describe, one_line
 from caterpillar_learn.i18n import current_language, language, text
 from caterpillar_learn.lessons import LESSONS
 from caterpillar_learn.practice import IDEAS
+from caterpillar_learn.ui.caterpillars.advice import Helper
 from caterpillar_learn.ui.events import BadEventError, event_type
 from caterpillar_learn.ui.raupe.controller import MAX_TICK
 
@@ -184,12 +185,17 @@ class LessonRoom(EventRoom):
     paused: bool = field(init=False, default=False)
     anonymous: bool = field(init=False, default=False)
     _stuck: frozenset[int] = field(init=False, default=frozenset(), repr=False)
-    #: The helper's moves worked out for any pupil of the room, shared by all of them.
-    helpers: HelperMoves = field(init=False, default_factory=HelperMoves, repr=False)
+    #: The room's helper: the best moves worked out for any pupil, shared by all of them (:meth:`work_in`).
+    shared: SharedHelper = field(init=False, default_factory=SharedHelper, repr=False)
     #: The real time that passed at each pupil's running table and is not written yet, and when it was last
     #: looked at (the server's monotonic clock): see :meth:`tick`.
     _unwritten: dict[int, float] = field(init=False, default_factory=dict, repr=False)
     _ticked: dict[int, float] = field(init=False, default_factory=dict, repr=False)
+
+    def work_in(self, helper: Helper) -> None:
+        """The room's helper works with ``helper`` (the server's worker processes) from now on, moves still shared."""
+        super().work_in(helper)
+        self.shared.inner = helper
 
     # -- what pages read ---------------------------------------------------------------
     @property
@@ -425,7 +431,7 @@ class LessonRoom(EventRoom):
         if ident in self.pupils:
             raise ClassroomError(describe("pupil", ident, "a new pupil number"))
         self.roster.add(ident, nickname, data.get("secret_hash"))
-        session = new_controller(self.settings, self.helpers)
+        session = new_controller(self.settings, self.shared)
         session.hold = self.hold
         if isinstance(session, RoomLesson):
             session.told = partial(self.notify, ident)  # a worker's answer redraws this pupil's page

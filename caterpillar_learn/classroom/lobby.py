@@ -44,6 +44,7 @@ from caterpillar_learn.classroom.store import EventStore, StoredRow
 from caterpillar_learn.classroom.tables import RaupeRoom, TableSettings
 from caterpillar_learn.errors import CaterpillarLearnError, describe, one_line
 from caterpillar_learn.i18n import plural, text
+from caterpillar_learn.ui.caterpillars.advice import HERE, Helper
 
 __all__ = ["AnyRoom", "Damage", "Lobby", "Room"]
 
@@ -149,6 +150,8 @@ class Lobby:
         self.rooms: dict[str, AnyRoom] = {}
         #: Rooms whose replay stopped at a damaged event, by code (see :meth:`replay`).
         self.damage: dict[str, Damage] = {}
+        #: Where every room's helper works (:meth:`work_in`): here, until the server gives its worker processes.
+        self.helper: Helper = HERE
         token = store.get_meta(TOKEN_KEY)
         if token is None:
             token = new_token()
@@ -165,6 +168,13 @@ class Lobby:
         (one line; a damaged file is kept aside first).
         """
         return cls(EventStore.in_folder(folder), **kwargs)
+
+    def work_in(self, helper: Helper) -> None:
+        """Every room's helper works with ``helper`` from now on (the server's worker processes, after the replay,
+        which works here)."""
+        self.helper = helper
+        for room in self.rooms.values():
+            room.work_in(helper)
 
     def damage_view(self, code: str) -> list[dict[str, Any]]:
         """The damage reports the console shows with room ``code``: its own, and those of rooms that never came back.
@@ -263,6 +273,7 @@ class Lobby:
             room = LessonRoom(code, settings, write=self._writer(code))
         else:
             room = CaterpillarsRoom(code, settings, write=self._writer(code))
+        room.work_in(self.helper)
         self.rooms[code] = room
         log.info("room %s created (%s)", code, room.game_name)
         return room

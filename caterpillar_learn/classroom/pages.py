@@ -19,7 +19,6 @@ from caterpillar_learn.classroom.tweaks import Freezer, when_open_send_at_once
 from caterpillar_learn.i18n import text
 
 if TYPE_CHECKING:  # the command line must not pay for Panel and the widgets: they are imported when serving
-    from caterpillar_learn.advice.workers import Solves
     from caterpillar_learn.classroom.hub import HubService
     from caterpillar_learn.classroom.lessonroom import LessonPupil, LessonRoom
     from caterpillar_learn.classroom.lobby import AnyRoom, Lobby
@@ -88,15 +87,13 @@ def build_pages(
     freezer: Freezer | None = None,
     pictures: str | None = None,
     hub: HubService | None = None,
-    pool: Solves | None = None,
 ) -> dict[str, Callable[[], Any]]:
     """The server's pages by address: ``teacher``, ``join`` and ``/`` (the door again); ``pictures`` is
     where the server serves the lesson gallery's pictures (the door shows the lessons' cards).  Under a
     JupyterHub (``hub``) the hub's login guards the teacher's page instead of the token
     (:class:`~caterpillar_learn.classroom.hub.TeacherGate`), and a ``join_url`` of None is taken from each
-    teacher page's own address.  ``pool`` is the server's worker processes, where the pupils' hints are
-    worked out (``None``: in this process, as in a test)."""
-    site = Site(lobby, join_url, freezer, pictures, hub, pool)
+    teacher page's own address."""
+    site = Site(lobby, join_url, freezer, pictures, hub)
     return {"/": site.pupil_page, "join": site.pupil_page, "teacher": site.teacher_page}
 
 
@@ -114,7 +111,6 @@ class Site:
         freezer: Freezer | None,
         pictures: str | None,
         hub: HubService | None = None,
-        pool: Solves | None = None,
     ) -> None:
         from caterpillar_learn.classroom.components import classroom_component
         from caterpillar_learn.classroom.consoles import JoinWidget, TeacherWidget
@@ -122,7 +118,7 @@ class Site:
         from caterpillar_learn.classroom.pupil import ClassroomBoard, SeatWidget
 
         self.lobby, self.join_url, self.freezer, self.pictures = lobby, join_url, freezer, pictures
-        self.hub, self.pool = hub, pool
+        self.hub = hub
         # Make every component class now, before any page is open: Panel then lists their Bokeh data
         # models in every page's document.  A class first made inside a page would be described to that
         # page alone, and a door opened earlier could not draw the sheet it later receives.
@@ -347,7 +343,7 @@ class Seat:
             cover_html = _cover(room, widget.lang)
             self.cover = [pn.pane.HTML(cover_html, sizing_mode="stretch_width")]  # type: ignore[no-untyped-call]
         elif isinstance(room, CaterpillarsRoom):
-            widget, key = ClassroomBoard(RoomSession(room, pupil, page.site.pool)), pupil.id
+            widget, key = ClassroomBoard(RoomSession(room, pupil)), pupil.id
             self.component = page.site.component(ClassroomBoard, widget, sizing_mode="stretch_width")
         else:
             widget, key = SeatWidget(SeatTable(room, pupil)), pupil.table

@@ -34,7 +34,7 @@ import logging
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future
 from functools import partial
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, cast
+from typing import Any, ClassVar, TypeVar, cast
 
 import traitlets
 
@@ -49,7 +49,7 @@ from caterpillar_learn.raupe import Game as RaupeGame
 from caterpillar_learn.ui.assets import widget_file, widget_styles
 from caterpillar_learn.ui.base import BadEventError, LearnWidget, handler, whole
 from caterpillar_learn.ui.caterpillars import CaterpillarsBoard
-from caterpillar_learn.ui.caterpillars.advice import HERE, Helper, PooledHelper, Warmup
+from caterpillar_learn.ui.caterpillars.advice import Helper, Warmup
 from caterpillar_learn.ui.caterpillars.controller import HANDLERS as BOARD_HANDLERS
 from caterpillar_learn.ui.caterpillars.controller import Session
 from caterpillar_learn.ui.caterpillars.views import dice_view
@@ -57,9 +57,6 @@ from caterpillar_learn.ui.quiz import Quiz
 from caterpillar_learn.ui.raupe import RaupeWidget, seat
 from caterpillar_learn.ui.raupe.controller import HANDLERS as RAUPE_HANDLERS
 from caterpillar_learn.ui.raupe.views import Seat, hand_view, table_view
-
-if TYPE_CHECKING:
-    from caterpillar_learn.advice.workers import Solves
 
 __all__ = ["SEAT_EVENTS", "ClassroomBoard", "RoomSession", "SeatTable", "SeatWidget"]
 
@@ -129,7 +126,8 @@ class RoomDice:
 
 
 class RoomHelper(Helper):
-    """The helper of a room's pupils: the server's (its worker processes, ``inner``), with the room's say.
+    """The helper of a room's pupils: the room's (the server's worker processes, once it has them), with the
+    room's say.
 
     The layout is solved only while the teacher allows hints, and the page's
     words while an answer is on its way are the classroom's.
@@ -138,34 +136,33 @@ class RoomHelper(Helper):
     thinking = THINKING
     cost_thinking = COST_THINKING
 
-    def __init__(self, room: CaterpillarsRoom, inner: Helper) -> None:
+    def __init__(self, room: CaterpillarsRoom) -> None:
         self.room = room
-        self.inner = inner
 
     def work(self, job: Callable[..., T], state: State, *args: Any, urgent: bool = True) -> Future[T]:
-        return self.inner.work(job, state, *args, urgent=urgent)
+        return self.room.helper.work(job, state, *args, urgent=urgent)
 
     def hint(self, state: State, roll: Roll, warmup: Warmup | None) -> Future[dict[str, Any]]:
-        return self.inner.hint(state, roll, warmup)
+        return self.room.helper.hint(state, roll, warmup)
 
     def prepare(self, level: Level | str, labels: Sequence[int | None]) -> Warmup | None:
-        return self.inner.prepare(level, labels) if self.room.hints else None
+        return self.room.helper.prepare(level, labels) if self.room.hints else None
 
 
 class RoomSession(Session):
     """One page of one pupil in a Caterpillars room (two pages of the same pupil share the game).
 
     The lessons' session, given the room's dice (:class:`RoomDice`) and the
-    server's helper (``pool``: its worker processes; ``None``: here).  A
-    hint, the cost of a move after a hint and a "what if" come from the
-    pool: the page shows "Thinking…" at once, and the answer comes with the
-    page's next redraw, which its arrival asks for (the room's listeners: the
-    page's ``Push``, on the page's own document).
+    room's helper (:class:`RoomHelper`).  On a server, a hint, the cost of a
+    move after a hint and a "what if" come from its worker processes: the
+    page shows "Thinking…" at once, and the answer comes with the page's next
+    redraw, which its arrival asks for (the room's listeners: the page's
+    ``Push``, on the page's own document).
     """
 
     handlers: ClassVar[Mapping[str, str]] = PUPIL_HANDLERS
 
-    def __init__(self, room: CaterpillarsRoom, pupil: Pupil, pool: Solves | None = None) -> None:
+    def __init__(self, room: CaterpillarsRoom, pupil: Pupil) -> None:
         self.room = room
         self.pupil = pupil
         self.review_asked = False  # the pupil asked for the helper's review (it may be on its way)
@@ -177,7 +174,7 @@ class RoomSession(Session):
             variation=settings.variation,
             auto_setup=False,
             dice=RoomDice(room),
-            helper=RoomHelper(room, HERE if pool is None else PooledHelper(pool)),
+            helper=RoomHelper(room),
             told=partial(room.notify, pupil.id),
         )
         self.events = PUPIL_EVENTS

@@ -290,10 +290,10 @@ class CaterpillarsRoom(EventRoom):
         """The hint generator's review of a finished sheet (loss against best play), computed once.
 
         It needs the layout's exact solve: with the server's workers
-        (:func:`~caterpillar_learn.ui.caterpillars.advice.use_workers`) it is
-        worked out there, so ``None`` comes back until it has come, and its
-        arrival tells the pupil's page and the teacher's (:meth:`notify`).
-        Without them (a test, a notebook) it is worked out here and now.
+        (:meth:`work_in`) it is worked out there, so ``None`` comes back until
+        it has come, and its arrival tells the pupil's page and the teacher's
+        (:meth:`notify`).  Without them (a test, a notebook) it is worked out
+        here and now.
         """
         if not pupil.game.is_over:
             raise ClassroomError(text("classroom.msg.review_at_end", nickname=pupil.nickname))
@@ -302,12 +302,12 @@ class CaterpillarsRoom(EventRoom):
         with self.lock:
             if pupil.id in self._reviews:
                 return self._reviews[pupil.id]
-            if advice.workers() is None:
-                self._reviews[pupil.id] = advice.review_view(pupil.game)
-                return self._reviews[pupil.id]
             if pupil.id not in self._reviewing:
                 game = pupil.game
-                coming = advice.later(advice.review_of, game.state, game.to_json())
+                coming = self.helper.work(advice.review_of, game.state, game.to_json())
+                if coming.done():  # worked out here: at once (an error goes to the page's one line)
+                    self._reviews[pupil.id] = coming.result()
+                    return self._reviews[pupil.id]
                 self._reviewing[pupil.id] = coming
                 coming.add_done_callback(partial(self._reviewed, pupil.id))
         return None

@@ -143,12 +143,13 @@ def serve(
     import panel as pn
     from tornado.ioloop import PeriodicCallback
 
+    from caterpillar_learn.advice.workers import Solves
     from caterpillar_learn.classroom.codes import JoinLimit
     from caterpillar_learn.classroom.lifetime import NOTICE_FILE, PageWidgets, every_page, write_notice
     from caterpillar_learn.classroom.lobby import Lobby
     from caterpillar_learn.classroom.scoresheets import PATH, ScoreSheets
     from caterpillar_learn.lessons.gallery import write_pictures
-    from caterpillar_learn.ui.caterpillars.advice import start_workers, stop_workers
+    from caterpillar_learn.ui.caterpillars.advice import PooledHelper
 
     quiet_diagnostics()  # difflib on every change otherwise
     burst = max(12, int(joins_per_minute // 2))
@@ -179,8 +180,9 @@ def serve(
         patterns = [(PATH, ScoreSheets, {"lobby": lobby, "gate": gate}), *gate.patterns]
         on_hub = {"prefix": prefix, "auth_provider": gate.provider, "cookie_secret": cookie_secret(gate.auth.api_token)}
     # Hints are worked out in worker processes, never on the event loop (the processes start at the first solve).
-    pool = start_workers()
-    pages = build_pages(lobby, join_url, freezer, pictures=f"{prefix}/{STATIC}/", hub=hub, pool=pool)
+    pool = Solves()
+    lobby.work_in(PooledHelper(pool))
+    pages = build_pages(lobby, join_url, freezer, pictures=f"{prefix}/{STATIC}/", hub=hub)
     server = start_server(
         every_page(pages, widgets),
         port=port,
@@ -225,7 +227,7 @@ def serve(
     except KeyboardInterrupt:
         pass
     finally:
-        stop_workers(pool)
+        pool.close()
         lobby.store.close()
         shutil.rmtree(notices, ignore_errors=True)
     return 0

@@ -23,11 +23,9 @@ def no_background_solve_left_behind() -> Iterator[None]:
 
 @pytest.fixture
 def pool(tmp_path: Path) -> Iterator[Solves]:
-    """The server's pool of one worker, in use by the pupils' sessions and lessons of this process."""
+    """A server's pool of one worker, for a test to hand its rooms (``room.work_in(PooledHelper(pool))``)."""
     solves = Solves(tmp_path / "solved", workers=1)
-    before = advice_bridge.use_workers(solves)
     try:
         yield solves
     finally:
-        advice_bridge.use_workers(before)
         solves.close()

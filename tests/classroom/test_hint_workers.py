@@ -55,7 +55,8 @@ class Page:
 
     def __init__(self, room: CaterpillarsRoom, nickname: str, pool: Solves) -> None:
         pupil = room.join(nickname)
-        self.board = ClassroomBoard(RoomSession(room, pupil, pool))
+        room.work_in(bridge.PooledHelper(pool))
+        self.board = ClassroomBoard(RoomSession(room, pupil))
         self.changed = threading.Event()
         room.subscribe(lambda _: self.changed.set(), pupil.id)
         self.shown: list[dict[str, Any]] = []
@@ -219,7 +220,8 @@ def test_the_review_at_the_end_comes_from_a_worker_and_the_server_never_solves(p
 def test_a_hint_in_german_comes_back_in_german(pool: Solves) -> None:
     room = a_room("beginner", LAYOUT, "typed")
     pupil = room.join("Ada")
-    board = ClassroomBoard(RoomSession(room, pupil, pool), lang="de")
+    room.work_in(bridge.PooledHelper(pool))
+    board = ClassroomBoard(RoomSession(room, pupil), lang="de")
     changed = threading.Event()
     room.subscribe(lambda _: changed.set(), pupil.id)
     room.roll("3 5")
@@ -270,7 +272,9 @@ async def _longest_gap_while(ask: Any, arrived: threading.Event, seconds: float)
 def _loop_check(typed: str, pool: Solves | None) -> tuple[float, ClassroomBoard]:
     room = a_room("intermediate", typed, "typed")
     pupil = room.join("Ada")
-    board = ClassroomBoard(RoomSession(room, pupil, pool))
+    if pool is not None:
+        room.work_in(bridge.PooledHelper(pool))
+    board = ClassroomBoard(RoomSession(room, pupil))
     room.roll("2 5 6")
     board.refresh()
     arrived = threading.Event()
@@ -298,7 +302,6 @@ def test_the_event_loop_goes_on_while_a_worker_solves(pool: Solves, monkeypatch:
     solved = pool.solve("intermediate", labels("1 3 6 4 6 2 3 5 5 4 2 7")).result(SAFETY)
     assert solved.solved and solved.seconds > 1.0
     # The same check with the solve in the server's own process (today's background thread):
-    bridge.use_workers(None)
     monkeypatch.delenv(disk_cache.ENV, raising=False)
     from caterpillar_learn.advice import solver
 
@@ -361,18 +364,19 @@ def test_a_killed_server_leaves_no_worker_behind(tmp_path: Path) -> None:
     assert not psutil.pid_exists(worker.pid)
 
 
-def test_a_server_starts_its_pool_and_stops_it() -> None:
-    before = bridge.use_workers(None)
-    try:
-        solves = bridge.start_workers(1)
-        assert bridge.workers() is solves
-        again = bridge.start_workers(1)  # a second start replaces (and stops) the first
-        assert bridge.workers() is again and solves._closed
-        bridge.stop_workers()
-        assert bridge.workers() is None and again._closed
-        assert not again.folder.exists()
-    finally:
-        bridge.use_workers(before)
+def test_the_lobby_hands_its_helper_to_every_room_made_before_and_after(pool: Solves) -> None:
+    from caterpillar_learn.classroom.lessonroom import LessonSettings
+    from caterpillar_learn.classroom.lobby import Lobby
+    from caterpillar_learn.classroom.store import EventStore
+
+    lobby = Lobby(EventStore(":memory:"))
+    before = lobby.create(RoomSettings.build("beginner", dice="typed"))
+    assert before.helper is bridge.HERE  # a room works here until the server gives its workers
+    helper = bridge.PooledHelper(pool)
+    lobby.work_in(helper)
+    after = lobby.create(LessonSettings.build("01-beginner"))
+    assert before.helper is helper and after.helper is helper
+    assert after.shared.inner is helper  # a lesson room's shared moves come from the workers too
 
 
 # -- over the real server ---------------------------------------------------------------------

@@ -25,6 +25,7 @@ from caterpillar_learn.classroom.consoles import door_cards
 from caterpillar_learn.classroom.lessonpage import lesson_widget
 from caterpillar_learn.classroom.lessonroom import TEACHER, LessonRoom, LessonSettings
 from caterpillar_learn.i18n import text
+from caterpillar_learn.ui.caterpillars.advice import PooledHelper
 from tests.classroom.test_lesson_room import lesson_of, right_step
 
 #: Long enough never to fire in a passing test, short enough to end a failing one (a loaded machine).
@@ -87,6 +88,7 @@ def test_the_doors_cards_are_made_once_a_language() -> None:
 def test_a_led_move_and_a_hint_come_from_a_worker(pool: Solves) -> None:
     busy = pool.solve(Level.BEGINNER, BUSY)  # the one worker is busy: the lesson's answers must wait
     room = LessonRoom("KX47PQ", LessonSettings.build("01-beginner"))
+    room.work_in(PooledHelper(pool))
     ada = room.join("Ada")
     page = lesson_widget(room, ada)
     told = threading.Event()
@@ -108,6 +110,7 @@ def test_a_led_move_and_a_hint_come_from_a_worker(pool: Solves) -> None:
     while session.awaits_helper():  # the room tells the page once the worker has answered
         assert told.wait(max(0.0, deadline - time.monotonic())), "the page was never told"
         told.clear()
+        session.catch_up()  # what the page's redraw does first (the widget's refresh)
     state, roll = session.game.state, session.game.roll()
     best = hint(state, roll).move  # the helper in this process
     shown = page_of(page)
@@ -140,6 +143,7 @@ def test_a_lessons_review_comes_from_a_worker(pool: Solves) -> None:
 
     solver.clear_cache()
     room = LessonRoom("KX47PQ", LessonSettings.build("01-beginner"))
+    room.work_in(PooledHelper(pool))
     ada = room.join("Ada")
     page = lesson_widget(room, ada)
     told = threading.Event()

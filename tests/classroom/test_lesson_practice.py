@@ -115,16 +115,14 @@ def test_with_workers_the_practice_comes_from_them_and_a_restart_brings_it_back(
     _, room = lesson_room(lobby)
     (ada,) = arrive(room, "Ada")
     session = lesson_of(ada)
-    workers_before = advice.use_workers(None)  # the lesson up to the free game's last round: solved here
-    try:
-        to_free_play(room, ada)
-        room.act(ada.id, {"type": "new_game"})
-        while len(session.game.history) < session.game.turns - 1:
-            room.act(ada.id, {"type": "roll"})
-            room.act(ada.id, {"type": "option", "index": len(session.legal_moves()) - 1})
+    # The lesson up to the free game's last round: solved here; then the room is given the server's workers.
+    to_free_play(room, ada)
+    room.act(ada.id, {"type": "new_game"})
+    while len(session.game.history) < session.game.turns - 1:
         room.act(ada.id, {"type": "roll"})
-    finally:
-        advice.use_workers(workers_before)
+        room.act(ada.id, {"type": "option", "index": len(session.legal_moves()) - 1})
+    room.act(ada.id, {"type": "roll"})
+    lobby.work_in(advice.PooledHelper(pool))
     advice.join_background_solves()
     solver.clear_cache()  # from here on, anything solved in this process would show
     told = threading.Event()
@@ -132,10 +130,12 @@ def test_with_workers_the_practice_comes_from_them_and_a_restart_brings_it_back(
     room.act(ada.id, {"type": "option", "index": len(session.legal_moves()) - 1})  # the game's last move
     assert session.game.phase == "over"
     deadline = time.monotonic() + 120
+    session.catch_up()
     while session.views()["practice"].get("status") != "active":
         assert session.views()["practice"]["status"] == "thinking"  # the page says the helper is at it
         assert told.wait(max(0.0, deadline - time.monotonic())), "the practice never came"
         told.clear()
+        session.catch_up()  # what the page's redraw does first (the widget's refresh)
     practise_wrongly_once(room, ada)
     before = session.views()["practice"]
     assert before["said"] == text("practice.same")

@@ -16,15 +16,17 @@ a session or a widget.  Every call into the advice package from here holds
 cache) at once: a hint asked for meanwhile waits, and then reads the table
 the thread left.  Never wait for a :class:`Warmup` while holding the lock.
 
-A server that answers many learners from one event loop (the classroom)
-hands this work to worker processes instead (:func:`use_workers`, a
-:class:`~caterpillar_learn.advice.workers.Solves`): :func:`prepare` then
-shares the workers' one solve per layout, and :func:`later` runs a view of
-this module (:func:`hint_view`, :func:`loss_lines`, :func:`outcome`,
-:func:`review_of`) in a worker and hands back its future.  A lesson's kernel keeps its thread: it
-answers one learner, a hint there is meant to wait, and the kernels of a
-class already share their solves through the cache folder; a pool per
-kernel would only add processes.
+Every session asks its :class:`Helper` for these answers and gets
+futures.  :data:`HERE` works them out in this process, at once.  A server
+that answers many learners from one event loop (the classroom) passes its
+sessions a :class:`PooledHelper` on its worker processes (a
+:class:`~caterpillar_learn.advice.workers.Solves`) instead: :func:`prepare`
+then shares the workers' one solve per layout, and a view of this module
+(:func:`hint_view`, :func:`loss_lines`, :func:`outcome`, :func:`review_of`)
+runs in a worker.  A lesson's kernel keeps its thread: it answers one
+learner, a hint there is meant to wait, and the kernels of a class already
+share their solves through the cache folder; a pool per kernel would only
+add processes.
 
 >>> from caterpillar_learn.caterpillars import Roll, State
 >>> state = State.new("beginner", [1, 3, 6, 4, 2, 2, 5, 5, 6, 6, 1, 1])
@@ -63,17 +65,12 @@ __all__ = [
     "helper_move",
     "hint_view",
     "join_background_solves",
-    "later",
     "loss_lines",
     "outcome",
     "prepare",
     "review_of",
     "review_view",
-    "start_workers",
-    "stop_workers",
     "thinking_view",
-    "use_workers",
-    "workers",
 ]
 
 log = logging.getLogger("caterpillar_learn.ui")
@@ -93,62 +90,7 @@ def _advice() -> ModuleType:
 
 _running: set[threading.Thread] = set()
 _running_lock = threading.Lock()
-_workers: Solves | None = None
 T = TypeVar("T")
-
-
-def use_workers(solves: Solves | None) -> Solves | None:
-    """Solve (and read hints) in ``solves``'s worker processes from now on; ``None``: in this process again.
-
-    Returns the pool used before.
-
-    >>> use_workers(None) is None
-    True
-    """
-    global _workers
-    before, _workers = _workers, solves
-    return before
-
-
-def start_workers(workers: int | None = None) -> Solves:
-    """A pool of worker processes for this process's hints (see :func:`use_workers`); a server calls it at start.
-
-    The pool and its temporary folder of solved tables are made here, the
-    processes at the first solve.  :func:`stop_workers` stops them.
-    """
-    from caterpillar_learn.advice.workers import Solves
-
-    solves = Solves(workers=workers)
-    before = use_workers(solves)
-    if before is not None:
-        before.close()
-    return solves
-
-
-def stop_workers(solves: Solves | None = None) -> None:
-    """Stop ``solves`` (by default the pool in use, which this process then no longer uses)."""
-    if solves is None:
-        solves = use_workers(None)
-    if solves is not None:
-        solves.close()
-
-
-def workers() -> Solves | None:
-    """The worker processes this process's hints run in (``None``: here, as in a lesson's kernel)."""
-    return _workers
-
-
-def later(job: Callable[..., T], state: State, *args: Any, urgent: bool = True) -> Future[T]:
-    """``job(state, *args)`` (a view of this module) in a worker once ``state``'s layout is solved.
-
-    Only with :func:`use_workers` set; the future's result comes on the pool's thread.
-    ``urgent=False``: nobody waits for it at once (see :meth:`Solves.run`).
-    """
-    solves = _workers
-    if solves is None:
-        raise RuntimeError("later() needs use_workers() first")
-    labels = [int(v) for v in state.labels if v is not None]
-    return solves.run(state.level, labels, job, state, *args, urgent=urgent)
 
 
 class Helper:
@@ -169,15 +111,24 @@ class Helper:
 
     thinking = "lessons.ui.thinking"
     cost_thinking = "lessons.ui.thinking"
+    #: What a lesson says while its led round's move is on its way (never here: it is worked out at once).
+    move_thinking = "lessons.ui.thinking"
 
     def work(self, job: Callable[..., T], state: State, *args: Any, urgent: bool = True) -> Future[T]:
-        """``job(state, *args)``, done: its result or its error."""
+        """``job(state, *args)``, done: its result or its error (under :data:`ADVICE_LOCK`, as every solve here)."""
         done: Future[T] = Future()
         try:
-            done.set_result(job(state, *args))
+            with ADVICE_LOCK:
+                done.set_result(job(state, *args))
         except Exception as error:  # shown where the answer is taken (one line), the game goes on
             done.set_exception(error)
         return done
+
+    def move(self, state: State, roll: Roll, warmup: Warmup | None) -> Future[Move]:
+        """The helper's best move for ``roll`` on ``state`` (what a lesson's led round offers)."""
+        if warmup is not None and warmup.is_for(state):
+            warmup.wait()
+        return self.work(helper_move, state, roll)
 
     def hint(self, state: State, roll: Roll, warmup: Warmup | None) -> Future[dict[str, Any]]:
         """The hint for ``roll`` on ``state``, after the layout's background solve (``warmup``) if it is running."""
@@ -205,6 +156,9 @@ class PooledHelper(Helper):
 
     def hint(self, state: State, roll: Roll, warmup: Warmup | None) -> Future[dict[str, Any]]:
         return self.work(hint_view, state, roll)  # the pool waits for its own solve of the layout
+
+    def move(self, state: State, roll: Roll, warmup: Warmup | None) -> Future[Move]:
+        return self.work(helper_move, state, roll)
 
     def prepare(self, level: Level | str, labels: Sequence[int | None]) -> Warmup | None:
         return prepare(level, labels, pool=self.pool)
@@ -287,7 +241,7 @@ class Warmup:
 def prepare(level: Level | str, labels: Sequence[int | None], pool: Solves | None = None) -> Warmup | None:
     """Start the exact solve that ``level``'s hints on ``labels`` will read, in a daemon thread.
 
-    With ``pool`` (or the process's workers, :func:`use_workers`), the workers' one solve of the layout instead.
+    With ``pool`` (a server's worker processes), the workers' one solve of the layout instead.
     ``None`` while a label is still blank (the setup is not finished).
 
     >>> prepare("expert", (1, None) * 6) is None
@@ -296,9 +250,8 @@ def prepare(level: Level | str, labels: Sequence[int | None], pool: Solves | Non
     if any(label is None for label in labels):
         return None
     warmup = Warmup(Level.parse(level), tuple(int(v) for v in labels if v is not None))
-    solves = pool if pool is not None else _workers
-    if solves is not None:  # the workers' one solve of the layout, shared with every other asker
-        solves.solve(warmup.level, warmup.labels).add_done_callback(partial(_solved_in_worker, warmup))
+    if pool is not None:  # the workers' one solve of the layout, shared with every other asker
+        pool.solve(warmup.level, warmup.labels).add_done_callback(partial(_solved_in_worker, warmup))
         return warmup
     thread = threading.Thread(target=_solve_in_background, args=(warmup,), daemon=True)
     thread.name = f"caterpillars-solve-{thread.name}"
@@ -415,8 +368,8 @@ def review_view(game: Game) -> dict[str, list[str]]:
 def review_of(state: State, saved: dict[str, Any]) -> dict[str, list[str]]:
     """:func:`review_view` of the game ``saved`` (its ``to_json``) as a worker's job.
 
-    :func:`later` hands a job the state whose layout it reads first; the game
-    travels as its save, a copy its page cannot change meanwhile.
+    :meth:`Helper.work` hands a job the state whose layout it reads first; the
+    game travels as its save, a copy its page cannot change meanwhile.
 
     >>> game = Game("beginner", [1, 3, 6, 4, 2, 2, 5, 5, 6, 6, 1, 1], seed=3)
     >>> while game.phase != "over":

@@ -58,10 +58,20 @@ from caterpillar_learn.lessons.questions import (
 )
 from caterpillar_learn.lessons.scenarios import is_led
 from caterpillar_learn.lessons.teacher import game_dice
-from caterpillar_learn.ui.caterpillars.advice import HERE, Helper, Warmup, both, helper_move, loss_lines, outcome
-from caterpillar_learn.ui.caterpillars.advice import review_view as advice_review
+from caterpillar_learn.practice import Book, Mistake, game_key
+from caterpillar_learn.ui.caterpillars.advice import (
+    HERE,
+    WAIT_SECONDS,
+    Helper,
+    Warmup,
+    both,
+    helper_move,
+    loss_lines,
+    outcome,
+    review_of,
+)
 from caterpillar_learn.ui.caterpillars.dice import DiceSource, OwnDice
-from caterpillar_learn.ui.caterpillars.practice import PracticePanel
+from caterpillar_learn.ui.caterpillars.practice import PracticePanel, worked_out
 from caterpillar_learn.ui.caterpillars.views import (
     dice_view,
     final_view,
@@ -145,7 +155,7 @@ class Session:
     #: the event ``device``; touch first, so a tablet never shows a mouse's words).
     touch: bool = field(init=False, default=True)
     #: The helper's answers on their way: kind → (the turn asked in, the future, how to show it).
-    coming: dict[str, tuple[int, Future[Any], Callable[[Any], None]]] = field(
+    coming: dict[str, tuple[int | None, Future[Any], Callable[[Any], None]]] = field(
         init=False, default_factory=dict, repr=False
     )
 
@@ -156,6 +166,10 @@ class Session:
     def start(self, seed: int) -> None:
         """A fresh game with ``seed`` (the whole class gets the same dice)."""
         self.seed = seed
+        for kind, (turn, future, _) in list(self.coming.items()):
+            if turn is not None:  # an answer for the last game's sheet
+                del self.coming[kind]
+                future.cancel()
         self.game = self.make_game(seed)
         self.whatif = {}
         self.revealed = False
@@ -192,20 +206,37 @@ class Session:
         self.dice.catch_up(self)
         self.take_answers()
 
-    def expect(self, kind: str, future: Future[Any], show: Callable[[Any], None]) -> None:
+    def expect(self, kind: str, future: Future[Any], show: Callable[[Any], None], *, keep: bool = False) -> None:
         """Show ``future``'s answer with ``show``: now if it has come, else once it comes (:meth:`take_answers`),
-        if the turn is still the same.  Its arrival calls :attr:`told`, so the page redraws."""
-        self.coming[kind] = (len(self.game.history), future, show)
+        if the turn is still the same (``keep``: whatever happens meanwhile).  Its arrival calls :attr:`told`, so
+        the page redraws."""
+        self.coming[kind] = (None if keep else len(self.game.history), future, show)
         if future.done():
             self.take_answers()
         else:
             future.add_done_callback(lambda _: self.told())
 
+    def awaits(self, kind: str) -> bool:
+        """Whether the helper's answer of ``kind`` (``hint``, ``loss``, ``whatif``, ``review``, ...) is on its way
+        (not shown yet: :meth:`catch_up` shows what has come)."""
+        return kind in self.coming
+
+    def settle(self, *kinds: str) -> None:
+        """Wait for the answers of ``kinds`` still on their way (a replay, or a move that must come after them)."""
+        for kind in kinds:
+            coming = self.coming.get(kind)
+            if coming is not None:
+                try:
+                    coming[1].result(WAIT_SECONDS)
+                except Exception:  # shown by take_answers
+                    log.debug("the helper's %s a move waited for failed", kind, exc_info=True)
+        self.take_answers()
+
     def take_answers(self) -> None:
         """Show the answers that have come; drop those for a sheet that is gone (a move since)."""
         turn = len(self.game.history)
         for kind, (asked, future, show) in list(self.coming.items()):
-            if asked != turn:
+            if asked is not None and asked != turn:
                 del self.coming[kind]
                 future.cancel()  # a job not started yet is dropped
             elif future.done():
@@ -262,8 +293,11 @@ class Session:
     def on_review(self, event: Mapping[str, Any]) -> None:
         if self.game.phase != "over":
             raise BadEventError(text("lessons.msg.review_at_end"))
-        if self.advice_review is None:
-            self.advice_review = advice_review(self.game)
+        if self.advice_review is None and "review" not in self.coming:
+            self.expect("review", self.helper.work(review_of, self.game.state, self.game.to_json()), self._show_review)
+
+    def _show_review(self, review: dict[str, list[str]] | None) -> None:
+        self.advice_review = review
 
     def on_whatif(self, event: Mapping[str, Any]) -> None:
         self.try_other(whole(event.get("index"), "other move"))
@@ -482,9 +516,17 @@ class Session:
             "hint": self.hint if self.numbers else _in_child_words(self.hint),
             "explanation": self.explanation,
             "final": final_view(game),
-            "review": review_view(game, self.advice_review) if self.numbers else {},
+            "review": self._review_view(),
             "whatif": whatif,
         }
+
+    def _review_view(self) -> dict[str, Any]:
+        if not self.numbers:
+            return {}
+        view: dict[str, Any] = dict(review_view(self.game, self.advice_review))
+        if "review" in self.coming and view:  # on its way from the helper
+            view["thinking"] = text("lessons.ui.review_thinking")
+        return view
 
 
 def _in_child_words(hint: dict[str, Any]) -> dict[str, Any]:
@@ -536,13 +578,22 @@ class LessonSession(Session):
     #: Whether a free game is followed by practice of its costliest moves (issue 33).
     practises: ClassVar[bool] = True
 
-    def __init__(self, name: str = "01-beginner", seed: int | None = None) -> None:
+    def __init__(
+        self,
+        name: str = "01-beginner",
+        seed: int | None = None,
+        *,
+        helper: Helper = HERE,
+        told: Callable[[], None] = lambda: None,
+    ) -> None:
         self.lesson: Lesson = get_lesson(name)
+        #: The step (0-based) nobody goes past: a teacher holds the class there (``None``: no hold).
+        self.hold: int | None = None
         lesson = self.lesson
         #: The practice of the learner's own costliest moves, in a lesson whose free games keep its level.
         self.practice_panel: PracticePanel | None = None
         if self.practises and lesson.auto_setup and lesson.practice is None and "board" in lesson.widgets:
-            self.practice_panel = PracticePanel(lesson.level)
+            self.practice_panel = PracticePanel(lesson.level, solve=helper.prepare)
         #: The lesson's starting seed (*new game* moves :attr:`seed` on; a save names this one).
         self.start_seed = self.lesson.seed if seed is None else seed
         #: Every event this lesson accepted, in order, without ``seq``: what :meth:`save` replays.
@@ -560,6 +611,8 @@ class LessonSession(Session):
             auto_setup=lesson.auto_setup,
             practice=practice,
             numbers=lesson.numbers,
+            helper=helper,
+            told=told,
         )
         self.events = tuple(self.handlers)
         self._ask()
@@ -572,20 +625,63 @@ class LessonSession(Session):
         return super().make_game(seed)
 
     def _helper(self) -> Move:
-        """The helper's best move for this round (waiting for the layout's background solve first)."""
-        if self.warmup is not None and self.warmup.is_for(self.game.state):
-            self.warmup.wait()
-        return helper_move(self.game.state, self.game.roll())
+        """The helper's best move for this round, waited for (a question about the round needs it now)."""
+        future = self.helper.move(self.game.state, self.game.roll(), self.warmup)
+        try:
+            return future.result(WAIT_SECONDS)
+        except Exception:  # the lesson goes on: worked out here instead
+            log.exception("%s: the helper's move failed", self.lesson.name)
+            return helper_move(self.game.state, self.game.roll())
+
+    def _led_round(self) -> bool:
+        scenario = self.lesson.scenario
+        return scenario is not None and self.games_made == 1 and self.revealed and is_led(scenario, self.game)
 
     def led_move(self) -> Move | None:
-        """The one move the lesson offers this round, in a round its guided game leads (else ``None``)."""
-        scenario = self.lesson.scenario
-        if scenario is None or self.games_made != 1 or not self.revealed or not is_led(scenario, self.game):
+        """The one move the lesson offers this round, in a round its guided game leads (else ``None``).
+
+        ``None`` too while the helper works it out elsewhere (:meth:`awaits_helper`): its arrival redraws.
+        """
+        if not self._led_round():
             return None
-        turn = len(self.game.history)
-        if self._led is None or self._led[0] != turn:
-            self._led = (turn, self._helper())
+        if self.led_known() is None and "led" not in self.coming:
+            self.expect("led", self.helper.move(self.game.state, self.game.roll(), self.warmup), self._take_led)
+        return self.led_known()
+
+    def led_known(self) -> Move | None:
+        """This round's led move if the helper has found it (asks nothing: :meth:`led_move` asks)."""
+        if self._led is None or self._led[0] != len(self.game.history) or not self._led_round():
+            return None
         return self._led[1]
+
+    def _take_led(self, move: Move | None) -> None:
+        if move is None:  # the helper failed elsewhere (said in one line): worked out here
+            move = helper_move(self.game.state, self.game.roll())
+        self._led = (len(self.game.history), move)
+
+    def awaits_helper(self) -> bool:
+        """Whether the helper still works out this round's led move, the hint asked for or the practice of the
+        finished game (no move meanwhile: a server refuses it, and the board shows no star)."""
+        led_missing = self._led_round() and self.led_known() is None
+        return led_missing or any(self.awaits(kind) for kind in ("hint", "practice"))
+
+    def catch_up(self) -> None:
+        super().catch_up()
+        if self._led_round():
+            self.led_move()  # asked for as soon as the round is revealed: its star is on the board
+
+    @property
+    def held(self) -> bool:
+        """Whether a teacher holds the class at (or before) this step."""
+        return self.hold is not None and self.step >= self.hold
+
+    def let_go(self) -> None:
+        """The teacher let go (or moved the hold on): the lesson catches up with what the learner did meanwhile."""
+        if self.held:
+            return
+        if self.revealed and self.game.phase != "over":
+            self._pass_words()  # the learner rolled on a step of words: they are doing what comes next
+        self._follow()
 
     @property
     def current(self) -> Step:
@@ -612,7 +708,7 @@ class LessonSession(Session):
         return next((i for i, step in enumerate(self.lesson.steps) if step.question == "fly"), None)
 
     def _is_last(self) -> bool:
-        return self.step == len(self.lesson.steps) - 1
+        return self.step == len(self.lesson.steps) - 1 or self.held
 
     def _move(self, delta: int) -> None:
         self.step = max(0, min(len(self.lesson.steps) - 1, self.step + delta))
@@ -694,7 +790,7 @@ class LessonSession(Session):
         return self.step <= fly[0] and not asked_here
 
     def can_go_on(self) -> bool:
-        return self.step < len(self.lesson.steps) - 1 and self.is_step_done()
+        return self.step < len(self.lesson.steps) - 1 and self.is_step_done() and not self.held
 
     # -- questions ------------------------------------------------------------
     def _ask(self) -> None:
@@ -730,15 +826,26 @@ class LessonSession(Session):
         return self.quiz.is_pending
 
     def legal_moves(self) -> list[Move]:
-        """None while a question about this round waits for its right answer (the stars would give it away)."""
+        """None while a question about this round waits for its right answer (the stars would give it away), or
+        while the helper works out what the round needs (:meth:`awaits_helper`)."""
         question = self.quiz.question
         if self.asking and question is not None and question.kind != "fly":
             return []
-        led = self.led_move()
+        if self.awaits_helper():
+            return []
+        led = self.led_known()
         return [led] if led is not None else super().legal_moves()
 
+    def choose(self, index: int) -> None:
+        self.settle("led", "hint")
+        super().choose(index)
+
     def click_box(self, slot: int) -> None:
-        led = self.led_move()
+        # A move comes after what the helper works out for the round (live, a server refuses it before: this
+        # waits only where nobody waits for a page, a replay), so a replayed move meets the same led move.
+        self.led_move()
+        self.settle("led", "hint")
+        led = self.led_known()
         if led is not None and slot != led.slot and any(m.slot == slot for m in super().legal_moves()):
             self.menu_slot = None  # a move the rules allow, but this round the lesson leads
             self.explanation = text("lessons.guided.follow")
@@ -747,6 +854,8 @@ class LessonSession(Session):
 
     def handle(self, event: Mapping[str, Any]) -> None:
         kind = event["type"]
+        if kind in PRACTICE_EVENTS and "practice" in self.coming:
+            self.settle("practice")  # a tap on the practice's board waits for the practice
         practice_event = kind in PRACTICE_EVENTS and (self.practising or kind.startswith("practice"))
         if practice_event and self.practice_panel is None:
             raise BadEventError(text("practice.done"))  # a lesson without practice (its setup, the lab)
@@ -913,9 +1022,22 @@ class LessonSession(Session):
             self.practice_panel.after_game(self.game)
 
     def _practise_game(self) -> None:
-        """The finished free game goes to the practice (here at once; a classroom's workers work it out)."""
-        assert self.practice_panel is not None
-        self.practice_panel.after_game(self.game)
+        """The finished free game goes to the practice, worked out by the helper (here at once, or elsewhere)."""
+        panel = self.practice_panel
+        assert panel is not None
+        key = game_key(self.game)
+        if key in panel.book.booked or "practice" in self.coming:
+            return
+        job = (self.game.to_json(), panel.book.to_json(), panel.today().isoformat())
+        future = self.helper.work(worked_out, self.game.state, *job, urgent=False)
+        self.expect("practice", future, partial(self._take_practice, key), keep=True)
+
+    def _take_practice(self, key: str, found: tuple[dict[str, Any], dict[int, Mistake]] | None) -> None:
+        panel = self.practice_panel
+        if found is None or panel is None or key in panel.book.booked:
+            return
+        book, worked = found
+        panel.take(Book.from_json(book, panel.level), worked)
 
     def on_practice_next(self, event: Mapping[str, Any]) -> None:
         assert self.practice_panel is not None
@@ -950,6 +1072,8 @@ class LessonSession(Session):
     def _step(self, delta: object) -> None:
         if isinstance(delta, bool) or delta not in (1, -1):
             raise BadEventError(describe("step delta", delta, "1 (next) or -1 (back)"))
+        if delta == 1 and self.held:
+            raise BadEventError(text("classroom.lesson.held"))
         if delta == 1 and not self.can_go_on():
             if self.current.question is not None:
                 raise BadEventError(text("lessons.question.answer_first"))
@@ -1005,7 +1129,7 @@ class LessonSession(Session):
             "todo": todo,
             "target": target,
             "new_game": target == "new_game" and not views["final"],
-            "guide": text("lessons.guided.led") if self.led_move() is not None and not self.asking else "",
+            "guide": self._guide(),
             "numbers": self.numbers,
             "grown_ups": self.grown_ups() if self.numbers else {},
         }
@@ -1013,10 +1137,24 @@ class LessonSession(Session):
         views["record"] = self.quiz.record(lesson.name)
         if self.practice_panel is not None:
             views["practice"] = self.practice_panel.view(self.game)
+            if "practice" in self.coming:  # the finished game's practice, on its way from the helper
+                views["practice"] = {
+                    "status": "thinking",
+                    "title": text("practice.title"),
+                    "said": text("lessons.ui.thinking"),
+                }
             views["book"] = self.practice_panel.stored(lesson.name)
             if self.practising:
                 self._practice_board(views)
         return views
+
+    def _guide(self) -> str:
+        """The line about a led round: the helper's move is the one offered (or it is on its way)."""
+        if self.asking:
+            return ""
+        if self._led_round() and self.led_known() is None:
+            return text(self.helper.move_thinking)
+        return text("lessons.guided.led") if self.led_known() is not None else ""
 
     def _practice_board(self, views: dict[str, Any]) -> None:
         """The board while practising: the position's sheet and dice, its offered moves, no scoring."""

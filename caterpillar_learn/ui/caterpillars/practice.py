@@ -29,7 +29,7 @@ True
 from __future__ import annotations
 
 import datetime
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from caterpillar_learn.advice.child import child_hint
@@ -79,9 +79,17 @@ def worked_out(
 class PracticePanel:
     """One learner's practice in one lesson: the book, and the position on the board now."""
 
-    def __init__(self, level: Level | str, *, today: Callable[[], datetime.date] = datetime.date.today) -> None:
+    def __init__(
+        self,
+        level: Level | str,
+        *,
+        today: Callable[[], datetime.date] = datetime.date.today,
+        solve: Callable[[Level, Sequence[int | None]], Warmup | None] = prepare,
+    ) -> None:
         self.level = Level.parse(level)
         self.today = today
+        #: Starts the solve of a layout in the background (the session's helper's, :func:`.advice.prepare`).
+        self.solve = solve
         self.book = Book.empty(self.level)
         #: The practice's positions worked out with their layouts' solves, by item id.
         self.worked: dict[int, Mistake] = {}
@@ -106,7 +114,7 @@ class PracticePanel:
         """Start solving the layouts of the positions the next practice brings (in the background)."""
         today = self.today()
         soon = [item for item in self.book.items if item.is_due(self.book.games + 1, today)]
-        self._warmups = [w for w in (prepare(self.level, item.position.labels) for item in soon[:5]) if w is not None]
+        self._warmups = [w for w in (self.solve(self.level, item.position.labels) for item in soon[:5]) if w]
 
     def after_game(self, game: Game) -> None:
         """Take in a finished game: its costliest moves, and the practice that follows it (worked out here, with
