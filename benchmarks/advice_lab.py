@@ -11,7 +11,7 @@ import argparse
 import random
 import time
 
-from caterpillar_learn.advice.lab import LAB_LABELS, hint_strategy, play_game, simulate
+from caterpillar_learn.advice.simulation import LAB_LABELS, hint_strategy, play_game, simulate
 from caterpillar_learn.advice.solver import solve_layout
 from caterpillar_learn.caterpillars import Level
 

@@ -15,10 +15,10 @@ from __future__ import annotations
 from caterpillar_learn.advice.errors import AdviceError
 from caterpillar_learn.advice.explain import ChoiceExplanation, explain_choice
 from caterpillar_learn.advice.hints import Hint, hint
-from caterpillar_learn.advice.lab import LAB_LABELS, STRATEGIES, LabResult, simulate
 from caterpillar_learn.advice.levels import LEVEL_ADVICE, LevelAdvice, level_advice, solved_level
 from caterpillar_learn.advice.review import Review, ReviewEntry, review
 from caterpillar_learn.advice.setup import SetupHint, SetupOption, setup_hint
+from caterpillar_learn.advice.simulation import LAB_LABELS, STRATEGIES, LabResult, simulate
 from caterpillar_learn.advice.solver import clear_cache, solve_layout
 from caterpillar_learn.advice.tables import Solution
 from caterpillar_learn.advice.values import Option, Valuation, best_move, rank_options, solve, state_value

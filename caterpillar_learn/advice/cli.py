@@ -15,7 +15,7 @@ from typing import Any
 
 from caterpillar_learn.advice.errors import AdviceError
 from caterpillar_learn.advice.hints import hint
-from caterpillar_learn.advice.lab import STRATEGIES, simulate
+from caterpillar_learn.advice.simulation import STRATEGIES, simulate
 from caterpillar_learn.advice.values import solve
 from caterpillar_learn.caterpillars.cli import add_position_command
 from caterpillar_learn.caterpillars.dice import Roll

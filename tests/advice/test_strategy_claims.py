@@ -24,7 +24,7 @@ from caterpillar_learn.caterpillars import Roll, State, legal_moves, score
 from caterpillar_learn.cli import main
 from caterpillar_learn.i18n import available_languages, language, text
 from caterpillar_learn.raupe.cards import parse_side
-from caterpillar_learn.ui.caterpillars.lab import run_lab
+from caterpillar_learn.ui.lab.report import run_lab
 from caterpillar_learn.ui.lab.views import PAGE
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -8,8 +8,8 @@ import pytest
 
 from caterpillar_learn.caterpillars.levels import Level
 from caterpillar_learn.i18n import language, text
-from caterpillar_learn.ui.caterpillars.lab import LabReport
 from caterpillar_learn.ui.lab import LabWidget, controller
+from caterpillar_learn.ui.lab.report import LabReport
 
 
 def run(widget: LabWidget, **fields: Any) -> None:
@@ -142,7 +142,7 @@ def test_one_rounding_for_the_chart_the_table_and_the_sentences() -> None:
     """
     from decimal import Decimal
 
-    from caterpillar_learn.ui.caterpillars.lab import one_decimal
+    from caterpillar_learn.ui.lab.report import one_decimal
 
     for value, wanted in [(30.25, "30.3"), (6.45, "6.5"), (10.01 - 3.56, "6.5"), (30.245, "30.2"), (12.35, "12.4")]:
         assert str(one_decimal(value)) == wanted, value

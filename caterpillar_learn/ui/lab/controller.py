@@ -1,10 +1,10 @@
 """The strategy lab behind a widget: a ``run`` event in, a report out.
 
 :class:`LabBench` holds the lab's settings (level, strategies, games per
-strategy, seed) and the last :class:`~caterpillar_learn.ui.caterpillars.lab.LabReport`;
+strategy, seed) and the last :class:`~caterpillar_learn.ui.lab.report.LabReport`;
 it knows nothing about anywidget (:class:`~caterpillar_learn.ui.base.Controller`).
 One event, ``{"type": "run", "level": ..., "strategies": [...], "games": n}``,
-checks every field, plays the games (:func:`~caterpillar_learn.ui.caterpillars.lab.run_lab`,
+checks every field, plays the games (:func:`~caterpillar_learn.ui.lab.report.run_lab`,
 seeded, so the same settings give the same report) and keeps the report.  A
 run takes from a fraction of a second to several seconds, so
 :meth:`LabBench.interim` shows "Running…" first.
@@ -30,8 +30,8 @@ from typing import Any
 
 from caterpillar_learn.caterpillars.levels import Level
 from caterpillar_learn.errors import describe
-from caterpillar_learn.ui.caterpillars.lab import DEFAULT_STRATEGIES, STRATEGIES, LabReport, run_lab
 from caterpillar_learn.ui.events import BadEventError, handler, whole
+from caterpillar_learn.ui.lab.report import DEFAULT_STRATEGIES, STRATEGIES, LabReport, run_lab
 from caterpillar_learn.ui.lab.views import lab_view
 
 __all__ = ["EVENTS", "GAMES", "HANDLERS", "SLOW_GAMES", "LabBench"]

@@ -5,7 +5,7 @@ of the same name and fields in ``widgets/lab.js`` (a test keeps the two
 alike).  :func:`lab_view` reads a lab (anything shaped like :class:`Bench`,
 in practice :class:`~caterpillar_learn.ui.lab.LabBench`) and changes
 nothing.  Every word comes from the message catalogue.  The table's numbers
-are sent rounded to one decimal by :func:`~caterpillar_learn.ui.caterpillars.lab.one_decimal`,
+are sent rounded to one decimal by :func:`~caterpillar_learn.ui.lab.report.one_decimal`,
 the rounding of the chart and the sentences too; the front end only writes
 them (``decimal(value, 1)``), so all three say the same.
 
@@ -21,7 +21,7 @@ from typing import Protocol, TypedDict
 
 from caterpillar_learn.caterpillars.levels import Level
 from caterpillar_learn.i18n import text
-from caterpillar_learn.ui.caterpillars.lab import STRATEGIES, LabReport, one_decimal, strategy_name
+from caterpillar_learn.ui.lab.report import STRATEGIES, LabReport, one_decimal, strategy_name
 
 __all__ = ["PAGE", "Bench", "LabChoice", "LabControls", "LabLevel", "LabPage", "LabRow", "LabView", "lab_view"]
 

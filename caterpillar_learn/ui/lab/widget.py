@@ -31,8 +31,8 @@ from traitlets import Dict, Unicode
 from caterpillar_learn.caterpillars.levels import Level
 from caterpillar_learn.ui.assets import es_module, widget_styles
 from caterpillar_learn.ui.base import LearnWidget
-from caterpillar_learn.ui.caterpillars.lab import COLUMNS
 from caterpillar_learn.ui.lab.controller import LabBench
+from caterpillar_learn.ui.lab.report import COLUMNS
 
 __all__ = ["LabWidget"]
 

@@ -1,4 +1,4 @@
-"""The strategy lab: many seeded games per strategy, and their score distributions.
+"""The strategy lab's simulations: many seeded games per strategy, and their score distributions.
 
 Four built-in strategies (:data:`STRATEGIES`): ``random`` (any legal move),
 ``greedy`` (the highest score now), ``median`` (keep the projected totals
