@@ -68,6 +68,7 @@ import { fill, sender, watch } from "./shared.js";
  * @property {boolean} [auto]
  * @property {Object} [placed]  {count, total, text}
  * @property {PupilLine[]} [pupils]
+ * @property {boolean} [archivable]  finished (or stopped at a damaged event): the teacher may archive it
  * @property {RequestLine[]} [requests]
  * @property {LeaderRow[]} [leaderboard]
  * @property {TableLine[]} [tables]
@@ -213,6 +214,7 @@ function render({ model, el }) {
     form: { game: "caterpillars", level: "beginner", layout: "standard" },
     /** @type {number|null} */ renaming: null,
     /** @type {number|null} */ confirming: null,
+    /** @type {string|null} */ archiving: null,
     /** @type {{pupil: number, part: string}|null} */ focus: null,
     /** @type {string|null|undefined} */ dice: undefined,
     /** @type {string|undefined} */ current: undefined,
@@ -575,6 +577,28 @@ function render({ model, el }) {
       drawLeaderboard(room, strings), drawTables(room, strings));
   }
 
+  /**
+   * "Archive this room", asked twice: the button, then the question with yes and no (for this room only).
+   * @param {RoomView} room
+   * @param {Object<string, string>} strings
+   */
+  function drawArchive(room, strings) {
+    if (!room.code || !room.archivable) return null;
+    const code = room.code;
+    if (ui.archiving !== code) {
+      return h("div", { key: "archive", class: "cr-controls cr-archive" },
+        h("button", { class: "cr-button", type: "button", "data-testid": "archive-room", text: strings.archive,
+          onclick: () => { ui.archiving = code; draw(); } }));
+    }
+    const no = () => { ui.archiving = null; draw(); };
+    return h("div", { key: "archive-ask", class: "cr-controls cr-archive cr-asking", role: "group", "aria-labelledby": "cr-archive-ask",
+      onkeydown: (/** @type {KeyboardEvent} */ event) => { if (event.key === "Escape") { event.preventDefault(); no(); } } },
+    h("span", { id: "cr-archive-ask", "data-testid": "archive-ask", text: fill(strings.archive_ask, { code }) }),
+    h("button", { class: "cr-button cr-danger", type: "button", "data-testid": "archive-yes", text: strings.archive_yes,
+      onclick: () => { ui.archiving = null; draw(); send("archive", { code }); } }),
+    h("button", { class: "cr-button", type: "button", "data-testid": "archive-no", text: strings.archive_no, onclick: no }));
+  }
+
   function draw() {
     /** @type {DeskView} */
     const desk = model.get("desk") || {};
@@ -589,7 +613,8 @@ function render({ model, el }) {
       drawForm(desk, strings),
       message ? h("p", { key: "message", class: "cr-message", role: "alert", "data-testid": "message", text: message }) : null,
       drawDamage(model.get("damage")),
-      drawRoom(room, strings)]);
+      drawRoom(room, strings),
+      drawArchive(room, strings)]);
     // The "New room" form is open while there is no room, and folds away when a room opens (the server's view
     // says so); in between it stays as the teacher left it.
     const current = desk.current || "";

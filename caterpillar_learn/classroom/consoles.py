@@ -20,7 +20,10 @@ the lesson's next dice for the class), ``hold {step}`` (``null`` lets go),
 ``pause {on}``, ``anonymize {on}``, ``watch {pupil}`` (that pupil's screen,
 read-only, under the console; ``null`` closes it) and ``export`` (the
 progress file, handed to this page alone in its ``download`` trait: the
-console's own session is the teacher's authority, no address carries it).  The door's events are ``join {code,
+console's own session is the teacher's authority, no address carries it).
+``archive {code}`` writes a finished room's record to a file and removes it
+from the live log (:meth:`~caterpillar_learn.classroom.lobby.Lobby.archive`;
+the page asks twice first).  The door's events are ``join {code,
 nickname}`` (the form) and ``resume {code, secret}`` (a page that kept its
 secret: a reload, the same tablet), see :mod:`~caterpillar_learn.classroom.identity`.
 Below its form the door shows what the class can play: the lesson gallery's
@@ -87,7 +90,7 @@ log = logging.getLogger("caterpillar_learn.classroom")
 
 #: What the teacher's page may send, and the method of :class:`TeacherConsole` that plays each.
 TEACHER_HANDLERS: dict[str, str] = {
-    "create": "on_create", "open": "on_open",
+    "create": "on_create", "open": "on_open", "archive": "on_archive",
     # the door of a room of either game
     "remove": "on_remove", "rename": "on_rename", "let_in": "on_let_in", "refuse": "on_refuse",
     # the dice (Caterpillars; a lesson room together), the start (Räuber Raupe), a pupil's review
@@ -125,9 +128,16 @@ class TeacherConsole:
         self.watching: int | None = None
         #: The last progress file asked for: its name, its text and a number the page downloads it by once.
         self.download: dict[str, Any] = {}
-        rooms = list(lobby.rooms.values())
         self.room: AnyRoom | None = None
-        self.open(rooms[-1] if rooms else None)
+        self.open(self._newest())
+
+    def _newest(self) -> AnyRoom | None:
+        """The newest room that can be shown (it wakes: the others stay asleep)."""
+        for code in reversed(list(self.lobby.rooms)):
+            room = self.lobby.rooms.get(code)
+            if room is not None:
+                return room
+        return None
 
     def open(self, room: AnyRoom | None) -> None:
         self.room = room
@@ -160,6 +170,13 @@ class TeacherConsole:
         if room is None:
             raise ClassroomError(text("classroom.msg.no_room", code=event.get("code")))
         self.open(room)
+
+    def on_archive(self, event: Mapping[str, Any]) -> None:
+        """Archive room ``code`` (a finished one): its record to a file, its events out of the live log."""
+        written = self.lobby.archive(event.get("code"))
+        if self.room is not None and self.room.code not in self.lobby.rooms:
+            self.open(self._newest())
+        self.message = text("classroom.archive.done", file=str(written))
 
     def on_remove(self, event: Mapping[str, Any]) -> None:
         room = self._current()
@@ -249,8 +266,10 @@ class TeacherConsole:
         room = room_view(self.room, self.join_base)
         if isinstance(self.room, LessonRoom) and self.watching is not None:
             room["watching"] = self.watching
+        if self.room is not None:
+            room["archivable"] = self.lobby.can_archive(self.room)
         return {
-            "desk": desk_view(list(self.lobby.rooms.values()), current),
+            "desk": desk_view(self.lobby.listing(), current),
             "room": room,
             "damage": self.lobby.damage_view(current),  # a room stopped at a damaged event (lobby.Damage)
             "download": self.download,
@@ -447,6 +466,7 @@ class TeacherWidget(LearnWidget[TeacherConsole]):
         "refuse", "requests", "print_sheets",
         "lesson", "mode", "progress", "step", "asked", "right_first", "stuck", "hold", "hold_none", "pause", "resume",
         "anonymize", "export", "watch_close", "roll_lesson", "start_lesson", "anonymous", "paused_note",
+        "archive", "archive_ask", "archive_yes", "archive_no",
     )  # fmt: skip
 
     desk = traitlets.Dict().tag(sync=True, view=True)

@@ -1,9 +1,15 @@
-"""Every room of one classroom server: created, joined, and rebuilt from the log at a restart.
+"""Every room of one classroom server: created, joined, woken from the log when used, and archived.
 
 The :class:`Lobby` owns the :class:`~caterpillar_learn.classroom.store.EventStore`.
-Opening it replays the whole log, room by room, through the rooms' own
-``apply`` (the same code that applied each event live), then hands each
-room the writer that commits its next events.
+Opening it reads the room index (:mod:`~caterpillar_learn.classroom.roomindex`),
+not the events: a room sleeps, listed on the teacher's desk by its settings
+and pupil count, until something needs it (a join, the teacher's console,
+the score sheets).  Then it wakes: its own events are replayed through the
+room's ``apply`` (the same code that applied each event live), and it gets
+the writer that commits its next events.  A room the index is not sure of
+(events after its last note, a damaged event at its last replay) is woken
+at start.  The lobby notes each played room's pupil count in the index
+(:meth:`Lobby.note`, with the clock and at close).
 
 A row that cannot be read or applied (damaged JSON, an illegal move) stops
 its own room there and nothing else: the room comes back as it was just
@@ -24,17 +30,22 @@ or theirs again for the same nickname).
 >>> same, ada = lobby.join(room.code.lower(), "Ada", client="10.0.0.7")
 >>> same is room, ada.nickname, Lobby(lobby.store).rooms[room.code].pupils[1].nickname
 (True, 'Ada', 'Ada')
+>>> lobby.note(); again = Lobby(lobby.store)
+>>> again.awake(), len(again.rooms), again.rooms[room.code].pupils[1].nickname, again.awake() == [room.code]
+([], 1, 'Ada', True)
 """
 
 from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from caterpillar_learn.classroom.archive import archive_folder, is_finished, write_record
+from caterpillar_learn.classroom.archive import archive_folder, is_finished, write_record
 from caterpillar_learn.classroom.codes import ClassroomError, JoinLimit, new_code, new_token, parse_code
 from caterpillar_learn.classroom.identity import RejoinNeeded, Removed, check_nickname, is_secret
 from caterpillar_learn.classroom.lessonroom import LessonRoom, LessonSettings
@@ -46,7 +57,7 @@ from caterpillar_learn.errors import CaterpillarLearnError, describe, one_line
 from caterpillar_learn.i18n import plural, text
 from caterpillar_learn.ui.caterpillars.advice import HERE, Helper
 
-__all__ = ["AnyRoom", "Damage", "Lobby", "Room"]
+__all__ = ["AnyRoom", "AnySettings", "Damage", "Lobby", "Room", "Rooms"]
 
 log = logging.getLogger("caterpillar_learn.classroom")
 
@@ -54,6 +65,7 @@ TOKEN_KEY = "teacher_token"
 
 #: A room of the server: a Caterpillars room, Räuber Raupe tables, or a lesson room.
 AnyRoom = CaterpillarsRoom | RaupeRoom | LessonRoom
+AnySettings = RoomSettings | TableSettings | LessonSettings
 
 
 class Room(Protocol):
@@ -134,6 +146,39 @@ def _kind_of(row: StoredRow) -> str:
     return row.kind if isinstance(row.kind, str) else "?"
 
 
+def settings_of(data: Mapping[str, Any]) -> AnySettings:
+    """A room's settings from its ``room_created`` data (the game names the class)."""
+    if data.get("game") == "raupe":
+        return TableSettings.from_json(data)
+    if data.get("game") == "lesson":
+        return LessonSettings.from_json(data)
+    return RoomSettings.from_json(data)
+
+
+class Rooms(Mapping[str, AnyRoom]):
+    """The lobby's rooms by code, awake or asleep: every code of the index is a key, and reading a room wakes it.
+
+    A code whose events came back without a room (its ``room_created`` damaged) is not a key: it has a
+    :class:`Damage` report only.
+    """
+
+    def __init__(self, lobby: Lobby) -> None:
+        self._lobby = lobby
+
+    def __getitem__(self, code: str) -> AnyRoom:
+        return self._lobby.wake(code)
+
+    def __contains__(self, code: object) -> bool:
+        lobby = self._lobby
+        return code in lobby.listed and (code in lobby._awake or code not in lobby.damage)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter([code for code in self._lobby.listed if code in self])
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
 class Lobby:
     """The rooms of one server, their store, the teacher's token and the join limit.
 
@@ -147,7 +192,17 @@ class Lobby:
         self.limit = limit if limit is not None else JoinLimit()
         #: The joins the limit refused, told to the log once every few seconds (a door's flood is one line).
         self.limited = Refusals()
-        self.rooms: dict[str, AnyRoom] = {}
+        #: Every room, oldest first (reading one wakes it): see :class:`Rooms`.
+        self.rooms = Rooms(self)
+        #: Every room code, oldest first, with its settings (``None``: unreadable, the room is woken at start).
+        self.listed: dict[str, AnySettings | None] = {}
+        #: The rooms replayed since the start, by code.
+        self._awake: dict[str, AnyRoom] = {}
+        #: The pupil count the index noted of each room asleep.
+        self._pupils: dict[str, int] = {}
+        #: The last event of each awake room (written or replayed), and the rooms to note in the index.
+        self._seen: dict[str, int] = {}
+        self._unnoted: set[str] = set()
         #: Rooms whose replay stopped at a damaged event, by code (see :meth:`replay`).
         self.damage: dict[str, Damage] = {}
         #: Where every room's helper works (:meth:`work_in`): here, until the server gives its worker processes.
@@ -173,7 +228,7 @@ class Lobby:
         """Every room's helper works with ``helper`` from now on (the server's worker processes, after the replay,
         which works here)."""
         self.helper = helper
-        for room in self.rooms.values():
+        for room in self._awake.values():
             room.work_in(helper)
 
     def damage_view(self, code: str) -> list[dict[str, Any]]:
@@ -182,7 +237,7 @@ class Lobby:
         >>> Lobby(EventStore(":memory:")).damage_view("KX47PQ")
         []
         """
-        return [d.to_view() for d in self.damage.values() if d.room == code or d.room not in self.rooms]
+        return [d.to_view() for d in self.damage.values() if d.room == code or d.room not in self._awake]
 
     def is_teacher(self, token: object) -> bool:
         """Whether ``token`` is the teacher's (compared in constant time)."""
@@ -190,17 +245,55 @@ class Lobby:
 
     # -- the log ---------------------------------------------------------------------
     def replay(self) -> None:
-        """Build every room from the log (each event through the room's own ``apply``).
+        """Read the room index (no event of a room asleep), and wake the rooms it is not sure of.
 
-        Every row is read inside the loop: a row that cannot be read or
-        applied stops its room there (:class:`Damage`), and the loop goes on
-        with the other rooms.
+        A room is woken here when events came after its last note, when its
+        last replay stopped at a damaged event (so its report shows at start),
+        or when its settings cannot be read.
         """
-        self.rooms = {}
-        self.damage = {}
-        created: dict[str, Mapping[str, Any]] = {}
-        for row in self.store.rows():
-            code = row.room_code
+        self.listed, self._awake, self._pupils, self._seen, self._unnoted, self.damage = {}, {}, {}, {}, set(), {}
+        for entry in self.store.index():
+            settings: AnySettings | None = None
+            try:
+                settings = None if entry.settings is None else settings_of(entry.settings)
+            except Exception:  # the replay says what is wrong with it, as a Damage report
+                settings = None
+            self.listed[entry.code] = settings
+            self._pupils[entry.code] = entry.pupils
+            if entry.is_behind or entry.stopped is not None or settings is None:
+                self._wake(entry.code)
+        if self.listed:
+            log.info(
+                "%d rooms listed, %d replayed at start (%d stopped at a damaged event)",
+                len(self.listed),
+                len(self._awake),
+                len(self.damage),
+            )
+
+    def replay_all(self) -> None:
+        """Wake every room: the whole history read, as every start did before the index (kept to measure it)."""
+        for code in list(self.listed):
+            self.rooms.get(code)
+
+    def awake(self) -> list[str]:
+        """The codes of the rooms replayed since the start."""
+        return list(self._awake)
+
+    def wake(self, code: str) -> AnyRoom:
+        """Room ``code``, replayed from its own events the first time it is needed; ``KeyError`` if there is none."""
+        room = self._awake.get(code)
+        if room is None and code in self.listed and code not in self.damage:
+            room = self._wake(code)
+        if room is None:
+            raise KeyError(code)
+        return room
+
+    def _wake(self, code: str) -> AnyRoom | None:
+        """Replay room ``code`` from its rows: a row that cannot be read or applied stops it there (:class:`Damage`)."""
+        created: Mapping[str, Any] | None = None
+        last = 0
+        for row in self.store.rows(code):
+            last = row.id
             stopped = self.damage.get(code)
             if stopped is not None:  # after the damaged event: kept in the file, listed, not applied
                 stopped.held.append((row.id, _kind_of(row)))
@@ -208,33 +301,68 @@ class Lobby:
             try:
                 event = row.parse()
                 if event.kind == "room_created":
-                    if code in created:
+                    if created is not None:
                         raise ClassroomError(describe("room_created", code, "a room created once"))
-                    self.rooms[code] = self._room(code, event.data)
-                    created[code] = event.data
+                    self._awake[code] = self._room(code, event.data)
+                    created = event.data
                     continue
-                room = self.rooms.get(code)
+                room = self._awake.get(code)
                 if room is None:
                     raise ClassroomError(describe("room", code, "a room created earlier in the log"))
                 room.apply(event.kind, event.data)
-            except Exception as error:  # this room stops here; the loop goes on with the others
-                self._stop(code, row, error, created.get(code))
-        for room in self.rooms.values():
-            room.write = self._writer(room.code) if room.code not in self.damage else self._refuser(room.code)
-        for damage in self.damage.values():
-            log.warning("%s", damage.line())
-        if self.rooms:
-            log.info("replayed %d rooms (%d stopped at a damaged event)", len(self.rooms), len(self.damage))
+            except Exception as error:  # this room stops here; the other rooms are not touched
+                self._stop(code, row, error, created)
+        self._seen[code] = last
+        self._unnoted.add(code)
+        woken = self._awake.get(code)
+        if woken is not None:
+            woken.write = self._writer(code) if code not in self.damage else self._refuser(code)
+            woken.work_in(self.helper)
+        if code in self.damage:
+            log.warning("%s", self.damage[code].line())
+        return woken
+
+    def note(self) -> None:
+        """Note in the index the pupil count of every room played or replayed since the last note (so the next
+        start need not replay it).  The server's clock calls this, and :meth:`close`."""
+        notes: list[tuple[str, int, int, int | None]] = []
+        for code in list(self._unnoted):
+            self._unnoted.discard(code)
+            room = self._awake.get(code)
+            damage = self.damage.get(code)
+            stopped = None if damage is None else damage.event
+            if room is None:
+                notes.append((code, 0, self._seen.get(code, 0), stopped))
+                continue
+            with room.lock:  # the count and the last event together (a record writes, then applies, under it)
+                notes.append((code, len(room.counted()), self._seen.get(code, 0), stopped))
+        self.store.note(notes)
+
+    def close(self) -> None:
+        """Note the rooms in the index and close the store."""
+        self.note()
+        self.store.close()
+
+    def listing(self) -> list[tuple[str, AnySettings, int]]:
+        """Every room the desk lists, oldest first: code, settings, pupils counted (no room is woken)."""
+        listed = []
+        for code, settings in self.listed.items():
+            room = self._awake.get(code)
+            if room is not None:
+                listed.append((code, room.settings, len(room.counted())))
+            elif settings is not None and code not in self.damage:
+                listed.append((code, settings, self._pupils.get(code, 0)))
+        return listed
 
     def _stop(self, code: str, row: StoredRow, error: Exception, settings: Mapping[str, Any] | None) -> None:
         """Stop room ``code`` at ``row``: rebuilt from the events applied before it (a failed apply may have begun)."""
-        room = self.rooms.get(code)
+        room = self._awake.get(code)
         applied = 0
         if room is not None and settings is not None:
             again = self._room(code, settings)
             for kind, data in room.log:
                 again.apply(kind, data)
-            self.rooms[code] = again
+            self._awake[code] = again
             applied = 1 + len(room.log)  # room_created and the events after it
         why = str(error) if isinstance(error, CaterpillarLearnError) else f"{type(error).__name__}: {error}"
         self.damage[code] = Damage(code, row.id, _kind_of(row), one_line(why, limit=160), applied)
@@ -249,23 +377,28 @@ class Lobby:
         return write
 
     def _room(self, code: str, data: Mapping[str, Any]) -> AnyRoom:
-        if data.get("game") == "raupe":
-            return RaupeRoom(code, TableSettings.from_json(data))
-        if data.get("game") == "lesson":
-            return LessonRoom(code, LessonSettings.from_json(data))
-        return CaterpillarsRoom(code, RoomSettings.from_json(data))
+        settings = settings_of(data)
+        if isinstance(settings, TableSettings):
+            return RaupeRoom(code, settings)
+        if isinstance(settings, LessonSettings):
+            return LessonRoom(code, settings)
+        return CaterpillarsRoom(code, settings)
 
     def _writer(self, code: str) -> Callable[[str, dict[str, Any]], object]:
         def write(kind: str, data: dict[str, Any]) -> int:
-            return self.store.append(code, kind, data)
+            ident = self.store.append(code, kind, data)
+            self._seen[code] = ident
+            self._unnoted.add(code)
+            return ident
 
         return write
 
     # -- the teacher -------------------------------------------------------------------
     def create(self, settings: RoomSettings | TableSettings | LessonSettings) -> AnyRoom:
         """A new room with a fresh code; its ``room_created`` event is committed first."""
-        code = new_code(self.rooms)
-        self.store.append(code, "room_created", settings.to_json())
+        code = new_code(self.listed)  # not a code of the log, even one with no room
+        self._seen[code] = self.store.append(code, "room_created", settings.to_json())
+        self._unnoted.add(code)
         room: AnyRoom
         if isinstance(settings, TableSettings):
             room = RaupeRoom(code, settings, write=self._writer(code))
@@ -274,13 +407,55 @@ class Lobby:
         else:
             room = CaterpillarsRoom(code, settings, write=self._writer(code))
         room.work_in(self.helper)
-        self.rooms[code] = room
+        self.listed[code] = settings
+        self._awake[code] = room
         log.info("room %s created (%s)", code, room.game_name)
         return room
 
+    def archive(self, code: object) -> Path:
+        """Write room ``code``'s whole record to a file of the data folder's ``archive`` folder, then remove its
+        events and forget it; the file's path.  Only a finished room (:func:`~.archive.is_finished`) or one
+        stopped at a damaged event is archived; anything else is refused in one line."""
+        room_code = parse_code(code)
+        if room_code not in self.listed:
+            raise ClassroomError(text("classroom.archive.unknown", code=room_code))
+        room = self.rooms.get(room_code)
+        if room is not None and not self.can_archive(room):
+            raise ClassroomError(text("classroom.archive.not_finished", code=room_code))
+        settings = self.listed[room_code]
+        written = write_record(
+            archive_folder(self.store.path),
+            room_code,
+            None if settings is None else settings.to_json(),
+            self.store.rows(room_code),
+        )
+        self.store.remove_room(room_code)
+        if room is not None:  # a page still open on it writes nothing more: its events would have no room
+            room.write = self._archived(room_code)
+        for kept in (self.listed, self._awake, self._pupils, self._seen, self.damage):
+            kept.pop(room_code, None)
+        self._unnoted.discard(room_code)
+        log.info("room %s archived to %s", room_code, written)
+        return written
+
+    def can_archive(self, room: AnyRoom) -> bool:
+        """Whether ``room`` may be archived: finished (:func:`~.archive.is_finished`), or stopped at a damaged event."""
+        return room.code in self.damage or is_finished(room)
+
+    def _archived(self, code: str) -> Callable[[str, dict[str, Any]], object]:
+        def write(kind: str, data: dict[str, Any]) -> int:
+            raise ClassroomError(text("classroom.archive.gone", code=code))
+
+        return write
+
     def tick(self) -> None:
-        """Move the clocks of the Räuber Raupe tables, and see who is stuck in a lesson room (four times a second)."""
-        for room in list(self.rooms.values()):
+        """Move the clocks of the Räuber Raupe tables, and see who is stuck in a lesson room (four times a second);
+        only the rooms awake (a room asleep has no page open), then note them in the index."""
+        try:
+            self.note()
+        except Exception:  # the index is only a shortcut: the events are written, a later note catches up
+            log.exception("the room index could not be noted")
+        for room in list(self._awake.values()):
             if (
                 isinstance(room, RaupeRoom | LessonRoom) and room.code not in self.damage
             ):  # a stopped room's clock stands

@@ -228,6 +228,6 @@ def serve(
         pass
     finally:
         pool.close()
-        lobby.store.close()
+        lobby.close()
         shutil.rmtree(notices, ignore_errors=True)
     return 0

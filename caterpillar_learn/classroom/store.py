@@ -11,7 +11,11 @@ event survives the server being killed (SIGKILL) and even a power cut, and a
 restart replays the log (:mod:`caterpillar_learn.classroom.lobby`).
 
 A ``meta`` table keeps what is not an event: the teacher's token (so the
-printed teacher address still works after a restart) and the format.
+printed teacher address still works after a restart) and the format.  A
+``rooms`` table (format 2, :mod:`~caterpillar_learn.classroom.roomindex`)
+indexes the rooms, moved in the same transaction as each append, so a
+restart reads one row a room instead of every event; a format-1 file is
+indexed once, by one scan of its rows, when it is first opened.
 
 Opening a file checks it first, and refuses in one line
 (:class:`DamagedFileError`) what it cannot trust: an empty file or one
@@ -44,13 +48,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from caterpillar_learn.classroom import roomindex
 from caterpillar_learn.classroom.codes import ClassroomError
+from caterpillar_learn.classroom.roomindex import RoomEntry
 from caterpillar_learn.errors import brief, one_line
 
 __all__ = ["FORMAT", "DamagedEventError", "DamagedFileError", "EventStore", "StoredEvent", "StoredRow", "kept_name"]
 
 #: The layout of the file; a newer one is refused rather than misread.
-FORMAT = 1
+FORMAT = 2
+#: The formats an older server wrote, indexed when opened (:func:`~.roomindex.migrate`).
+OLDER = ("1",)
 FILE_NAME = "classroom.sqlite3"
 #: The tables every classroom file has (a file without them is not one).
 TABLES = ("events", "meta")
@@ -158,6 +166,8 @@ class EventStore:
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
         self._lock = threading.Lock()
+        #: How many rows :meth:`rows` has read since the store was opened.
+        self.rows_read = 0
         in_memory = self.path == ":memory:"
         existed = not in_memory and Path(self.path).exists()
         if not in_memory:
@@ -182,13 +192,27 @@ class EventStore:
                 self._check_contents()
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")
-            self._db.executescript(_SCHEMA)
+            self._db.executescript(_SCHEMA + roomindex.SCHEMA)
         stored = self.get_meta("format")
         if stored is None:
             self.set_meta("format", str(FORMAT))
+        elif stored in OLDER:
+            self._migrate()
         elif stored != str(FORMAT):
             raise DamagedFileError(f"{self.path}: classroom data of format {stored}, expected {FORMAT}")
         self.set_meta("opened", repr(time.time()))  # a first write: a read-only file is refused here, not later
+
+    def _migrate(self) -> None:
+        """Index a format-1 file (one scan of its rows) and mark it format 2, in one transaction."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                roomindex.migrate(self._db)
+                self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('format', ?)", (str(FORMAT),))
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
 
     def _check_contents(self) -> None:
         names = {row[0] for row in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
@@ -237,18 +261,53 @@ class EventStore:
         return cls(where / FILE_NAME)
 
     def append(self, room: str, kind: str, data: Mapping[str, Any]) -> int:
-        """Write one event and commit it; returns its id.  Nothing is shown before this returns."""
+        """Write one event and move the room's index entry, committed together; returns the event's id.
+        Nothing is shown before this returns."""
         line = json.dumps(dict(data), separators=(",", ":"), allow_nan=False, sort_keys=True)
         with self._lock:
-            cursor = self._db.execute(
-                "INSERT INTO events (room, kind, data, at) VALUES (?, ?, ?, ?)", (room, kind, line, time.time())
-            )
-            # isolation_level=None: the INSERT above is its own transaction, committed (and synced) here.
-            assert cursor.lastrowid is not None
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                cursor = self._db.execute(
+                    "INSERT INTO events (room, kind, data, at) VALUES (?, ?, ?, ?)", (room, kind, line, time.time())
+                )
+                assert cursor.lastrowid is not None
+                roomindex.record(self._db, room, kind, line, cursor.lastrowid)
+                self._db.execute("COMMIT")  # synced (synchronous=FULL): the event and its index entry, or neither
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
             return cursor.lastrowid
 
+    def index(self) -> list[RoomEntry]:
+        """Every room of the index, oldest first: what a start reads instead of the events."""
+        try:
+            with self._lock:
+                return roomindex.entries(self._db)
+        except sqlite3.DatabaseError as error:
+            raise DamagedFileError(f"{self.path}: the rooms cannot be read, SQLite says: {error}") from None
+
+    def note(self, notes: list[tuple[str, int, int, int | None]]) -> None:
+        """Note ``(code, pupils, seen_id, stopped)`` of rooms in the index (see :func:`~.roomindex.note`)."""
+        with self._lock:
+            roomindex.note(self._db, notes)
+
+    def remove_room(self, code: str) -> int:
+        """Delete room ``code``'s events and index entry in one transaction; how many events went."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                removed = roomindex.remove(self._db, code)
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+        return removed
+
     def rows(self, room: str | None = None) -> Iterator[StoredRow]:
-        """Every row in the order written (only ``room``'s if given), as the file holds it."""
+        """Every row in the order written (only ``room``'s if given), as the file holds it.
+
+        :attr:`rows_read` counts them (a start that reads the index reads none).
+        """
         try:
             with self._lock:
                 if room is None:
@@ -259,6 +318,7 @@ class EventStore:
                     ).fetchall()
         except sqlite3.DatabaseError as error:
             raise DamagedFileError(f"{self.path}: the events cannot be read, SQLite says: {error}") from None
+        self.rows_read += len(found)
         for ident, code, kind, data, at in found:
             yield StoredRow(ident, code, kind, data, at)
 

@@ -28,9 +28,9 @@ import segno
 
 from caterpillar_learn.caterpillars import score
 from caterpillar_learn.caterpillars.levels import Level
-from caterpillar_learn.classroom.lessonroom import LESSON_NAMES, MODES, LessonRoom, lesson_title
-from caterpillar_learn.classroom.rooms import DICE_SOURCES, LAYOUTS, STANDARD_LABELS, CaterpillarsRoom
-from caterpillar_learn.classroom.tables import RaupeRoom
+from caterpillar_learn.classroom.lessonroom import LESSON_NAMES, MODES, LessonRoom, LessonSettings, lesson_title
+from caterpillar_learn.classroom.rooms import DICE_SOURCES, LAYOUTS, STANDARD_LABELS, CaterpillarsRoom, RoomSettings
+from caterpillar_learn.classroom.tables import RaupeRoom, TableSettings
 from caterpillar_learn.i18n import plural, text
 from caterpillar_learn.practice import IDEAS
 from caterpillar_learn.raupe import LEVELS, outcome
@@ -154,6 +154,8 @@ class RoomView(TypedDict, total=False):
     sheets_url: str
     lesson: LessonView
     watching: int
+    #: Whether the teacher may archive the room now (finished, or stopped at a damaged event).
+    archivable: bool
 
 
 class DeskView(TypedDict):
@@ -204,17 +206,19 @@ def _choices(prefix: str, values: tuple[str, ...] | list[str]) -> list[dict[str,
     return [{"value": value, "text": text(f"{prefix}{value}")} for value in values]
 
 
-def desk_view(rooms: list[CaterpillarsRoom | RaupeRoom | LessonRoom], current: str) -> DeskView:
-    """The teacher's desk: the rooms of this server (newest first) and the choices of a new room."""
-    listed = []
-    for room in reversed(rooms):
-        listed.append(
-            {
-                "code": room.code,
-                "title": _room_title(room),
-                "pupils": plural("classroom.desk.pupils", len(room.counted())),
-            }
-        )
+#: A room as the desk lists it: its code, its settings and how many pupils it counts (``Lobby.listing``).
+DeskRoom = tuple[str, RoomSettings | TableSettings | LessonSettings, int]
+
+
+def desk_view(rooms: list[DeskRoom], current: str) -> DeskView:
+    """The teacher's desk: the rooms of this server (newest first) and the choices of a new room.
+
+    It reads the rooms' settings and pupil counts only, so a room asleep is listed without being replayed.
+    """
+    listed = [
+        {"code": code, "title": _room_title(settings), "pupils": plural("classroom.desk.pupils", pupils)}
+        for code, settings, pupils in reversed(rooms)
+    ]
     return {
         "rooms": listed,
         "current": current,
@@ -229,13 +233,12 @@ def desk_view(rooms: list[CaterpillarsRoom | RaupeRoom | LessonRoom], current: s
     }
 
 
-def _room_title(room: CaterpillarsRoom | RaupeRoom | LessonRoom) -> str:
-    if isinstance(room, LessonRoom):
-        mode = text(f"classroom.mode.{room.settings.mode}")
-        return text("classroom.title.lesson", lesson=lesson_title(room.settings.lesson), mode=mode)
-    if isinstance(room, RaupeRoom):
-        return text("classroom.title.raupe", seats=room.settings.seats)
-    settings = room.settings
+def _room_title(settings: RoomSettings | TableSettings | LessonSettings) -> str:
+    if isinstance(settings, LessonSettings):
+        mode = text(f"classroom.mode.{settings.mode}")
+        return text("classroom.title.lesson", lesson=lesson_title(settings.lesson), mode=mode)
+    if isinstance(settings, TableSettings):
+        return text("classroom.title.raupe", seats=settings.seats)
     return text(
         "classroom.title.caterpillars",
         level=text(f"caterpillars.level.{settings.level.value}"),
@@ -248,7 +251,7 @@ def room_view(room: CaterpillarsRoom | RaupeRoom | LessonRoom | None, join_base:
     if room is None:
         return {}
     url = join_address(join_base, room.code)
-    view: RoomView = {"code": room.code, "game": room.game_name, "title": _room_title(room), "join_url": url}
+    view: RoomView = {"code": room.code, "game": room.game_name, "title": _room_title(room.settings), "join_url": url}
     view["qr"] = qr_svg(url)
     view["requests"] = [
         {

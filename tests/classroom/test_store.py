@@ -63,7 +63,7 @@ def test_meta_keeps_the_teachers_token_and_a_newer_format_is_refused(tmp_path: P
     store.set_meta("teacher_token", "abc")
     assert EventStore.in_folder(tmp_path).get_meta("teacher_token") == "abc"
     store.set_meta("format", "99")
-    with pytest.raises(DamagedFileError, match="format 99, expected 1"):  # one line through the CLI
+    with pytest.raises(DamagedFileError, match="format 99, expected 2"):  # one line through the CLI
         EventStore.in_folder(tmp_path)
 
 
