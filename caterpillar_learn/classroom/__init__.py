@@ -10,7 +10,9 @@ engines, the advice, the widgets) and nothing imports it.
 * :mod:`.lessonroom`: a lesson room, each pupil's lesson controller replaying their events;
 * :mod:`.lessonpupil`: the lesson room's settings and a pupil's controller (the lesson's own, with the hold);
 * :mod:`.lessonpage`: a pupil's lesson widget in a lesson room (and the teacher's read-only look at it);
-* :mod:`.lobby`: every room of the server, rebuilt from the log at a restart; joining;
+* :mod:`.roomindex`: one row a room in the store, so a restart reads the index, not every event;
+* :mod:`.lobby`: every room of the server, listed from the index at a restart and woken when used; joining;
+* :mod:`.archive`: a finished room's record written to a file before it leaves the live log;
 * :mod:`.codes`: room codes (:mod:`secrets`), nicknames, the join limit;
 * :mod:`.pupil`: a pupil's page (the lessons' widgets on the room's game);
 * :mod:`.consoles` and :mod:`.views`: the teacher's console and the pupils' door;

@@ -339,7 +339,8 @@ class Lobby:
         self.store.note(notes)
 
     def close(self) -> None:
-        """Note the rooms in the index and close the store."""
+        """Note every awake room in the index (a page's arrival writes no event) and close the store."""
+        self._unnoted |= set(self._awake)
         self.note()
         self.store.close()
 
