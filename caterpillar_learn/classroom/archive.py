@@ -54,7 +54,8 @@ def _caterpillars_finished(room: CaterpillarsRoom) -> bool:
 
 
 def _lesson_finished(room: LessonRoom) -> bool:
-    at_end = all(step >= steps for step, steps in (pupil.place() for pupil in room.counted()))
+    pupils = room.counted()
+    at_end = bool(pupils) and all(step >= steps for step, steps in (pupil.place() for pupil in pupils))
     return at_end or not room.followed()
 
 

@@ -15,7 +15,7 @@ from caterpillar_learn.classroom.server import HOST, JOINS_PER_MINUTE, UNOPENED_
 from caterpillar_learn.errors import describe
 from caterpillar_learn.extras import require
 from caterpillar_learn.hosting.network import pick_port, quiet_log
-from caterpillar_learn.i18n import available_languages, set_language
+from caterpillar_learn.i18n import available_languages, set_language, text
 
 __all__ = ["DEFAULT_PORT", "default_data", "register"]
 
@@ -41,6 +41,8 @@ def _handle(args: argparse.Namespace) -> int:
         raise ClassroomError(describe("--join-limit", args.join_limit, "joins a minute from 1 to 100000"))
     if not 1 <= args.unopened_lifetime <= 3600:
         raise ClassroomError(describe("--unopened-lifetime", args.unopened_lifetime, "seconds from 1 to 3600"))
+    if args.archive is not None:
+        return _archive(Path(args.data).expanduser(), args.archive)
     hub = HubService.from_environ(os.environ)  # started by a JupyterHub: its prefix, address and login
     if hub is not None:
         require("hub")
@@ -53,6 +55,20 @@ def _handle(args: argparse.Namespace) -> int:
         allow_hosts=tuple(name.strip().lower() for name in args.allow_host if name.strip()),
         hub=hub,
     )
+
+
+def _archive(data: Path, code: str) -> int:
+    """``--archive CODE``: write a finished room's record to a file of ``data``'s ``archive`` folder, then remove
+    it from the live log (with the server stopped: a running server would not know)."""
+    from caterpillar_learn.classroom.lobby import Lobby
+
+    lobby = Lobby.open(data)
+    try:
+        written = lobby.archive(code)
+    finally:
+        lobby.close()
+    print(text("classroom.archive.done", file=str(written)), flush=True)
+    return 0
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -99,6 +115,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         action="append",
         default=[],
         help="another name the tablets use to reach this computer (a DNS alias, a reverse proxy); repeatable",
+    )
+    parser.add_argument(
+        "--archive",
+        metavar="CODE",
+        help="archive the finished room CODE of --data (its record to a file in the archive folder) and exit; "
+        "stop the server first",
     )
     parser.add_argument(  # for tests and benchmarks: not in --help
         "--unopened-lifetime", type=float, default=UNOPENED_LIFETIME, help=argparse.SUPPRESS

@@ -45,7 +45,6 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from caterpillar_learn.classroom.archive import archive_folder, is_finished, write_record
-from caterpillar_learn.classroom.archive import archive_folder, is_finished, write_record
 from caterpillar_learn.classroom.codes import ClassroomError, JoinLimit, new_code, new_token, parse_code
 from caterpillar_learn.classroom.identity import RejoinNeeded, Removed, check_nickname, is_secret
 from caterpillar_learn.classroom.lessonroom import LessonRoom, LessonSettings

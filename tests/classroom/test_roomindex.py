@@ -157,7 +157,7 @@ def test_a_format_1_file_is_indexed_once_by_one_scan_and_nothing_is_lost(tmp_pat
 
 
 def test_a_row_written_behind_the_lobby_s_back_wakes_its_room_at_start(tmp_path: Path) -> None:
-    lesson, dice, _ = _school(tmp_path)
+    _, dice, _ = _school(tmp_path)
     store = EventStore.in_folder(tmp_path)
     stray = store.append("ZZZZZZ", "dice_rolled", {"turn": 0, "dice": [1, 1]})  # no room_created: damage
     store.append(dice, "hints_set", {"on": False})
