@@ -293,7 +293,8 @@ function render({ model, el }) {
    * @param {Object<string, string>} strings
    */
   function drawRooms(desk, strings) {
-    if (!desk.rooms || desk.rooms.length < 2) return null;
+    // One room open needs no list; with none open (after a restart the rooms sleep) the list is the way in.
+    if (!desk.rooms || !desk.rooms.length || (desk.rooms.length < 2 && desk.current)) return null;
     return h("nav", { class: "cr-rooms", "aria-label": strings.rooms },
       desk.rooms.map((room) => h("button", {
         key: room.code, class: "cr-button" + (room.code === desk.current ? " cr-current" : ""), type: "button",
@@ -558,8 +559,8 @@ function render({ model, el }) {
    * @param {RoomView} room
    * @param {Object<string, string>} strings
    */
-  function drawRoom(room, strings) {
-    if (!room.code) return h("p", { key: "none", class: "cr-empty", text: strings.no_room });
+  function drawRoom(room, strings, listed = false) {
+    if (!room.code) return h("p", { key: "none", class: "cr-empty", text: listed ? strings.pick_room : strings.no_room });
     if (room.game === "lesson") return drawLessonRoom(room, strings);
     const dice = room.dice && room.dice.values ? room.dice : null;
     return h("section", { key: `game/${room.code}`, class: "cr-projector", "aria-label": room.title },
@@ -613,7 +614,7 @@ function render({ model, el }) {
       drawForm(desk, strings),
       message ? h("p", { key: "message", class: "cr-message", role: "alert", "data-testid": "message", text: message }) : null,
       drawDamage(model.get("damage")),
-      drawRoom(room, strings),
+      drawRoom(room, strings, Boolean(desk.rooms && desk.rooms.length)),
       drawArchive(room, strings)]);
     // The "New room" form is open while there is no room, and folds away when a room opens (the server's view
     // says so); in between it stays as the teacher left it.

@@ -132,7 +132,7 @@ class TeacherConsole:
         self.open(self._newest())
 
     def _newest(self) -> AnyRoom | None:
-        """The newest room that can be shown (it wakes: the others stay asleep)."""
+        """The newest room that can be shown; it wakes, and the others sleep on."""
         for code in reversed(list(self.lobby.rooms)):
             room = self.lobby.rooms.get(code)
             if room is not None:
@@ -466,7 +466,7 @@ class TeacherWidget(LearnWidget[TeacherConsole]):
         "refuse", "requests", "print_sheets",
         "lesson", "mode", "progress", "step", "asked", "right_first", "stuck", "hold", "hold_none", "pause", "resume",
         "anonymize", "export", "watch_close", "roll_lesson", "start_lesson", "anonymous", "paused_note",
-        "archive", "archive_ask", "archive_yes", "archive_no",
+        "archive", "archive_ask", "archive_yes", "archive_no", "pick_room",
     )  # fmt: skip
 
     desk = traitlets.Dict().tag(sync=True, view=True)
