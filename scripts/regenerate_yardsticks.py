@@ -4,7 +4,7 @@
 The end of a game gives the child stars against its level's own yardstick
 (:mod:`caterpillar_learn.lessons.stars`): the mean final score of moves drawn
 at random, and of the hint's best moves, over seeded games of the strategy
-lab (:func:`caterpillar_learn.advice.lab.simulate`).  Review the diff, then
+lab (:func:`caterpillar_learn.advice.simulation.simulate`).  Review the diff, then
 commit it:
 
     .venv/bin/python scripts/regenerate_yardsticks.py
@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from caterpillar_learn.advice.lab import simulate
+from caterpillar_learn.advice.simulation import simulate
 
 OUT = Path(__file__).resolve().parent.parent / "caterpillar_learn" / "lessons" / "yardsticks.json"
 #: Games per level and strategy: the exact levels play fast on the solver's tables; the others a move at a time.

@@ -12,8 +12,9 @@ from caterpillar_learn import advice
 from caterpillar_learn.caterpillars import Roll, State, legal_moves
 from caterpillar_learn.i18n import plural, text
 from caterpillar_learn.practice import idea_of
-from caterpillar_learn.ui.caterpillars import CaterpillarsBoard, lab
+from caterpillar_learn.ui.caterpillars import CaterpillarsBoard
 from caterpillar_learn.ui.caterpillars import advice as advice_bridge
+from caterpillar_learn.ui.lab import report as lab
 
 STATE = State.new("beginner", [1, 3, 6, 4, 2, 2, 5, 5, 6, 6, 1, 1])
 ROLL = Roll((3, 5))
