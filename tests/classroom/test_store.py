@@ -55,7 +55,10 @@ def test_every_event_appended_survives_a_sigkill_of_the_writer(tmp_path: Path) -
         [sys.executable, "-c", WRITER, str(tmp_path), "200"], capture_output=True, text=True, timeout=120
     )
     assert done.returncode == -signal.SIGKILL and "written" in done.stdout, done.stderr
-    assert [e.data["number"] for e in EventStore.in_folder(tmp_path).events()] == list(range(200))
+    store = EventStore.in_folder(tmp_path)
+    assert [e.data["number"] for e in store.events()] == list(range(200))
+    (entry,) = store.index()  # the room's index row, committed with each event: never behind it
+    assert (entry.code, entry.first_id, entry.last_id, entry.events) == ("KX47PQ", 1, 200, 200)
 
 
 def test_meta_keeps_the_teachers_token_and_a_newer_format_is_refused(tmp_path: Path) -> None:
