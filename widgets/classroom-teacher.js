@@ -10,7 +10,7 @@ import { h, mount, picture, s } from "./draw.js";
 import { fill, sender, watch } from "./shared.js";
 
 // The trait payloads; their Python twins are the TypedDicts of
-// caterpillar_learn/classroom/views.py.
+// caterpillar_learn/classroom/screens.py.
 
 /**
  * @typedef {Object} DiceFaces

@@ -14,8 +14,9 @@ engines, the advice, the widgets) and nothing imports it.
 * :mod:`.lobby`: every room of the server, listed from the index at a restart and woken when used; joining;
 * :mod:`.archive`: a finished room's record written to a file before it leaves the live log;
 * :mod:`.codes`: room codes (:mod:`secrets`), nicknames, the join limit;
-* :mod:`.pupil`: a pupil's page (the lessons' widgets on the room's game);
-* :mod:`.consoles` and :mod:`.views`: the teacher's console and the pupils' door;
+* :mod:`.pupil`: a pupil's page (the lessons' widgets on the room's game: the room's dice, the room's helper);
+* :mod:`.consoles`: the teacher's console and the pupils' door (their controllers and widgets), and
+  :mod:`.screens` what they show (the desk, the room on the projector, the door, a lesson room's grid);
 * :mod:`.components`: the widgets as Panel components (a cheaper redraw than the lessons');
 * :mod:`.pages`: the teacher's console, the pupils' door and a pupil's sheet as Panel pages;
 * :mod:`.push`: a room's changes to every page that follows it, one page a turn of the event loop;

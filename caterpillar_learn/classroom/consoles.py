@@ -68,8 +68,8 @@ from caterpillar_learn.classroom.identity import RejoinNeeded, Removed, is_secre
 from caterpillar_learn.classroom.lessonroom import LessonPupil, LessonRoom, LessonSettings
 from caterpillar_learn.classroom.lobby import AnyRoom, Lobby
 from caterpillar_learn.classroom.rooms import CaterpillarsRoom, RoomSettings
+from caterpillar_learn.classroom.screens import desk_view, room_view
 from caterpillar_learn.classroom.tables import RaupeRoom, TableSettings
-from caterpillar_learn.classroom.views import desk_view, room_view
 from caterpillar_learn.i18n import current_language, language, text
 from caterpillar_learn.lessons.gallery import cards, picture_file
 from caterpillar_learn.ui.assets import es_module, widget_styles

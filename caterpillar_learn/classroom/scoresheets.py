@@ -64,7 +64,7 @@ from caterpillar_learn.caterpillars.paper import paper_svg
 from caterpillar_learn.caterpillars.sheet import State
 from caterpillar_learn.classroom.codes import ClassroomError, parse_code
 from caterpillar_learn.classroom.rooms import CaterpillarsRoom
-from caterpillar_learn.classroom.views import format_labels
+from caterpillar_learn.classroom.screens import format_labels
 from caterpillar_learn.errors import brief
 from caterpillar_learn.hosting.network import notice_page
 from caterpillar_learn.i18n import current_language, text

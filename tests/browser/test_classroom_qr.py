@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from caterpillar_learn.classroom.views import qr_svg
+from caterpillar_learn.classroom.screens import qr_svg
 from caterpillar_learn.i18n import text
 from tests.qr import decode_png
 

@@ -33,7 +33,7 @@ from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 from caterpillar_learn.caterpillars import DEFAULT_LABELS
 from caterpillar_learn.caterpillars.sheet import describe_slot
 from caterpillar_learn.classroom.codes import new_code
-from caterpillar_learn.classroom.views import format_labels
+from caterpillar_learn.classroom.screens import format_labels
 from caterpillar_learn.i18n import text
 from tests.classroom.probe import PageClient
 

@@ -30,7 +30,7 @@ from caterpillar_learn.advice.workers import Solves
 from caterpillar_learn.caterpillars.levels import Level
 from caterpillar_learn.classroom.pupil import ClassroomBoard, RoomSession
 from caterpillar_learn.classroom.rooms import CaterpillarsRoom, RoomSettings
-from caterpillar_learn.classroom.views import room_view
+from caterpillar_learn.classroom.screens import room_view
 from caterpillar_learn.i18n import language, text
 from caterpillar_learn.ui.caterpillars import advice as bridge
 from tests.threads import on_own_thread

@@ -8,8 +8,8 @@ from caterpillar_learn.caterpillars import Game, Move, SetupChoice
 from caterpillar_learn.classroom.lobby import Lobby
 from caterpillar_learn.classroom.pupil import ClassroomBoard, RoomSession
 from caterpillar_learn.classroom.rooms import CaterpillarsRoom, RoomSettings
+from caterpillar_learn.classroom.screens import room_view
 from caterpillar_learn.classroom.store import EventStore
-from caterpillar_learn.classroom.views import room_view
 from caterpillar_learn.i18n import text
 
 

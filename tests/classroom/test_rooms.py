@@ -26,8 +26,8 @@ from caterpillar_learn.classroom.codes import ClassroomError
 from caterpillar_learn.classroom.identity import RejoinNeeded, new_secret
 from caterpillar_learn.classroom.lobby import Lobby
 from caterpillar_learn.classroom.rooms import STANDARD_LABELS, CaterpillarsRoom, Pupil, RoomSettings
+from caterpillar_learn.classroom.screens import desk_view, room_view
 from caterpillar_learn.classroom.store import EventStore
-from caterpillar_learn.classroom.views import desk_view, room_view
 from caterpillar_learn.i18n import language
 
 
