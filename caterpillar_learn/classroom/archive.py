@@ -36,10 +36,12 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+from caterpillar_learn.classroom.codes import ClassroomError
 from caterpillar_learn.classroom.lessonroom import LessonRoom
 from caterpillar_learn.classroom.rooms import CaterpillarsRoom
 from caterpillar_learn.classroom.store import StoredRow
 from caterpillar_learn.classroom.tables import RaupeRoom
+from caterpillar_learn.errors import describe
 
 __all__ = ["FINISHED", "FORMAT", "archive_folder", "is_finished", "read_record", "write_record"]
 
@@ -83,7 +85,15 @@ def is_finished(room: CaterpillarsRoom | LessonRoom | RaupeRoom) -> bool:
 
 
 def archive_folder(store_path: str) -> Path:
-    """The archive folder beside the data file ``store_path`` (made if missing, its owner's only)."""
+    """The archive folder beside the data file ``store_path`` (made if missing, its owner's only).
+
+    >>> archive_folder(":memory:")
+    Traceback (most recent call last):
+    ...
+    caterpillar_learn.classroom.codes.ClassroomError: data: got ':memory:', expected a data folder to archive into
+    """
+    if store_path == ":memory:":
+        raise ClassroomError(describe("data", store_path, "a data folder to archive into"))
     folder = Path(store_path).parent / FOLDER
     folder.mkdir(mode=0o700, exist_ok=True)
     return folder
