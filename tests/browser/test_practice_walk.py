@@ -1,12 +1,18 @@
 """The child's walk on past the end of lesson 01 (issue 33): New game, a free game and the practice of its
 costliest moves, following ``data-todo`` by touch in English and German, with the walk's checks at every wait
 (one thing marked, in view, 44 px targets, speech by itself, few words); then the lesson list shows the
-practice waiting, and a reload finds it.  Screenshots: ``artifacts/screenshots/practice-*.png``."""
+practice waiting, and a reload finds it.  Its first part is lesson 01's own walk by touch (seed 1), and in
+German the Beginner walk in German (seed 2, the page in German to its end): they are walked here only.
+Screenshots: ``artifacts/screenshots/practice-*.png``."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, expect
+
+from caterpillar_learn.lessons import get_lesson
 
 from .conftest import SCREENSHOTS, Server
 from .test_child_walk import walk_lesson
@@ -23,7 +29,12 @@ def test_the_child_walks_on_through_the_practice(
     def looked(page: Page) -> None:
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(SCREENSHOTS / f"practice-end-{lang}.png"))
+        if lang == "de":  # the whole walk was in German
+            expect(page.get_by_test_id("roll-button")).to_contain_text("Würfeln")
+            expect(page.get_by_test_id("lesson-step")).to_have_text(re.compile(r"\w"))
+            expect(page.locator(".cl-root").first).to_have_attribute("lang", "de")
 
-    seed = 1 if lang == "en" else 2  # the lesson walks' own seeds
+    seed = 1 if lang == "en" else 2  # lesson 01's walks: the child's (English) and the German one
     walk = walk_lesson(browser, server, "01-beginner", seed=seed, practice=True, shots=f"practice-{lang}", after=looked)
+    assert walk.waits >= len(get_lesson("01-beginner").steps)  # the lesson's own walk, then on past its end
     assert "practice-next" in walk.taps or "new-game" in walk.taps[-1:]
