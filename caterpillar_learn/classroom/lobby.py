@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+import threading
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -202,6 +203,8 @@ class Lobby:
         #: The last event of each awake room (written or replayed), and the rooms to note in the index.
         self._seen: dict[str, int] = {}
         self._unnoted: set[str] = set()
+        #: Held while a room wakes (a room may wake on a thread of its own at start: :meth:`wake_newest`).
+        self._waking = threading.RLock()
         #: Rooms whose replay stopped at a damaged event, by code (see :meth:`replay`).
         self.damage: dict[str, Damage] = {}
         #: Where every room's helper works (:meth:`work_in`): here, until the server gives its worker processes.
@@ -226,9 +229,10 @@ class Lobby:
     def work_in(self, helper: Helper) -> None:
         """Every room's helper works with ``helper`` from now on (the server's worker processes, after the replay,
         which works here)."""
-        self.helper = helper
-        for room in self._awake.values():
-            room.work_in(helper)
+        with self._waking:
+            self.helper = helper
+            for room in self._awake.values():
+                room.work_in(helper)
 
     def damage_view(self, code: str) -> list[dict[str, Any]]:
         """The damage reports the console shows with room ``code``: its own, and those of rooms that never came back.
@@ -236,7 +240,7 @@ class Lobby:
         >>> Lobby(EventStore(":memory:")).damage_view("KX47PQ")
         []
         """
-        return [d.to_view() for d in self.damage.values() if d.room == code or d.room not in self._awake]
+        return [d.to_view() for d in list(self.damage.values()) if d.room == code or d.room not in self._awake]
 
     def is_teacher(self, token: object) -> bool:
         """Whether ``token`` is the teacher's (compared in constant time)."""
@@ -280,12 +284,27 @@ class Lobby:
 
     def wake(self, code: str) -> AnyRoom:
         """Room ``code``, replayed from its own events the first time it is needed; ``KeyError`` if there is none."""
-        room = self._awake.get(code)
-        if room is None and code in self.listed and code not in self.damage:
-            room = self._wake(code)
+        with self._waking:
+            room = self._awake.get(code)
+            if room is None and code in self.listed and code not in self.damage:
+                room = self._wake(code)
         if room is None:
             raise KeyError(code)
         return room
+
+    def wake_newest(self) -> threading.Thread:
+        """Wake the newest room on a thread of its own: the room the teacher's console opens first, replayed
+        while the server starts (a lesson room's led rounds take a second or two); whoever needs it meanwhile
+        waits for it (:meth:`wake`)."""
+
+        def newest() -> None:
+            for code in reversed(list(self.listed)):
+                if self.rooms.get(code) is not None:
+                    return
+
+        thread = threading.Thread(target=newest, name="wake-newest", daemon=True)
+        thread.start()
+        return thread
 
     def _wake(self, code: str) -> AnyRoom | None:
         """Replay room ``code`` from its rows: a row that cannot be read or applied stops it there (:class:`Damage`)."""
@@ -450,7 +469,16 @@ class Lobby:
 
     def tick(self) -> None:
         """Move the clocks of the Räuber Raupe tables, and see who is stuck in a lesson room (four times a second);
-        only the rooms awake (a room asleep has no page open), then note them in the index."""
+        only the rooms awake (a room asleep has no page open), then note them in the index.  While a room wakes
+        (on another thread) the clock skips a tick rather than wait."""
+        if not self._waking.acquire(blocking=False):
+            return
+        try:
+            self._tick()
+        finally:
+            self._waking.release()
+
+    def _tick(self) -> None:
         try:
             self.note()
         except Exception:  # the index is only a shortcut: the events are written, a later note catches up

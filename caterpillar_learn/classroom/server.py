@@ -154,6 +154,7 @@ def serve(
     quiet_diagnostics()  # difflib on every change otherwise
     burst = max(12, int(joins_per_minute // 2))
     lobby = Lobby.open(data, limit=JoinLimit(burst=burst, per_minute=joins_per_minute))
+    lobby.wake_newest()  # the room the teacher's console opens first, replayed while the rest starts
     start_server: Any = pn.serve
     freezer = Freezer()
     widgets = PageWidgets(lambda: pn.state.curdoc)

@@ -167,3 +167,17 @@ def test_a_row_written_behind_the_lobby_s_back_wakes_its_room_at_start(tmp_path:
     assert lobby.damage["ZZZZZZ"].event == stray and "ZZZZZZ" not in lobby.rooms
     room = lobby.rooms[dice]
     assert isinstance(room, CaterpillarsRoom) and room.log[-1] == ("hints_set", {"on": False})
+
+
+def test_the_newest_room_wakes_on_a_thread_of_its_own_and_a_page_asking_for_it_meanwhile_waits(
+    tmp_path: Path,
+) -> None:
+    lesson, dice, tables = _school(tmp_path)
+    lobby = Lobby.open(tmp_path)
+    thread = lobby.wake_newest()
+    room = lobby.rooms[tables]  # waits for the thread's replay (or wakes it), never a second replay
+    thread.join(timeout=60)
+    assert lobby.awake() == [tables] and lobby.rooms[tables] is room
+    assert lobby.store.rows_read == _log(tmp_path)[tables][2]  # its rows, read once
+    lobby.tick()
+    assert sorted(lobby.awake()) == [tables] and lesson in lobby.rooms and dice in lobby.rooms
