@@ -27,3 +27,16 @@ def test_benchmark_imports(script: Path) -> None:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     assert callable(getattr(module, "main", None)), f"{script.name} has no main()"
+
+
+def test_the_school_year_benchmark_builds_a_log_and_opens_it_both_ways(tmp_path: Path) -> None:
+    script = BENCHMARKS[0].parent / "school_year_start.py"
+    spec = importlib.util.spec_from_file_location("benchmark_school_year", script)
+    assert spec is not None and spec.loader is not None
+    school_year = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(school_year)
+    built = school_year.build(tmp_path / "data", rooms=2, pupils=2, seed=1)
+    assert built["rooms"] == 2 and built["rows"] > 10
+    index, everything = (school_year.open_run(tmp_path / "data", how) for how in ("index", "all"))
+    assert (index["rooms"], index["awake"], index["rows"]) == (2, 0, 0)  # noted at close: no event read
+    assert (everything["awake"], everything["rows"]) == (2, built["rows"])
