@@ -110,6 +110,7 @@ import { fill, sender, watch } from "./shared.js";
  * @typedef {Object} DeskView
  * @property {Array<Object>} rooms  {code, title, pupils}
  * @property {string} current
+ * @property {string} [notice]  good news for the teacher (a room archived, and where its file is): not an error
  * @property {Array<{value: string, text: string}>} games
  * @property {Array<{value: string, text: string}>} levels
  * @property {Array<{value: string, text: string}>} layouts
@@ -613,6 +614,7 @@ function render({ model, el }) {
       h("header", { key: "header", class: "cr-header" }, h("h1", { text: strings.title }), drawRooms(desk, strings)),
       drawForm(desk, strings),
       message ? h("p", { key: "message", class: "cr-message", role: "alert", "data-testid": "message", text: message }) : null,
+      desk.notice ? h("p", { key: "notice", class: "cr-notice", role: "status", "data-testid": "notice", text: desk.notice }) : null,
       drawDamage(model.get("damage")),
       drawRoom(room, strings, Boolean(desk.rooms && desk.rooms.length)),
       drawArchive(room, strings)]);

@@ -122,6 +122,8 @@ class TeacherConsole:
         #: Told which room the console shows, so the page can follow that room's changes.
         self.watch = watch
         self.message = ""
+        #: Good news for the teacher (a room archived: where its file is), until the next event; not an error.
+        self.notice = ""
         #: Told which pupil's screen the teacher looks at (the page shows it under the console).
         self.look: Looker | None = None
         #: The pupil whose screen the teacher looks at (a lesson room).
@@ -158,7 +160,7 @@ class TeacherConsole:
     def handle(self, event: Mapping[str, Any]) -> None:
         """Apply one of :data:`TEACHER_EVENTS` through its handler (:data:`TEACHER_HANDLERS`); a bad one raises
         and changes nothing."""
-        self.message = ""
+        self.message = self.notice = ""
         handler(self, event, TEACHER_HANDLERS)(event)
 
     # -- the handlers, one an event ------------------------------------------------------------------
@@ -176,7 +178,7 @@ class TeacherConsole:
         written = self.lobby.archive(event.get("code"))
         if self.room is not None and self.room.code not in self.lobby.rooms:
             self.open(self._newest())
-        self.message = text("classroom.archive.done", file=str(written))
+        self.notice = text("classroom.archive.done", file=str(written))
 
     def on_remove(self, event: Mapping[str, Any]) -> None:
         room = self._current()
@@ -269,7 +271,7 @@ class TeacherConsole:
         if self.room is not None:
             room["archivable"] = self.lobby.can_archive(self.room)
         return {
-            "desk": desk_view(self.lobby.listing(), current),
+            "desk": {**desk_view(self.lobby.listing(), current), "notice": self.notice},
             "room": room,
             "damage": self.lobby.damage_view(current),  # a room stopped at a damaged event (lobby.Damage)
             "download": self.download,

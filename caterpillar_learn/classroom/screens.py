@@ -158,9 +158,11 @@ class RoomView(TypedDict, total=False):
     archivable: bool
 
 
-class DeskView(TypedDict):
+class DeskView(TypedDict, total=False):
     rooms: list[dict[str, Any]]
     current: str
+    #: Good news for the teacher (a room archived, and where its file is): not an error.
+    notice: str
     games: list[dict[str, str]]
     levels: list[dict[str, str]]
     layouts: list[dict[str, str]]

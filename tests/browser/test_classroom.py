@@ -30,7 +30,7 @@ from caterpillar_learn.classroom.identity import new_secret
 from caterpillar_learn.classroom.lobby import Lobby
 from caterpillar_learn.classroom.rooms import STANDARD_LABELS, RoomSettings
 
-from .conftest import Server, cli_command, free_port, screenshot, start_server
+from .conftest import SCREENSHOTS, Server, cli_command, free_port, screenshot, start_server
 from .driver import CLICK_TIMEOUT, RENDER_TIMEOUT, box_id, choose
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -404,3 +404,29 @@ def test_the_teacher_lets_a_second_tablet_in_refuses_a_third_and_removes_a_pupil
     finally:
         for context in contexts:
             context.close()
+
+
+def test_the_teacher_archives_a_finished_room_by_two_taps(browser: Browser, classroom: Classroom) -> None:
+    """A room nobody joined is finished: "Archive this room", then "Yes, archive"; the console names the file,
+    the file holds the room's record, and the room leaves the desk's list (issue 32)."""
+    context, teacher = _page(browser)
+    try:
+        teacher.goto(classroom.teacher_url)
+        teacher.get_by_test_id("room-dice-source").select_option("typed", timeout=RENDER_TIMEOUT)
+        teacher.get_by_test_id("create-room").click()
+        code = teacher.get_by_test_id("room-code").inner_text()
+        teacher.get_by_test_id("archive-room").click()
+        expect(teacher.get_by_test_id("archive-ask")).to_contain_text(code)
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        teacher.screenshot(path=str(SCREENSHOTS / "classroom-archive-ask.png"))
+        teacher.get_by_test_id("archive-yes").click()
+        expect(teacher.get_by_test_id("notice")).to_contain_text(code, timeout=CLICK_TIMEOUT)
+        expect(teacher.get_by_test_id("message")).to_have_count(0)  # good news, not an error
+        files = list((classroom.data / "archive").glob(f"{code}-*.jsonl"))
+        assert len(files) == 1, files
+        assert files[0].name in teacher.get_by_test_id("notice").inner_text()
+        assert '"room_created"' in files[0].read_text(encoding="utf-8")
+        expect(teacher.locator(f'[data-testid="open-room"][data-code="{code}"]')).to_have_count(0)
+        teacher.screenshot(path=str(SCREENSHOTS / "classroom-archived.png"))
+    finally:
+        context.close()
