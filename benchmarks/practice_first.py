@@ -21,7 +21,7 @@ import time
 from caterpillar_learn.advice.values import rank_options
 from caterpillar_learn.caterpillars import Move
 from caterpillar_learn.ui.caterpillars.advice import join_background_solves
-from caterpillar_learn.ui.caterpillars.controller import LessonSession
+from caterpillar_learn.ui.caterpillars.lesson import LessonSession
 
 LESSONS = {"beginner": "01-beginner", "intermediate": "02-intermediate"}
 

@@ -38,7 +38,7 @@ from caterpillar_learn.i18n import text
 from caterpillar_learn.lessons import LESSONS, SETUPS, get_table
 from caterpillar_learn.ui.base import BadEventError
 from caterpillar_learn.ui.caterpillars.advice import HERE, Helper, Warmup
-from caterpillar_learn.ui.caterpillars.controller import LESSON_HANDLERS, LessonSession
+from caterpillar_learn.ui.caterpillars.lesson import LESSON_HANDLERS, LessonSession
 from caterpillar_learn.ui.raupe.controller import RaupeTable
 
 __all__ = [

@@ -1,7 +1,7 @@
 """A lesson's save: what a reload replays, so that the learner comes back where they were.
 
 A lesson controller that can be resumed (:class:`Resumable`, e.g.
-:class:`~caterpillar_learn.ui.caterpillars.controller.LessonSession`) keeps
+:class:`~caterpillar_learn.ui.caterpillars.lesson.LessonSession`) keeps
 every event it **accepted** (an event that raised changed nothing and is not
 kept; events that only describe the page, such as ``device``, are not kept
 either).  Its :meth:`Resumable.save` is plain JSON:
@@ -23,7 +23,7 @@ events replayed.  Anything else (edited JSON, an illegal move, an unknown
 field, a wrong version, a save of another lesson) raises :class:`SaveError`,
 one line naming the field and the value.
 
->>> from caterpillar_learn.ui.caterpillars.controller import LessonSession
+>>> from caterpillar_learn.ui.caterpillars.lesson import LessonSession
 >>> lesson = LessonSession("01-beginner")
 >>> lesson.handle({"type": "step", "delta": 1})
 >>> lesson.handle({"type": "roll"})

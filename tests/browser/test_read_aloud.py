@@ -23,7 +23,7 @@ from caterpillar_learn.i18n import language, text
 from caterpillar_learn.i18n import spoken as spoken_form
 from caterpillar_learn.ui.caterpillars import CaterpillarsLesson
 from caterpillar_learn.ui.caterpillars import advice as advice_bridge
-from caterpillar_learn.ui.caterpillars.controller import LessonSession
+from caterpillar_learn.ui.caterpillars.lesson import LessonSession
 from caterpillar_learn.ui.raupe import RaupeWidget
 from tests.languages import second_language
 from tests.ui.test_front_end import HARNESS, Harness

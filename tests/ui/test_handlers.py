@@ -22,13 +22,8 @@ from caterpillar_learn.classroom.pupil import PUPIL_HANDLERS, SEAT_EVENTS, SEAT_
 from caterpillar_learn.classroom.store import EventStore
 from caterpillar_learn.lessons import get_table
 from caterpillar_learn.ui.base import BadEventError
-from caterpillar_learn.ui.caterpillars.controller import (
-    EVENTS,
-    HANDLERS,
-    LESSON_HANDLERS,
-    LessonSession,
-    Session,
-)
+from caterpillar_learn.ui.caterpillars.controller import EVENTS, HANDLERS, Session
+from caterpillar_learn.ui.caterpillars.lesson import LESSON_HANDLERS, LessonSession
 from caterpillar_learn.ui.lab.controller import EVENTS as LAB_EVENTS
 from caterpillar_learn.ui.lab.controller import HANDLERS as LAB_HANDLERS
 from caterpillar_learn.ui.lab.controller import LabBench

@@ -16,7 +16,7 @@ from caterpillar_learn.caterpillars import Move
 from caterpillar_learn.i18n import text
 from caterpillar_learn.practice import threshold
 from caterpillar_learn.ui.caterpillars import CaterpillarsLesson
-from caterpillar_learn.ui.caterpillars.controller import LessonSession
+from caterpillar_learn.ui.caterpillars.lesson import LessonSession
 from tests.ui.test_lesson_follows import follow
 
 DAY = datetime.date(2026, 12, 7)

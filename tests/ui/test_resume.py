@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from caterpillar_learn.i18n import language, text
 from caterpillar_learn.lessons import SETUPS
 from caterpillar_learn.ui.caterpillars import CaterpillarsBoard, CaterpillarsLesson
-from caterpillar_learn.ui.caterpillars.controller import LessonSession
+from caterpillar_learn.ui.caterpillars.lesson import LessonSession
 from caterpillar_learn.ui.lab import LabWidget
 from caterpillar_learn.ui.raupe import RaupeWidget
 from caterpillar_learn.ui.raupe.controller import RaupeTable

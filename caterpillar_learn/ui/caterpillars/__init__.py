@@ -5,7 +5,8 @@
 True
 """
 
-from caterpillar_learn.ui.caterpillars.controller import LessonSession, Session
+from caterpillar_learn.ui.caterpillars.controller import Session
+from caterpillar_learn.ui.caterpillars.lesson import LessonSession
 from caterpillar_learn.ui.caterpillars.widget import CaterpillarsBoard, CaterpillarsLesson
 
 __all__ = ["CaterpillarsBoard", "CaterpillarsLesson", "LessonSession", "Session"]

@@ -28,7 +28,8 @@ from caterpillar_learn.caterpillars import ACTION_FACES, CATERPILLARS, DEFAULT_L
 from caterpillar_learn.i18n import text
 from caterpillar_learn.ui.assets import es_module, widget_styles
 from caterpillar_learn.ui.base import LearnWidget
-from caterpillar_learn.ui.caterpillars.controller import LessonSession, Session
+from caterpillar_learn.ui.caterpillars.controller import Session
+from caterpillar_learn.ui.caterpillars.lesson import LessonSession
 
 __all__ = ["CaterpillarsBoard", "CaterpillarsLesson"]
 
