@@ -53,17 +53,20 @@ import threading
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from caterpillar_learn.classroom.lessonpupil import LessonSettings, RoomLesson  # noqa: E402
+from caterpillar_learn.caterpillars import Move  # noqa: E402
+from caterpillar_learn.classroom.lessonpupil import LessonSettings  # noqa: E402
 from caterpillar_learn.classroom.lessonroom import LessonPupil, LessonRoom  # noqa: E402
 from caterpillar_learn.classroom.lobby import Lobby  # noqa: E402
 from caterpillar_learn.classroom.store import FILE_NAME  # noqa: E402
 from tests.browser.conftest import cli_command, free_port  # noqa: E402
+from tests.classroom.lessonbot import todo_tap  # noqa: E402
 
 CACHE = ROOT / "artifacts" / "school_year"
 #: The lessons the rooms play in turn (the Caterpillars ones: no table clock needed).
@@ -91,39 +94,13 @@ print(json.dumps({"seconds": seconds, "mb": (process.memory_info().rss - before)
 
 
 def bot_tap(room: LessonRoom, pupil: LessonPupil, rng: random.Random) -> bool:
-    """One tap of what the lesson marks for ``pupil`` now; ``False`` when there is nothing left to do."""
-    session = pupil.session
-    if not isinstance(session, RoomLesson):
-        return False
-    target = session.todo_target()
+    """One tap of what the lesson marks for ``pupil`` now (a random move now and then); ``False`` when there is
+    nothing left to do."""
 
-    def tap(kind: str, **fields: Any) -> None:
-        room.act(pupil.id, {"type": kind, **fields})
+    def pick(moves: Sequence[Move]) -> Move:
+        return moves[rng.randrange(len(moves))] if rng.random() < 0.3 else moves[0]
 
-    if target == "next":
-        tap("step", delta=1)
-    elif target == "roll":
-        tap("roll")
-    elif target in ("question", "check") or target.startswith("answer:"):
-        question = session.quiz.question
-        if question is None:
-            return False
-        for option in sorted(question.correct - session.quiz.selected):
-            tap("answer", option=option)
-        tap("check")
-    elif target == "hint":
-        tap("hint")
-    elif target == "menu":
-        tap("option", index=0)
-    elif target == "sheet":
-        moves = session.legal_moves()
-        if not moves:
-            return False
-        move = moves[rng.randrange(len(moves))] if rng.random() < 0.3 else moves[0]
-        tap("box", caterpillar=move.caterpillar, box=move.box)
-    else:
-        return False
-    return True
+    return todo_tap(room, pupil, pick) is not None
 
 
 def build(folder: Path, rooms: int, pupils: int, seed: int) -> dict[str, Any]:

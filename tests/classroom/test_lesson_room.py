@@ -30,6 +30,7 @@ from caterpillar_learn.classroom.lessonroom import (
 )
 from caterpillar_learn.classroom.lobby import Lobby
 from caterpillar_learn.classroom.store import EventStore
+from tests.classroom.lessonbot import todo_tap
 
 JOIN = "http://127.0.0.1:5006/join"
 
@@ -72,28 +73,8 @@ def lesson_of(pupil: LessonPupil) -> RoomLesson:
 
 def right_step(room: LessonRoom, pupil: LessonPupil) -> None:
     """Do the one thing the lesson asks for now, rightly (what the page marks: ``todo_target``)."""
-    session = lesson_of(pupil)
-    target = session.todo_target()
-    act = lambda kind, **fields: room.act(pupil.id, {"type": kind, **fields})  # noqa: E731
-    if target == "next":
-        act("step", delta=1)
-    elif target == "roll":
-        act("roll")
-    elif target in ("question", "check") or target.startswith("answer:"):
-        question = session.quiz.question
-        assert question is not None
-        for option in sorted(question.correct - session.quiz.selected):
-            act("answer", option=option)
-        act("check")
-    elif target == "hint":
-        act("hint")
-    elif target == "menu":
-        act("option", index=0)
-    elif target == "sheet":
-        move = session.legal_moves()[0]
-        act("box", caterpillar=move.caterpillar, box=move.box)
-    else:
-        raise AssertionError(f"nothing to do at {target}")
+    target = todo_tap(room, pupil)
+    assert target is not None, f"nothing to do at {lesson_of(pupil).todo_target()}"
     assert pupil.refusal == "", (target, pupil.refusal)
 
 

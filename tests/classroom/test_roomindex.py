@@ -41,24 +41,25 @@ while True:
 """
 
 
-def _index(folder: Path) -> dict[str, tuple[int, int, int]]:
-    """Each room's ``(first_id, last_id, events)`` in the index, read straight from the file."""
+#: Each room's ``(first_id, last_id, events)``: as the index holds them, and as the events themselves count.
+INDEXED = "SELECT code, first_id, last_id, events FROM rooms"
+COUNTED = "SELECT room, MIN(id), MAX(id), COUNT(*) FROM events GROUP BY room"
+
+
+def _rooms(folder: Path, query: str) -> dict[str, tuple[int, int, int]]:
+    """Each room's three numbers by ``query`` (:data:`INDEXED` or :data:`COUNTED`), read straight from the file."""
     db = sqlite3.connect(folder / FILE_NAME)
-    found = {code: (first, last, events) for code, first, last, events in db.execute(
-        "SELECT code, first_id, last_id, events FROM rooms"
-    )}  # fmt: skip
+    found = {code: (first, last, events) for code, first, last, events in db.execute(query)}
     db.close()
     return found
+
+
+def _index(folder: Path) -> dict[str, tuple[int, int, int]]:
+    return _rooms(folder, INDEXED)
 
 
 def _log(folder: Path) -> dict[str, tuple[int, int, int]]:
-    """The same three numbers counted from the events themselves."""
-    db = sqlite3.connect(folder / FILE_NAME)
-    found = {code: (first, last, events) for code, first, last, events in db.execute(
-        "SELECT room, MIN(id), MAX(id), COUNT(*) FROM events GROUP BY room"
-    )}  # fmt: skip
-    db.close()
-    return found
+    return _rooms(folder, COUNTED)
 
 
 def _school(folder: Path) -> tuple[str, str, str]:
