@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import random
 import re
 import signal
 import socket
@@ -31,11 +32,31 @@ SCREENSHOTS = ROOT / "artifacts" / "screenshots"
 START_TIMEOUT = 90.0
 
 
+_HANDED_OUT: set[int] = set()
+
+
 def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
+    """A port no one listens on, below the kernel's ephemeral range.
+
+    A port the system hands out for ``bind(0)`` comes from the same range as every
+    kernel's ZMQ ports and every outgoing connection, so between the probe and the
+    server's own bind another process could take it (CI saw "port already in use").
+    Below that range only servers that ask for a port by number bind, and each
+    xdist worker draws from a block of its own.
+    """
+    worker = re.sub(r"\D", "", os.environ.get("PYTEST_XDIST_WORKER", "")) or "0"
+    low = 20000 + 1000 * (int(worker) % 12)
+    for port in random.sample(range(low, low + 1000), 1000):
+        if port in _HANDED_OUT:
+            continue
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+        _HANDED_OUT.add(port)
         return port
+    raise RuntimeError(f"no free port in {low}-{low + 999}")
 
 
 def _children(pid: int) -> list[int]:
