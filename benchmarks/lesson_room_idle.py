@@ -13,10 +13,11 @@ open.  Every 10 s the benchmark reads how many rows the room's log holds
 window: rows written a second and the server's CPU as a share of one core.
 
 Before issue 32 the tables ran on the pages' clocks and every tick was a row
-(4 a second a page).  Now the server's clock moves them: a row is written
-when a bot moves, and a table whose pupil has done nothing for
-``IDLE_PAUSE`` seconds (classroom/lessonroom.py) is paused once; after that
-an idle room writes nothing.  Nothing is asserted.
+(4 a second a page).  Now the server's clock moves them: the bots' moves
+and the room's pauses are written together, one row at most every
+``CLOCK_WRITE`` seconds for the whole room, and a table whose pupil has done
+nothing for ``IDLE_PAUSE`` seconds (classroom/lessonroom.py) is paused once;
+after that an idle room writes nothing.  Nothing is asserted.
 """
 
 from __future__ import annotations

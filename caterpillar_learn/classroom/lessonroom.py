@@ -20,14 +20,18 @@ handler is in :data:`APPLY`; an unknown kind is refused.
 
 A Räuber Raupe lesson's table runs on the server's clock, as the
 classroom's own tables do (:meth:`LessonRoom.tick`, four times a second):
-the pages send no ticks (one that does is not written), and the time that
-passed is written only when it matters: with the bots' next move
-(``table_clock``: the seconds since the last row) or inside the pupil's next
-event (its ``elapsed``).  A replay moves each table's clock by the same
-steps, so the bots play again exactly as they did.  While nobody plays,
-nothing is written: a table whose pupil has done nothing for
-:data:`IDLE_PAUSE` seconds is paused by the room (once, a ``pause`` of the
-pupil's lesson), and a table nobody's page shows waits.  An event that
+the pages send no ticks (one that does is not written).  The room moves a
+table's clock when its bots have a move due and shows the move at once; the
+steps it took are written together, at most every :data:`CLOCK_WRITE`
+seconds for the whole room (``tables_clock``: each step's table and seconds,
+in order), and always before any other event of the room, so the time a
+pupil's own event carries (its ``elapsed``) comes after them.  A replay
+moves each table's clock by the same steps, so the bots play again exactly
+as they did; a crash forgets at most the bots' last few seconds, which the
+table then plays again the same way.  A table whose pupil has done nothing
+for :data:`IDLE_PAUSE` seconds is paused by the room (once, a step of that
+row), and a table nobody's page shows waits, so while nobody plays nothing
+is written.  An event that
 changes nothing (a tick, the same speed again) is not written, and each
 pupil's page may send at most :data:`EVENTS_PER_MINUTE` events a minute
 (a burst of :data:`EVENT_BURST` first; the page's widget counts,
@@ -117,6 +121,9 @@ STUCK_WRONG = 3
 MAX_EVENT_CHARS = 600
 #: Seconds without an action of its pupil after which a running Räuber Raupe table is paused by the room.
 IDLE_PAUSE = 45.0
+#: Seconds between the rows that write the Räuber Raupe tables' steps (the bots' moves, the room's pauses): the
+#: most a crash can forget of them, and at most one row in that time for the whole room.
+CLOCK_WRITE = 5.0
 #: The events a pupil's page may send (a token bucket per page: a burst, then this many a minute); a child
 #: taps a few times a second at most.
 EVENT_BURST = 40
@@ -160,6 +167,7 @@ APPLY: dict[str, str] = {
     "pupil_renamed": "_on_renamed",
     "lesson_event": "_on_lesson_event",
     "table_clock": "_on_table_clock",
+    "tables_clock": "_on_tables_clock",
     "dice_released": "_on_released",
     "step_held": "_on_held",
     "class_paused": "_on_paused",
@@ -191,6 +199,9 @@ class LessonRoom(EventRoom):
     #: looked at (the server's monotonic clock): see :meth:`tick`.
     _unwritten: dict[int, float] = field(init=False, default_factory=dict, repr=False)
     _ticked: dict[int, float] = field(init=False, default_factory=dict, repr=False)
+    #: The tables' steps shown and not written yet (``tables_clock``), and when the first of them was taken.
+    _steps: list[dict[str, Any]] = field(init=False, default_factory=list, repr=False)
+    _steps_since: float = field(init=False, default=0.0, repr=False)
 
     def work_in(self, helper: Helper) -> None:
         """The room's helper works with ``helper`` (the server's worker processes) from now on, moves still shared."""
@@ -409,7 +420,9 @@ class LessonRoom(EventRoom):
 
     def record(self, kind: str, data: dict[str, Any]) -> None:
         """Write the event (committed), apply it, tell the pages (a pupil's event: the teacher and that pupil;
-        a pupil joining: the teacher, as it changes nothing on the other pupils' screens)."""
+        a pupil joining: the teacher, as it changes nothing on the other pupils' screens).  The tables' steps
+        not written yet are written first."""
+        self.write_steps()
         if self.write is not None:
             self.write(kind, data)
         self.apply(kind, data)
@@ -451,7 +464,25 @@ class LessonRoom(EventRoom):
         self._play(pupil, event, float(data.get("at", pupil.last_at)))
 
     def _on_table_clock(self, data: Mapping[str, Any]) -> None:
+        """One table's clock moved (the rows of a log written before ``tables_clock``)."""
         self._advance(self.pupils[int(data["pupil"])], data["elapsed"])
+
+    def _on_tables_clock(self, data: Mapping[str, Any]) -> None:
+        """The tables' steps in the order they were taken: a clock moved (``elapsed``) or a table paused (``at``)."""
+        steps = data["steps"]
+        if not isinstance(steps, list):
+            raise ClassroomError(describe("tables_clock steps", steps, "a list"))
+        for step in steps:
+            if not isinstance(step, Mapping):
+                raise ClassroomError(describe("tables_clock step", step, "an object"))
+            self._take_step(self.pupils[self._pupil_id(step["pupil"])], step)
+
+    def _take_step(self, pupil: LessonPupil, step: Mapping[str, Any]) -> None:
+        if "at" in step:  # the room paused the table of a pupil who did nothing
+            self.roster.seen.add(pupil.id)
+            self._play(pupil, {"type": "pause"}, float(step["at"]))
+        else:
+            self._advance(pupil, step["elapsed"])
 
     @staticmethod
     def _advance(pupil: LessonPupil, elapsed: object) -> None:
@@ -545,9 +576,29 @@ class LessonRoom(EventRoom):
                 self._stuck = stuck
                 self.notify(TEACHER)
 
+    def write_steps(self) -> None:
+        """Write the tables' steps taken since the last row (they are shown already), as one ``tables_clock``."""
+        if not self._steps:
+            return
+        data: dict[str, Any] = {"steps": self._steps}
+        self._steps = []
+        if self.write is not None:
+            self.write("tables_clock", data)
+        self.log.append(("tables_clock", data))
+        self.version += 1
+
+    def _step(self, pupil: LessonPupil, step: dict[str, Any], now: float) -> None:
+        """Take a step at ``pupil``'s table now and show it; it is written with the next row."""
+        self._take_step(pupil, step)
+        if not self._steps:
+            self._steps_since = now
+        self._steps.append({"pupil": pupil.id, **step})
+        self.notify(pupil.id)
+
     def _move_tables(self, now: float) -> None:
-        """Add the real time since the last look to each running table a page shows; write it when the bots
-        move; pause a table whose pupil has done nothing for :data:`IDLE_PAUSE` seconds."""
+        """Add the real time since the last look to each running table a page shows; move its clock when the
+        bots move; pause a table whose pupil has done nothing for :data:`IDLE_PAUSE` seconds; write the steps
+        every :data:`CLOCK_WRITE` seconds."""
         followed = self.followed()
         for pupil in list(self.pupils.values()):
             table, ident = pupil.session, pupil.id
@@ -558,16 +609,20 @@ class LessonRoom(EventRoom):
             if last is None:
                 continue
             if self.clock() - pupil.last_at > IDLE_PAUSE:
-                self.record("lesson_event", {"pupil": ident, "event": {"type": "pause"}, "at": self.clock(),
-                                             "elapsed": round(self._unwritten.pop(ident, 0.0), 3)})  # fmt: skip
+                elapsed = round(self._unwritten.pop(ident, 0.0), 3)
+                if elapsed:
+                    self._step(pupil, {"elapsed": elapsed}, now)
+                self._step(pupil, {"at": self.clock()}, now)
                 continue
             elapsed = self._unwritten.get(ident, 0.0) + min(now - last, MAX_TICK)
             due = table.pending
             if due is not None and due.time <= table.now + elapsed * table.speed:
                 self._unwritten.pop(ident, None)
-                self.record("table_clock", {"pupil": ident, "elapsed": round(elapsed, 3)})
+                self._step(pupil, {"elapsed": round(elapsed, 3)}, now)
             else:
                 self._unwritten[ident] = elapsed
+        if self._steps and now - self._steps_since >= CLOCK_WRITE:
+            self.write_steps()
 
 
 def _cell(value: str) -> str:

@@ -357,7 +357,15 @@ class Lobby:
         self.store.note(notes)
 
     def close(self) -> None:
-        """Note every awake room in the index (a page's arrival writes no event) and close the store."""
+        """Write what the lesson rooms' tables did since their last row, note every awake room in the index (a
+        page's arrival writes no event) and close the store."""
+        for room in list(self._awake.values()):
+            if isinstance(room, LessonRoom) and room.code not in self.damage:
+                try:
+                    with room.lock:
+                        room.write_steps()
+                except Exception:  # the store must still close: a crash forgets these steps the same way
+                    log.exception("room %s: the tables' last steps could not be written", room.code)
         self._unnoted |= set(self._awake)
         self.note()
         self.store.close()

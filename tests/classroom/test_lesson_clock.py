@@ -4,7 +4,8 @@
 * the page sends no ticks (its view says so), and a tick that comes anyway is not written, nor the same
   speed again;
 * the room's tick moves a table a page shows; the time is written only when the bots move
-  (``table_clock``) or inside the pupil's next event, and a restart replays the same game;
+  (``tables_clock``, one row every few seconds for the whole room) or inside the pupil's next event, and a
+  restart replays the same game;
 * a table nobody's page shows waits; a table whose pupil does nothing is paused by the room, once, and
   then nothing more is written;
 * a page that floods the room is refused after a burst, and nothing of the flood is written.
@@ -13,11 +14,19 @@
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any
 
 from caterpillar_learn.classroom.lessonpage import LessonTable, lesson_widget
 from caterpillar_learn.classroom.lessonpupil import RoomTable
-from caterpillar_learn.classroom.lessonroom import EVENT_BURST, EVENTS_PER_MINUTE, IDLE_PAUSE, LessonPupil, LessonRoom
+from caterpillar_learn.classroom.lessonroom import (
+    CLOCK_WRITE,
+    EVENT_BURST,
+    EVENTS_PER_MINUTE,
+    IDLE_PAUSE,
+    LessonPupil,
+    LessonRoom,
+)
 from caterpillar_learn.classroom.lobby import Lobby
 from caterpillar_learn.classroom.store import EventStore
 from caterpillar_learn.i18n import text
@@ -89,9 +98,17 @@ def test_the_server_clock_moves_a_table_and_writes_only_when_the_bots_move() -> 
         room.tick(clock)
         ticks += 1
         assert ticks < 400, "the bots never played"
-    new = kinds(room, written)
-    assert set(new) == {"table_clock"} and len(new) <= 3, new  # one row a bot's move, none a tick
-    assert ticks > 4 * len(new)
+    # The bots' moves are shown at once and written together, at most one row every CLOCK_WRITE seconds.
+    assert ticks * TICK < CLOCK_WRITE or kinds(room, written) == ["tables_clock"]
+    while not kinds(room, written):
+        clock.now += TICK
+        room.tick(clock)
+        ticks += 1
+    assert ticks * TICK >= CLOCK_WRITE
+    ((kind, row),) = room.log[written:]
+    steps = row["steps"]
+    assert kind == "tables_clock" and {step["pupil"] for step in steps} == {ada.id}
+    assert 1 <= len(steps) <= len(table.game.state.pile) - pile, steps  # at most a step a bot's move, none a tick
     # Ada plays (or calls): the time since the bots' last move goes inside her event.
     clock.now += 3 * TICK
     room.tick(clock)
@@ -123,8 +140,12 @@ def test_a_table_nobody_shows_waits_and_an_idle_pupils_table_is_paused_once() ->
     for _ in range(3):
         clock.now += TICK
         room.tick(clock)
-    assert table.paused and kinds(room, written) == ["lesson_event"]
-    assert room.log[-1][1]["event"] == {"type": "pause"}
+    assert table.paused and kinds(room, written) == []  # shown at once, written with the room's next row
+    for _ in range(int(CLOCK_WRITE / TICK)):
+        clock.now += TICK
+        room.tick(clock)
+    assert kinds(room, written) == ["tables_clock"]
+    assert room.log[-1][1]["steps"] == [{"pupil": ada.id, "at": room.clock.now}]
     for _ in range(400):  # a paused table: 100 s of the server's clock write nothing
         clock.now += TICK
         room.tick(clock)
@@ -147,3 +168,26 @@ def test_a_flooding_page_is_refused_after_a_burst_and_nothing_of_it_is_written()
     flips = [event for kind, event in room.log[written:] if kind == "lesson_event"]
     assert 0 < len(flips) <= EVENT_BURST + refill + 1 < EVENT_BURST + 60
     assert widget.message == text("classroom.lesson.too_fast")
+
+
+def test_the_steps_shown_are_written_when_the_server_stops(tmp_path: Path) -> None:
+    """A server stopped (Ctrl+C, SIGTERM) writes the bots' moves it showed; one killed forgets them, and the
+    restarted table stands where its last row left it, to play them again."""
+    path = tmp_path / "classroom.sqlite3"
+    lobby = Lobby(EventStore(path))
+    _console, room = lesson_room(lobby, "10-raupe-shape")
+    (ada,) = arrive(room, "Ada")
+    table = playing(room, ada)
+    room.subscribe(lambda _part: None, ada.id)
+    written, pile = len(room.log), len(table.game.state.pile)
+    clock = Monotonic()
+    while len(table.game.state.pile) == pile:
+        clock.now += TICK
+        room.tick(clock)
+    assert len(room.log) == written  # shown, not written yet
+    killed = Lobby(EventStore(path)).rooms[room.code]  # what a restart after SIGKILL finds
+    assert isinstance(killed, LessonRoom) and len(table_of(killed.pupils[ada.id]).game.state.pile) == pile
+    lobby.close()
+    again = Lobby(EventStore(path)).rooms[room.code]
+    assert isinstance(again, LessonRoom)
+    assert state_of(table_of(again.pupils[ada.id])) == state_of(table)
