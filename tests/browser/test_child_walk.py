@@ -10,9 +10,8 @@ lessons 00–01 show at most 40 words (:mod:`tests.browser.words`, issue 29).  A
 taps 40 random things first and still gets to the end, and the Beginner lesson walks in German too
 (``test_careless_child.py``: a file of their own, so that pytest-xdist gives them their own worker).
 Lesson 01's own walk by touch is the first part of the practice walk (``test_practice_walk.py``: the same
-seed, on past the lesson's end into the practice), so it is walked there, in English and German, and not
-twice.  On the big screen a screenshot of the first wait of each step goes to
-``artifacts/screenshots/walk-01-beginner-1920-<n>.png``.
+seed, on past the lesson's end into the practice), so it is walked there, in English on a tablet and in
+German on a big screen (1920 × 1080), and not twice.
 """
 
 from __future__ import annotations
@@ -30,7 +29,7 @@ from caterpillar_learn.ui.voice import speaks_by_default
 from .conftest import SCREENSHOTS, Server
 from .driver import CLICK_TIMEOUT, RENDER_TIMEOUT, open_lesson
 from .speech import PRESS_WINDOW_MS, Heard, record_speech
-from .walk import DESKTOP, TABLET, ChildWalk, child_context, open_touch_lesson
+from .walk import TABLET, ChildWalk, child_context, open_touch_lesson
 from .words import FEW_WORDS, assert_few_words
 
 pytestmark = pytest.mark.browser
@@ -134,18 +133,6 @@ def walk_on_into_the_practice(walk: ChildWalk) -> None:
 def test_a_child_walks_the_lesson_by_touch(browser: Browser, lessons_server: Server, name: str) -> None:
     walk = walk_lesson(browser, lessons_server, name, seed=1)
     assert walk.waits >= len(get_lesson(name).steps)
-
-
-def test_the_beginner_walk_on_a_big_screen(browser: Browser, lessons_server: Server) -> None:
-    walk_lesson(
-        browser,
-        lessons_server,
-        "01-beginner",
-        seed=3,
-        viewport=DESKTOP,
-        shots="walk-01-beginner-1920",
-        shots_each_step=True,
-    )
 
 
 def test_the_page_is_busy_until_python_has_answered(browser: Browser, lessons_server: Server) -> None:

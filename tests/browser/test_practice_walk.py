@@ -1,9 +1,10 @@
 """The child's walk on past the end of lesson 01 (issue 33): New game, a free game and the practice of its
 costliest moves, following ``data-todo`` by touch in English and German, with the walk's checks at every wait
 (one thing marked, in view, 44 px targets, speech by itself, few words); then the lesson list shows the
-practice waiting, and a reload finds it.  Its first part is lesson 01's own walk by touch (seed 1), and in
-German the Beginner walk in German (seed 2, the page in German to its end): they are walked here only.
-Screenshots: ``artifacts/screenshots/practice-*.png``."""
+practice waiting, and a reload finds it.  Its first part is lesson 01's own walk by touch (seed 1, a
+1024 × 768 tablet), and in German the Beginner walk in German on a big screen (seed 2, 1920 × 1080, the page
+in German to its end): they are walked here only.  Screenshots: ``artifacts/screenshots/practice-*.png``
+(in German, the first wait of each step)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from caterpillar_learn.lessons import get_lesson
 
 from .conftest import SCREENSHOTS, Server
 from .test_child_walk import walk_lesson
+from .walk import DESKTOP, TABLET
 
 pytestmark = pytest.mark.browser
 
@@ -34,7 +36,19 @@ def test_the_child_walks_on_through_the_practice(
             expect(page.get_by_test_id("lesson-step")).to_have_text(re.compile(r"\w"))
             expect(page.locator(".cl-root").first).to_have_attribute("lang", "de")
 
-    seed = 1 if lang == "en" else 2  # lesson 01's walks: the child's (English) and the German one
-    walk = walk_lesson(browser, server, "01-beginner", seed=seed, practice=True, shots=f"practice-{lang}", after=looked)
+    # Lesson 01's walks: the child's (English, a tablet) and the German one, on a big screen (1920 × 1080,
+    # a screenshot at the first wait of each step).
+    seed, viewport = (1, TABLET) if lang == "en" else (2, DESKTOP)
+    walk = walk_lesson(
+        browser,
+        server,
+        "01-beginner",
+        seed=seed,
+        practice=True,
+        viewport=viewport,
+        shots=f"practice-{lang}",
+        shots_each_step=lang == "de",
+        after=looked,
+    )
     assert walk.waits >= len(get_lesson("01-beginner").steps)  # the lesson's own walk, then on past its end
     assert "practice-next" in walk.taps or "new-game" in walk.taps[-1:]
