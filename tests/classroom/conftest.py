@@ -1,7 +1,13 @@
 """Pupils' boards with hints on start the exact solve of their layout in a
 daemon thread (as in the lessons): each test waits for the solves it
 started, so none runs on behind a later test.  ``pool`` gives a test the
-server's worker processes instead (one worker)."""
+server's worker processes instead (one worker).
+
+The damage tests run once a session: when ``test_private_clone.py`` is
+collected too, it runs the whole of ``test_damage.py`` from a copy of this
+checkout in a folder of mode 0700, and the same tests here are deselected
+(not skipped: they run there, on the same files).
+"""
 
 from __future__ import annotations
 
@@ -12,6 +18,16 @@ import pytest
 
 from caterpillar_learn.advice.workers import Solves
 from caterpillar_learn.ui.caterpillars import advice as advice_bridge
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """``test_damage.py``'s tests are deselected when ``test_private_clone.py`` runs them (see the module)."""
+    if not any(item.path.name == "test_private_clone.py" for item in items):
+        return
+    twice = [item for item in items if item.path.name == "test_damage.py"]
+    if twice:
+        config.hook.pytest_deselected(items=twice)
+        items[:] = [item for item in items if item.path.name != "test_damage.py"]
 
 
 @pytest.fixture(autouse=True)

@@ -6,7 +6,9 @@ that server must still reach the interpreter and the checkout.  A clone in
 a folder of mode 0700 (a home folder, a temporary folder) is where that
 failed before.  Here the checkout as it is now (its tracked files and the
 new ones git does not ignore) is copied into such a folder and the whole
-file runs there, in a pytest of its own, importing the copy.
+file runs there, in a pytest of its own, importing the copy.  A session that
+collects this file runs the damage tests only here (``tests/classroom/conftest.py``
+deselects them in place).
 """
 
 from __future__ import annotations
