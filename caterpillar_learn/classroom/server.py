@@ -50,6 +50,7 @@ import gc
 import logging
 import re
 import shutil
+import signal
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -223,6 +224,9 @@ def serve(
         freezer.tick()
 
     PeriodicCallback(settle, 1000).start()  # see Freezer
+    # SIGTERM (a service manager's stop, a hub stopping its service) ends as Ctrl+C does: between two callbacks,
+    # then the rooms' last steps written, the store closed and the pictures' folder removed.
+    server.io_loop.asyncio_loop.add_signal_handler(signal.SIGTERM, server.io_loop.stop)
     try:
         server.io_loop.start()
     except KeyboardInterrupt:

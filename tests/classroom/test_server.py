@@ -8,7 +8,9 @@ events of every wrong shape, another pupil's fields, a flood of joins.
 
 from __future__ import annotations
 
+import os
 import re
+import signal
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -198,3 +200,19 @@ def test_a_flood_of_refused_events_is_told_once_every_few_seconds(own_server: tu
     assert all(f"(and {sent - 2} more refused in the last " in lines[1] for lines in told()), told()
     for page in (teacher, flo):
         page.close()
+
+
+def test_sigterm_stops_the_server_as_ctrl_c_does(tmp_path: Path) -> None:
+    """A service manager's stop (SIGTERM) closes the store and removes the pictures' folder the server made
+    (before, each stop left a folder in the temporary folder), and the server exits 0."""
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    port = free_port()
+    cmd = [*cli_command(), "classroom", "--port", str(port), "--data", str(tmp_path / "data")]
+    environment = {**os.environ, "TMPDIR": str(temporary)}
+    running = start_server(cmd, f"http://127.0.0.1:{port}/join", tmp_path / "server.log", env=environment)
+    made = [path.name for path in temporary.iterdir()]
+    assert any(name.startswith("caterpillar-learn-classroom-") for name in made), made
+    running.process.send_signal(signal.SIGTERM)
+    assert running.process.wait(timeout=30) == 0, running.log_tail()
+    assert not [path for path in temporary.iterdir() if path.name.startswith("caterpillar-learn-classroom-")]
