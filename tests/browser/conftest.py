@@ -60,16 +60,16 @@ def free_port() -> int:
 
 
 def _children(pid: int) -> list[int]:
-    """Every live descendant of ``pid`` (kernels run in sessions of their own)."""
+    """Every live descendant of ``pid`` (kernels run in sessions of their own), whichever of its threads
+    started it (a hub starts its proxy and its services from more than one)."""
     found: list[int] = []
     todo = [pid]
     while todo:
         parent = todo.pop()
-        try:
-            listed = Path(f"/proc/{parent}/task/{parent}/children").read_text().split()
-        except OSError:
-            continue
-        kids = [int(k) for k in listed]
+        kids = []
+        for children in Path(f"/proc/{parent}/task").glob("*/children"):
+            with contextlib.suppress(OSError):
+                kids += [int(k) for k in children.read_text().split()]
         found += kids
         todo += kids
     return found
