@@ -95,12 +95,13 @@ def ensure_node_packages() -> None:
 
 def _workers(args: list[str]) -> list[str]:
     """pytest-xdist's options: two workers more than there are cores (at most 6), each test file on one
-    worker, so the servers a file's tests share start once; none when the arguments choose (``-n``,
+    worker, so the servers a file's tests share start once, handed out in the order ``tests/conftest.py``
+    gives (the longest files first, not xdist's own order by number of tests); none when the arguments choose (``-n``,
     ``-p no:xdist``).  The extra workers fill the time the browser tests spend waiting on a game's clock, a
     server's cull or a voice (2 cores: 694 s with 2 workers, 594 s with 3, 567 s with 4; docs/PERFORMANCE.md)."""
     if any(a.startswith(("-n", "--numprocesses", "--dist")) or a == "no:xdist" for a in args):
         return []
-    return ["-n", str(min((os.cpu_count() or 1) + 2, 6)), "--dist", "loadfile"]
+    return ["-n", str(min((os.cpu_count() or 1) + 2, 6)), "--dist", "loadfile", "--no-loadscope-reorder"]
 
 
 def main(argv: list[str]) -> int:

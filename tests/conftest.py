@@ -53,15 +53,40 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         os.environ.pop(SESSION_SOLVES, None)
 
 
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The files of long tests (marked ``browser`` or ``slow``) first, each file's tests in their own order.
+#: The longest test files, longest first (seconds of one worker beside three others, a fresh clone's run of
+#: 2026-12-05): pytest-xdist hands them out first, so none of them begins when the others are nearly done.
+LONGEST = (
+    "tests/browser/test_raupe_screen.py",  # 140 s
+    "tests/browser/test_practice_walk.py",  # 127 s
+    "tests/browser/test_lessons.py",  # 105 s
+    "tests/browser/test_board_feel.py",  # 100 s
+    "tests/browser/test_classroom.py",  # 94 s
+    "tests/browser/test_accessibility.py",  # 93 s
+    "tests/browser/test_child_walk.py",  # 82 s
+    "tests/classroom/test_hint_workers.py",  # 75 s
+    "tests/binder/test_binder.py",  # 58 s
+    "tests/hub/test_jupyterhub.py",  # 57 s
+    "tests/browser/test_careless_child.py",  # 56 s
+    "tests/browser/test_voila_resume.py",  # 55 s
+    "tests/hosting/test_shared_solves.py",  # 54 s
+    "tests/browser/test_raupe_game_feel.py",  # 52 s
+    "tests/browser/test_lesson_room.py",  # 51 s
+)
 
-    pytest-xdist hands whole files to its workers in this order (``--dist loadfile``), so the walks and the
-    servers start while every worker is busy, and the last minutes are the many short tests, not a walk
-    that began when the others had run out of work.
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The files of long tests first, the longest of them (:data:`LONGEST`) first of all, then the other files
+    of tests marked ``browser`` or ``slow``; each file's tests in their own order.
+
+    pytest-xdist hands whole files to its workers in this order (``--dist loadfile --no-loadscope-reorder``;
+    by default it would sort the files by how many tests they hold), so the walks and the servers start while
+    every worker is busy, and the last minutes are the many short tests, not a walk that began when the
+    others had run out of work.
     """
+    root = Path(str(config.rootpath))
+    rank = {root / name: place for place, name in enumerate(LONGEST)}
     long_files = {item.path for item in items if item.get_closest_marker("browser") or item.get_closest_marker("slow")}
-    items.sort(key=lambda item: item.path not in long_files)
+    items.sort(key=lambda item: rank.get(item.path, len(LONGEST) + (item.path not in long_files)))
 
 
 def session_solves() -> Path:

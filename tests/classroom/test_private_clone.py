@@ -50,6 +50,7 @@ def test_the_damage_tests_pass_from_a_clone_in_a_folder_of_mode_0700(tmp_path: P
     _copy_checkout(clone)
     assert (clone / "tests" / "classroom" / "test_damage.py").is_file()
     environment = {**os.environ, "PYTHONPATH": str(clone)}  # the copy's package, in the tests and their servers
+    environment.pop("PYTEST_ADDOPTS", None)  # the outer run's options (a plugin of its own) are not the copy's
     done = subprocess.run(
         [
             sys.executable,
