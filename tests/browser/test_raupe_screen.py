@@ -314,10 +314,24 @@ def walk_the_table(page: Page, lesson: str, lang: str = "en", *, both_screens: b
     progress = page.get_by_test_id("lesson-progress")
     deadline = time.monotonic() + WALK_LIMIT
     while True:
-        assert time.monotonic() < deadline, "the game did not reach its end"
+        if time.monotonic() > deadline:  # what the page showed, for whoever reads the failure
+            screenshot(page, f"raupe-{lesson}-{lang}-walk-timed-out")
+            said = page.evaluate(
+                """() => ({ busy: document.querySelector('.rr-root')?.getAttribute('aria-busy'),
+                  todo: [...document.querySelectorAll('[data-todo="true"]')].map((n) => n.dataset.testid),
+                  message: document.querySelector('[data-testid="raupe-message"]')?.textContent })"""
+            )
+            step = f"{progress.get_attribute('aria-valuenow')} of {progress.get_attribute('aria-valuemax')}"
+            raise AssertionError(f"the game did not reach its end in {WALK_LIMIT:.0f} s: step {step}, the page {said}")
         heard.at_wait(None)  # by itself, no speaker pressed, no symbol
         if progress.get_attribute("aria-valuenow") == progress.get_attribute("aria-valuemax"):
             break  # looked at after listening: the bots may have ended the game meanwhile (then Start is marked)
+        if page.get_by_test_id("check-answer").is_visible():
+            # The bots won before the lesson's last step, and Play again asks the lesson's question once more (a
+            # slow child on a loaded machine): answered as at the start, then Start.  The whole question is what is
+            # marked then, and a tap on it alone does nothing (the walk used to tap it until its time ran out).
+            follow_todo_to_start(page)
+            continue
         assert small_targets(page) == []
         if lesson in FEW_WORDS:
             assert_few_words(page, f"in {lesson} ({lang})")
