@@ -53,8 +53,9 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         os.environ.pop(SESSION_SOLVES, None)
 
 
-#: The longest test files, longest first (seconds of one worker beside three others, a fresh clone's run of
-#: 2026-12-05): pytest-xdist hands them out first, so none of them begins when the others are nearly done.
+#: The longest test files, longest first (seconds of one worker beside three others, fresh clones' runs of
+#: 2026-12-05): pytest-xdist hands them out first, so none of them begins when the others are nearly done
+#: (the longest processing time first: the files left at the end are the short ones).
 LONGEST = (
     "tests/browser/test_raupe_screen.py",  # 140 s
     "tests/browser/test_practice_walk.py",  # 127 s
@@ -71,6 +72,34 @@ LONGEST = (
     "tests/hosting/test_shared_solves.py",  # 54 s
     "tests/browser/test_raupe_game_feel.py",  # 52 s
     "tests/browser/test_lesson_room.py",  # 51 s
+    "tests/hosting/test_serve.py",  # 48 s
+    "tests/classroom/test_memory.py",  # 47 s
+    "tests/classroom/test_private_clone.py",  # 45 s
+    "tests/browser/test_read_aloud.py",  # 42 s
+    "tests/packaging/test_wheel.py",  # 36-46 s
+    "tests/hosting/test_gallery.py",  # 38 s
+    "tests/browser/test_console_in_place.py",  # 37 s
+    "tests/browser/test_print_classroom.py",  # 36 s
+    "tests/hosting/test_serve_browser.py",  # 34 s
+    "tests/browser/test_jupyterlab.py",  # 34 s
+    "tests/browser/test_in_place.py",  # 29-35 s
+    "tests/ui/test_lesson_follows.py",  # 33 s
+    "tests/advice/test_strategy_claims.py",  # 27 s
+    "tests/test_hostile_input.py",  # 25 s
+    "tests/ui/test_front_end.py",  # 25 s
+    "tests/lessons/test_notebooks.py",  # 24 s
+    "tests/ui/test_resume.py",  # 23 s
+    "tests/classroom/test_server.py",  # 24 s
+    "tests/lessons/test_scenarios.py",  # 23 s
+    "tests/practice/test_ideas.py",  # 22 s
+    "tests/advice/test_claims.py",  # 22 s
+    "tests/hosting/test_exposure.py",  # 21 s
+    "tests/advice/test_solver.py",  # 21 s
+    "tests/hosting/test_light_pages.py",  # 20 s
+    "tests/advice/test_progress.py",  # 18 s
+    "tests/browser/test_classroom_german.py",  # 16 s
+    "tests/browser/test_classroom_qr.py",  # 15 s
+    "tests/raupe_ui/test_fair.py",  # 15 s
 )
 
 
