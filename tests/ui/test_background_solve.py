@@ -52,6 +52,10 @@ def no_solve_cache(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture
 def watch(monkeypatch: pytest.MonkeyPatch) -> Iterator[Watch]:
     """Wrap ``solve_layout`` wherever the advice package calls it; background calls wait at ``gate``."""
+    # A background solve an earlier test in this process started (a doctest's board, say) is not this test's:
+    # it ends before the watch begins, or it would be counted as one of ours.
+    left = advice_bridge.join_background_solves(SAFETY)
+    assert not left, f"background solves of an earlier test still running: {left}"
     real = solver.solve_layout
     seen = Watch()
     seen.gate.set()
