@@ -581,9 +581,9 @@ class LessonRoom(EventRoom):
         if not self._steps:
             return
         data: dict[str, Any] = {"steps": self._steps}
-        self._steps = []
         if self.write is not None:
-            self.write("tables_clock", data)
+            self.write("tables_clock", data)  # a write that fails keeps them for the next row
+        self._steps = []
         self.log.append(("tables_clock", data))
         self.version += 1
 

@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
 from pathlib import Path
 from typing import Any
@@ -191,3 +192,34 @@ def test_the_steps_shown_are_written_when_the_server_stops(tmp_path: Path) -> No
     again = Lobby(EventStore(path)).rooms[room.code]
     assert isinstance(again, LessonRoom)
     assert state_of(table_of(again.pupils[ada.id])) == state_of(table)
+
+
+def test_a_row_of_steps_that_could_not_be_written_is_written_with_the_next() -> None:
+    """A failed write (a full disk, say) loses no step: they wait for the next row, in their order."""
+    lobby = Lobby(EventStore(":memory:"))
+    _console, room = lesson_room(lobby, "10-raupe-shape")
+    (ada,) = arrive(room, "Ada")
+    table = playing(room, ada)
+    room.subscribe(lambda _part: None, ada.id)
+    written, write = len(room.log), room.write
+    failed: list[str] = []
+
+    def full_disk(kind: str, data: dict[str, Any]) -> None:
+        failed.append(kind)
+        raise OSError("disk full")
+
+    room.write = full_disk
+    clock = Monotonic()
+    for _ in range(int(2 * CLOCK_WRITE / TICK)):
+        clock.now += TICK
+        with contextlib.suppress(OSError):  # the server's clock logs it and ticks on
+            room.tick(clock)
+    assert failed and set(failed) == {"tables_clock"} and len(room.log) == written
+    shown = state_of(table)
+    room.write = write
+    room.act(ada.id, {"type": "pause"})  # Ada's tap: the steps first, then her event
+    assert kinds(room, written) == ["tables_clock", "lesson_event"]
+    again = Lobby(lobby.store).rooms[room.code]
+    assert isinstance(again, LessonRoom)
+    replayed = table_of(again.pupils[ada.id])
+    assert (replayed.game.state.hands, replayed.game.state.pile) == shown[:2]
