@@ -67,7 +67,6 @@ LONGEST = (
     "tests/classroom/test_hint_workers.py",  # 75 s
     "tests/binder/test_binder.py",  # 58 s
     "tests/hub/test_jupyterhub.py",  # 57 s
-    "tests/browser/test_careless_child.py",  # 56 s
     "tests/browser/test_voila_resume.py",  # 55 s
     "tests/hosting/test_shared_solves.py",  # 54 s
     "tests/browser/test_raupe_game_feel.py",  # 52 s

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from caterpillar_learn.caterpillars import DEFAULT_LABELS, Game, Move, SetupChoice
 from caterpillar_learn.caterpillars.sheet import describe_slot
@@ -174,18 +175,40 @@ def open_lesson(list_page: Page, name: str) -> Page:
 
 
 def follow_the_show_me(page: Page) -> None:
-    """Answer the open question with its first option until the lesson shows the answer, then do what it marks."""
+    """Answer the open question with its first option until the lesson shows the answer, then do what it marks.
+
+    After each tap it waits for Python's answer (the widget's root is ``aria-busy`` until then): under load an
+    answer can come seconds late, and a tap aimed at the question as it was then finds it gone (seen: the
+    Check marked, then removed as the lesson went on, and the click waiting for it until its timeout).
+    """
     check = page.get_by_test_id("check-answer")
     for _ in range(20):
         if not check.count() or not check.is_enabled():
             return
         marked = page.locator('[data-testid="question"] [data-todo="true"], [data-testid="sheet"] [data-todo="true"]')
-        if marked.count():
-            marked.first.click()
-        elif page.locator('[data-todo="true"][data-testid="check-answer"]').count():
-            check.click()
-        else:
-            page.locator('[data-testid="answer"]').first.click()
-            check.click()
-        page.wait_for_timeout(200)
+        try:
+            if marked.count():
+                marked.first.click(timeout=SHOW_ME_TAP)
+            elif page.locator('[data-todo="true"][data-testid="check-answer"]').count():
+                check.click(timeout=SHOW_ME_TAP)
+            else:
+                page.locator('[data-testid="answer"]').first.click(timeout=SHOW_ME_TAP)
+                check.click(timeout=SHOW_ME_TAP)
+        except PlaywrightTimeoutError:
+            pass  # what the tap aimed at went as Python answered an earlier tap: look again
+        wait_answered(page)
     raise AssertionError("the show-me never led to the answer")
+
+
+#: How long one tap of :func:`follow_the_show_me` waits for what it aims at (ms) before it looks again.
+SHOW_ME_TAP = 5_000
+
+
+def wait_answered(page: Page) -> None:
+    """Wait until no widget root is ``aria-busy`` (Python has answered the page's taps), then a moment for the
+    answer's drawing."""
+    page.wait_for_function(
+        """() => !document.querySelector('.cl-root[aria-busy="true"], .rr-root[aria-busy="true"]')""",
+        timeout=CLICK_TIMEOUT,
+    )
+    page.wait_for_timeout(200)

@@ -5,7 +5,7 @@
   lesson once its widgets are drawn, served by ``caterpillar-learn serve``;
   then the learner's language menu switches the same page to German and
   axe-core reads it again (lessons that *start* in German, from
-  ``serve --lang de``, are walked in ``test_careless_child.py`` and
+  ``serve --lang de``, are walked in ``test_practice_walk.py`` and
   ``test_raupe_screen.py``).  No
   violation of impact "serious" or "critical" is allowed.  The counts of
   every impact, by lesson and language, are written to

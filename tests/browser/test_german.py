@@ -1,5 +1,11 @@
 """German in Voila, chosen on the page: the Beginner lesson to its final score, and the strategy lab.
 
+The Beginner lesson's game here is the suite's one game of that lesson beside the engine's twin
+(``test_lessons.py`` plays the other levels' in English): the dice each round are the engine's, every
+question is answered from the twin (the first one wrong first), the final score is the engine's, and the
+page's motion is on (the dice tumble, the pulse, the caterpillar's flight), which the suite's other pages
+ask to be still (tests/conftest.py, ``StillBrowser``).
+
 The learner picks "Deutsch" in the lesson's language switch (``data-testid="language"``);
 from then on every text the test looks for is looked up in the German catalogue
 (``with language("de")``), except the roll button's "Würfeln", which the issue names.
@@ -15,7 +21,6 @@ from playwright.sync_api import Page, expect
 
 from caterpillar_learn.i18n import language, text
 from caterpillar_learn.lessons import get_lesson
-from caterpillar_learn.lessons.caterpillars import guided_game
 
 from .axe import describe_violations, run_axe
 from .conftest import Server, screenshot
@@ -55,8 +60,9 @@ def german(page: Page, lessons_server: Server, request: pytest.FixtureRequest) -
 @pytest.mark.parametrize("german", ["01-beginner"], indirect=True)
 def test_a_german_beginner_lesson_played_to_its_final_score(german: Page, axe_script: str) -> None:
     page = german
+    page.emulate_media(reduced_motion="no-preference")
     lesson = get_lesson("01-beginner")
-    player = Player(page, lesson.level, lesson.seed, auto_setup=lesson.auto_setup, game=guided_game(lesson))
+    player = Player.for_lesson(page, "01-beginner")
     expect(page.get_by_test_id("roll-button")).to_contain_text("Würfeln")
     with language("de"):
         expect(page.get_by_test_id("lesson-step")).to_have_text(text(f"lessons.{lesson.steps[0].key}.title"))
@@ -68,9 +74,16 @@ def test_a_german_beginner_lesson_played_to_its_final_score(german: Page, axe_sc
     with language("en"):
         assert final != text("lessons.final.text", final=player.game.score().final)  # German, not English
     expect(page.get_by_test_id("roll-button")).to_contain_text("Würfeln")
+    expect(page.get_by_test_id("legal-move")).to_have_count(0)
+    expect(page.get_by_test_id("next-step")).to_be_disabled()
     expect_no_error(page)
     refused = describe_violations(run_axe(page, axe_script))
     assert not refused, "the finished German lesson:\n" + "\n".join(refused)
+    # Saving is a grown-up's (issue 29) and asks the nickname first (the file's name: test_voila_resume.py).
+    expect(page.get_by_test_id("save-answers")).to_have_count(0)
+    page.get_by_test_id("grown-ups").click()
+    page.get_by_test_id("save-answers").click()
+    expect(page.get_by_test_id("nickname")).to_be_visible()
 
 
 @pytest.mark.parametrize("german", ["05-strategy-lab"], indirect=True)

@@ -4,7 +4,7 @@ After Start, the pile, every card of the hand and the calls the lesson shows
 lie inside the viewport, at 1024 × 768 with touch and at 1920 × 1080 (on the
 page the child's walk then plays, which is made a tablet again).  A card
 tapped just after a bot covered the pile is refused as too late and costs
-nothing; lesson 12 deals no aphid; lesson 14's right call gives 3 of the
+nothing; lesson 12 deals no aphid (looked at in its walk, just after Start); lesson 14's right call gives 3 of the
 learner's cards to the bot.  The child's walk taps only what carries
 ``data-todo`` until the lesson's last step; lesson 10's walk is in German (the
 page in German to its end), the others' in English.  The engine's state comes
@@ -245,14 +245,18 @@ def test_a_card_tapped_as_the_pile_changes_is_too_late_and_costs_nothing(tablet:
     expect(page.locator(".rr-score")).to_contain_text("slips: 0")
 
 
-@pytest.mark.parametrize("tablet", ["12-raupe-change-card"], indirect=True)
-def test_lesson_twelve_deals_no_aphid(tablet: Page) -> None:
-    follow_todo_to_start(tablet)
-    state = game_state(tablet)
+def deals_no_aphid(page: Page) -> None:
+    """Lesson 12's deal, just after Start: no aphid and no butterfly on any card of any hand or of the pile."""
+    state = game_state(page)
     cards = [card for hand in state.hands for card in hand] + [placed.card for placed in state.pile]
     assert cards and not any(side.aphid for card in cards for side in card.sides)
     assert not any(card.is_butterfly for card in cards)
-    expect(tablet.locator('[data-mark="aphid"]')).to_have_count(0)
+    expect(page.locator('[data-mark="aphid"]')).to_have_count(0)
+
+
+#: What a lesson's walk also checks just after Start (in the walk, not on a page of its own: each page opened
+#: costs a kernel and a Voila page).
+AFTER_START = {"12-raupe-change-card": deals_no_aphid}
 
 
 @pytest.mark.parametrize("tablet", ["14-raupe-spot-the-mistake"], indirect=True)
@@ -307,7 +311,7 @@ def test_lesson_fourteen_a_right_call_gives_three_of_the_learners_cards(tablet: 
 def walk_the_table(page: Page, lesson: str, lang: str = "en", *, both_screens: bool = False) -> None:
     """The child's walk at a table: only the marked thing is tapped, from the lesson's first step to its
     last; at every wait the speech came by itself and every target is 44 px or more.  ``both_screens``: just
-    after Start, :func:`look_at_the_table_on_both_screens`."""
+    after Start, :func:`look_at_the_table_on_both_screens`; then the lesson's own check (:data:`AFTER_START`)."""
     rng = random.Random(15)
     # A grown-up sets the bots fast, so that a game fits the test's time.
     page.get_by_test_id("raupe-speed").evaluate(
@@ -318,6 +322,8 @@ def walk_the_table(page: Page, lesson: str, lang: str = "en", *, both_screens: b
     heard = Heard(page, listen=1.0 if speaks_by_default(lesson) else 0.0)
     heard.at_wait(None)  # what the lesson said by itself as it opened
     follow_todo_to_start(page)
+    if lesson in AFTER_START:
+        AFTER_START[lesson](page)
     if both_screens:
         look_at_the_table_on_both_screens(page, lesson)
     progress = page.get_by_test_id("lesson-progress")
