@@ -24,7 +24,9 @@ projector's cable is: one page, one kernel for both sizes):
   stays in its place from round to round.
 
 Lesson 00 is the game played here: after its labels the game is free, so
-the test rolls and places as a child would, to the end.
+the test rolls and places as a child would, to the end, beside the engine's
+twin (the dice of every roll are the engine's), and then looks at the
+lesson's last step (``test_lessons.py`` plays the other lessons' games).
 """
 
 from __future__ import annotations
@@ -35,10 +37,12 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
+from caterpillar_learn.i18n import text
+from caterpillar_learn.lessons import get_lesson
 from caterpillar_learn.lessons.stars import stars
 
 from .conftest import Server, screenshot
-from .driver import CLICK_TIMEOUT, RENDER_TIMEOUT, Player
+from .driver import CLICK_TIMEOUT, RENDER_TIMEOUT, Player, expect_no_error
 
 pytestmark = pytest.mark.browser
 
@@ -229,6 +233,17 @@ def test_roll_place_and_end_move_and_sound(context_for: Any, lessons_server: Ser
     assert earned == stars("beginner", game.score().final), earned
     expect(page.get_by_test_id("stars")).to_have_attribute("aria-label", f"{earned} of 3 stars")
     expect(page.locator(".cl-final .cl-primary")).to_have_count(1)
+    # The lesson's end (this is the suite's whole game of lesson 00 beside the engine's twin, the dice of every
+    # roll checked: test_lessons.py plays the other lessons): its last step, Back and Next kept for a grown-up.
+    expect(page.get_by_test_id("legal-move")).to_have_count(0)
+    last = text(f"lessons.{get_lesson('00-setup').steps[-1].key}.title")
+    expect(page.get_by_test_id("lesson-step")).to_have_text(last)
+    expect(page.get_by_test_id("next-step")).to_be_disabled()
+    page.get_by_test_id("back-step").click()
+    expect(page.get_by_test_id("lesson-step")).not_to_have_text(last)
+    page.get_by_test_id("next-step").click()
+    expect(page.get_by_test_id("lesson-step")).to_have_text(last)
+    expect_no_error(page)
 
 
 def test_no_motion_when_reduced_and_no_sound_when_switched_off(context_for: Any, lessons_server: Server) -> None:

@@ -5,8 +5,9 @@ clicks (the dice shown each round are the engine's dice for the lesson's
 seed), check the final score shown is the engine's, walk the lesson's steps,
 and save a screenshot under ``artifacts/screenshots/``.  The Beginner lesson's
 seeded game is played in German, chosen on its page, with the page's motion on
-and its first question answered wrong first (``test_german.py``: one game of that
-lesson by the engine's twin, not two).  Also: an illegal click is explained with
+and its first question answered wrong first (``test_german.py``), and lesson 00's
+with its motion and sounds (``test_board_feel.py``): one game of each lesson beside
+the engine's twin, not two.  Also: an illegal click is explained with
 the engine's reason, and a round can be played with the keyboard alone.
 """
 
@@ -43,9 +44,10 @@ pytestmark = pytest.mark.browser
 #: Every notebook of lessons/ (Caterpillars and the card game): each is in the list (each is opened, read
 #: by axe-core and checked for a failed cell in test_accessibility.py).
 NOTEBOOKS = sorted(p.stem for p in (ROOT / "lessons").glob("*.ipynb"))
-#: The Caterpillars lessons with a board: each plays a whole game (the Beginner lesson's in German,
-#: ``test_german.py``).
-GAME_LESSONS = [name for name, lesson in LESSONS.items() if "board" in lesson.widgets and name != "01-beginner"]
+#: The Caterpillars lessons with a board: each plays a whole game (lesson 00's with its motion and sounds in
+#: ``test_board_feel.py``, the Beginner lesson's in German in ``test_german.py``).
+ELSEWHERE = ("00-setup", "01-beginner")
+GAME_LESSONS = [name for name, lesson in LESSONS.items() if "board" in lesson.widgets and name not in ELSEWHERE]
 KEYBOARD_PRESSES = 80  # Tab presses allowed to reach a control
 
 
@@ -73,13 +75,11 @@ def test_lesson_plays_a_whole_seeded_game(lesson_list: Page, name: str) -> None:
         expect(page.get_by_test_id("sheet")).to_be_visible(timeout=RENDER_TIMEOUT)
         expect_no_error(page)
         player = Player.for_lesson(page, name)
-        if lesson.scenario is None:  # lesson 0: the labels; the game after them is free
-            final = player.play_to_the_end()
-        else:  # the lesson follows the game: each step goes on once done, each question once right
-            play_the_lesson(page, player, name, wrong_first=False)
-            assert player.game is not None
-            final = player.game.score().final
-        led = lesson.scenario.led if lesson.scenario else ()
+        # The lesson follows the game: each step goes on once done, each question once right.
+        play_the_lesson(page, player, name, wrong_first=False)
+        assert player.game is not None and lesson.scenario is not None
+        final = player.game.score().final
+        led = lesson.scenario.led
         if Level.parse(lesson.level).rules.bonus_boxes and len(led) < 12:  # a bonus choice: several moves a box
             assert player.menus > 0, "no round needed the per-box menu"
         expect(page.get_by_test_id("legal-move")).to_have_count(0)
@@ -90,8 +90,6 @@ def test_lesson_plays_a_whole_seeded_game(lesson_list: Page, name: str) -> None:
         expect(page.get_by_test_id("lesson-step")).not_to_have_text(last)
         page.get_by_test_id("next-step").click()
         expect(page.get_by_test_id("lesson-step")).to_have_text(last)
-        if lesson.scenario is None:
-            return
         expect(page.get_by_test_id("final-score")).to_contain_text(
             re.compile(rf"(?<!\d){final}(?!\d)"), timeout=CLICK_TIMEOUT
         )
@@ -169,7 +167,10 @@ def beginner(lesson_list: Page) -> Iterator[tuple[Page, Player]]:
         page.close()
 
 
-def test_an_illegal_click_is_explained(beginner: tuple[Page, Player]) -> None:
+def test_an_illegal_click_is_explained_then_a_hint_is_shown(beginner: tuple[Page, Player]) -> None:
+    """One roll of the Beginner lesson (one page: each page opened costs a kernel and a Voila page): a click on
+    a box the dice cannot go to is explained with the engine's reason and the game goes on; then the hint for
+    the same dice speaks a child's words, with every legal move and its value behind "For grown-ups"."""
     page, player = beginner
     player.roll()
     answer_the_roll(page, player)
@@ -180,18 +181,10 @@ def test_an_illegal_click_is_explained(beginner: tuple[Page, Player]) -> None:
     expect(page.get_by_test_id("explanation")).to_have_text(why_not(state, roll, illegal))
     expect(page.get_by_test_id(box_id(illegal))).to_have_attribute("aria-label", re.compile(r", empty"))
     expect(page.get_by_test_id("legal-move")).to_have_count(len(legal_slots))
-    # The game goes on: the same dice, a legal move still plays.
-    player.check_dice()
-    player.click(choose([m for m in player.game.legal_moves() if isinstance(m, Move)]))
-
-
-def test_a_hint_is_shown(beginner: tuple[Page, Player]) -> None:
-    page, player = beginner
-    player.roll()
-    answer_the_roll(page, player)
+    player.check_dice()  # the game goes on: the same dice
+    # The hint for these dice.
     page.get_by_test_id("hint-button").click()
     hint = page.get_by_test_id("hint")
-    state, roll = player.game.state, player.game.roll()
     # The Beginner lesson's hint speaks a child's words; the numbers are behind "For grown-ups".
     expect(hint).to_be_visible(timeout=RENDER_TIMEOUT)
     expect(hint).to_contain_text(child_hint(state, best_move(state, roll)), timeout=RENDER_TIMEOUT)
@@ -203,6 +196,8 @@ def test_a_hint_is_shown(beginner: tuple[Page, Player]) -> None:
     for move in [m for m in player.game.legal_moves() if isinstance(m, Move)]:
         expect(hint).to_contain_text(move.describe())
     expect(hint).to_contain_text("points")
+    # A legal move still plays.
+    player.click(choose([m for m in player.game.legal_moves() if isinstance(m, Move)]))
 
 
 def focused_test_id(page: Page) -> str | None:
