@@ -200,8 +200,14 @@ function render({ model, el }) {
   let rulesOpen = false;
   // "For grown-ups" (bot speed and level, New game during a game, the tally, the record, Save my answers).
   let grownOpen = false;
+  // A panel the learner opens or folds is drawn so at once (`draw`): the next description must say what the
+  // page shows, or a redraw that comes between a tap and the next one puts the panel back as the last
+  // description had it (seen: "For grown-ups", closed during a game, opened again by a bot's move).
   /** @param {Event} event */
-  const grownToggled = (event) => { grownOpen = /** @type {HTMLDetailsElement} */ (event.currentTarget).open; };
+  const grownToggled = (event) => {
+    const open = /** @type {HTMLDetailsElement} */ (event.currentTarget).open;
+    if (open !== grownOpen) { grownOpen = open; draw(); }
+  };
   // The card the learner last tapped (where a played card flies from) and what the last draw showed.
   /** @type {{box: DOMRect, at: number}|null} */
   let tapped = null;
@@ -209,7 +215,10 @@ function render({ model, el }) {
   let before = null;
   let started = false;
   /** @param {Event} event */
-  const toggled = (event) => { rulesOpen = /** @type {HTMLDetailsElement} */ (event.currentTarget).open; };
+  const toggled = (event) => {
+    const open = /** @type {HTMLDetailsElement} */ (event.currentTarget).open;
+    if (open !== rulesOpen) { rulesOpen = open; draw(); }
+  };
 
   /**
    * "How to play": the lesson's rules and its "try this", folded in one panel.
