@@ -423,8 +423,9 @@ function flyScore(root, layer, entry) {
  * @param {SheetView} now
  */
 function showChange(root, before, now) {
-  if (!before || !moving()) return;
   const totals = root.querySelectorAll(".cl-sheet .cl-total");
+  NAMES.forEach((name, index) => { if (totals[index] && now.totals) drawnTotal.set(totals[index], now.totals[name]); });
+  if (!before || !moving()) return;
   NAMES.forEach((name, index) => {
     const from = before.totals ? before.totals[name] : undefined;
     const to = now.totals ? now.totals[name] : undefined;
@@ -443,8 +444,15 @@ function showChange(root, before, now) {
   }
 }
 
+/** The total each caterpillar's total text was last drawn with (set after every paint, by showChange). */
+/** @type {WeakMap<Element, number>} */
+const drawnTotal = new WeakMap();
+
 /**
  * The total's text counts from `from` to `to` (it ends on the text Python drew, so the page stays as drawn).
+ * A count gives way to a later drawing: preact writes a new total's text only where its last description
+ * differs, so a count that went on writing over it (or a second count that took the first one's passing
+ * number for what was drawn) would leave a wrong total standing (seen: Charlie's 16 shown as 2 at the end).
  * @param {SVGTextElement} text
  * @param {number} from
  * @param {number} to
@@ -454,13 +462,15 @@ function countUp(text, from, to) {
   const node = /** @type {Text|null} */ (text.firstChild);
   if (!node || node.nodeType !== Node.TEXT_NODE) return;
   const drawn = node.data;
+  let written = drawn; // what this count last put there: anything else was drawn since, and stands
   const started = performance.now();
   const length = 450;
   /** @param {number} at */
   const step = (at) => {
+    if (node.data !== written || drawnTotal.get(text) !== to) return; // drawn again meanwhile: that stands
     const part = Math.min(1, (at - started) / length);
-    if (node.data !== drawn && part >= 1) node.data = drawn;
-    else if (part < 1) node.data = drawn.replace(String(to), String(Math.round(from + (to - from) * part)));
+    written = part < 1 ? drawn.replace(String(to), String(Math.round(from + (to - from) * part))) : drawn;
+    node.data = written;
     if (part < 1) requestAnimationFrame(step);
   };
   requestAnimationFrame(step);

@@ -299,3 +299,36 @@ def test_a_first_tap_shows_the_rule_and_the_score_and_a_second_tap_writes_it(pag
     tap()
     assert harness.board.session.game.state.filled == 1
     expect(page.get_by_test_id("ghost-score")).to_have_count(0)
+
+
+#: Each caterpillar's total as the page shows it, once no count is running: the number in each total's text.
+SHOWN_TOTALS_JS = """() => [...document.querySelectorAll('.cl-sheet .cl-total')]
+  .map((node) => Number((node.textContent.match(/\\d+/) || ['-1'])[0]))"""
+
+
+def test_a_total_that_grows_again_while_it_counts_ends_on_pythons_number(browser: Browser) -> None:
+    """With motion on, a total that grows counts up to its new number.  A round played while the last one's
+    count still runs (a fast child, a led round, a lesson's end) must not leave a number in between standing:
+    each total ends as Python drew it."""
+    context = browser.new_context(viewport={"width": 1300, "height": 1000}, reduced_motion="no-preference")
+    page = context.new_page()
+    try:
+        harness = Harness(page, CaterpillarsBoard("beginner", seed=5))
+        board = harness.board
+        grew_twice = False
+        last_grown = None
+        for _ in range(8):  # rounds into Alex where the dice allow, each pushed 80 ms after the last
+            board.act("roll")
+            entries = [entry for entry in board.legal if entry["score"] > 0] or board.legal
+            entry = next((e for e in entries if e["caterpillar"] == "Alex"), entries[0])
+            board.act("box", caterpillar=entry["caterpillar"], box=entry["box"])
+            grew_twice |= entry["caterpillar"] == last_grown == "Alex"
+            last_grown = entry["caterpillar"]
+            page.evaluate("(t) => window.pushTraits(t)", harness.traits())
+            page.wait_for_timeout(80)  # a count lasts 450 ms: the next round comes while it runs
+        assert grew_twice, "the dice never let Alex grow in two rounds running"
+        page.wait_for_timeout(1000)  # every count has ended
+        expected = [board.sheet["totals"][name] for name in ("Alex", "Bobby", "Charlie")]
+        assert page.evaluate(SHOWN_TOTALS_JS) == expected
+    finally:
+        context.close()
