@@ -163,12 +163,18 @@ def test_a_flooding_page_is_refused_after_a_burst_and_nothing_of_it_is_written()
     widget = lesson_widget(room, ada)
     written = len(room.log)
     started = time.monotonic()
+    said = []
     for _ in range(EVENT_BURST + 60):  # a tampered page: the same card flip again and again, at once
         widget.act("flip", index=0)
+        said.append(widget.message)
     refill = (time.monotonic() - started) * EVENTS_PER_MINUTE / 60  # a loaded machine takes longer: more tokens
     flips = [event for kind, event in room.log[written:] if kind == "lesson_event"]
     assert 0 < len(flips) <= EVENT_BURST + refill + 1 < EVENT_BURST + 60
-    assert widget.message == text("classroom.lesson.too_fast")
+    # The page is told it went too fast from the first refused flip on; a token refilled on a slow machine can
+    # let a later flip through, which the lesson answers itself (seen in CI: "Answer the question first").
+    too_fast = text("classroom.lesson.too_fast")
+    assert too_fast in said, f"never told: {said[-3:]}"
+    assert said.index(too_fast) <= EVENT_BURST + refill + 1
 
 
 def test_the_steps_shown_are_written_when_the_server_stops(tmp_path: Path) -> None:
