@@ -122,6 +122,10 @@ export function drawFinal(view, send) {
   const lines = view.lesson && !view.lesson.numbers ? [] : final.explanation || [];
   // The reward: the butterfly and the stars the game earned (filled, then empty), with the score in words.
   const earned = final.stars || 0;
+  // A practice of the game's costliest moves is offered here, after the reward (issue 40): one tap begins it.
+  const practice = view.practice || {};
+  const offered = practice.status === "offered";
+  const inLesson = Boolean(view.lesson && view.lesson.count !== undefined);  // (few words on a child's screen)
   const stars = [1, 2, 3].map((n) => h("span", { key: n, class: "cl-star-earned" + (n <= earned ? " cl-on" : ""),
     "aria-hidden": "true", text: "★" }));  // earned: filled; not earned: pale (caterpillars.css)
   return h("section", { key: "final", class: "cl-final", "aria-label": strings.final_title },
@@ -129,11 +133,15 @@ export function drawFinal(view, send) {
       icon("butterfly", "cl-celebration-butterfly"),
       earned ? h("span", { key: "stars", class: "cl-stars", role: "img", "data-testid": "stars", "data-stars": earned,
         "aria-label": final.stars_text }, stars) : null),
-    h("h3", { key: "title", class: "cl-final-title", text: strings.final_title }),
+    inLesson ? null : h("h3", { key: "title", class: "cl-final-title", text: strings.final_title }),  // a lesson: the butterfly says it
     h("p", { key: "score", class: "cl-final-score", "data-testid": "final-score", "data-speak": true, text: final.text }),
     lines.length ? h("ul", { key: "lines", class: "cl-lines", "data-testid": "final-lines" }, lines.map((line) => h("li", { text: line }))) : null,
-    h("button", { key: "new-game", class: "cl-button cl-primary", type: "button", "data-testid": "new-game", text: strings.new_game,
-      onclick: () => send("new_game") }),
+    offered ? h("p", { key: "offer", class: "cl-practice-offer", "data-testid": "practice-offer", "data-speak": true, text: practice.said }) : null,
+    h("div", { key: "buttons", class: "cl-nav" },
+      offered ? h("button", { key: "practise", class: "cl-button cl-primary", type: "button", "data-testid": "practice-start",
+        text: practice.start, onclick: () => send("practice_start") }) : null,
+      h("button", { key: "new-game", class: "cl-button" + (offered ? "" : " cl-primary"), type: "button", "data-testid": "new-game",
+        text: strings.new_game, onclick: () => send("new_game") })),
     view.lesson && view.lesson.count !== undefined && !view.lesson.numbers ? null  // the review: for grown-ups in a lesson
       : drawReview(review, send, strings));
 }
@@ -219,7 +227,7 @@ export function drawWhatIf(view, send) {
 /** @param {BoardView} view @param {Send} send */
 export function drawPractice(view, send) {
   const practice = view.practice;
-  if (!practice || !practice.status) return null;
+  if (!practice || !practice.status || practice.status === "offered") return null;  // offered: in the end scene
   const { strings } = view;
   if (practice.status !== "active") {  // the end of a practice, or nothing to practise: a line of joy
     return h("section", { key: "practice", class: "cl-practice cl-practice-end", "data-testid": "practice",

@@ -120,7 +120,7 @@ import { sound } from "./sound.js";
  */
 /**
  * @typedef {Object} PracticeView  practise your own moves (caterpillar_learn/ui/caterpillars/practice.py)
- * @property {string} [status]  "active", "done" or "none"
+ * @property {string} [status]  "offered" (beside the game's end), "active", "thinking", "done" or "none"
  * @property {string} [title]
  * @property {string} [count]  "Move 1 of 3"
  * @property {string} [prompt]
@@ -130,6 +130,7 @@ import { sound } from "./sound.js";
  * @property {boolean} [right]  answered right at the first try
  * @property {string} [next]
  * @property {string} [stop]
+ * @property {string} [start]  the button that begins an offered practice
  * @property {string} [joy]  the game had no costly move (the practice brings back older ones)
  */
 /**
@@ -480,7 +481,8 @@ function countUp(text, from, to) {
 // A box or the sheet is marked in its description (drawSheet); a control here, after the paint: its
 // description never names data-todo, so the mark stays until markTodo takes it to the next thing.
 const TODO_IDS = { roll: "roll-button", next: "next-step", hint: "hint-button", question: "question",
-  check: "check-answer", new_game: "new-game", menu: "move-menu", practice_next: "practice-next" };
+  check: "check-answer", new_game: "new-game", menu: "move-menu", practice_next: "practice-next",
+  practice_start: "practice-start" };
 
 /**
  * @param {Element} root
@@ -553,8 +555,11 @@ function render({ model, el }) {
     // A lesson's grown-ups' controls (Try another move, Save my answers) show with For grown-ups only.
     const grown = !inLesson(view) || Boolean(view.lesson && view.lesson.numbers);
     const practising = Boolean(view.practice && view.practice.status === "active");  // no hint: the child finds it
+    // A lesson's end scene (the flight's reward, the score, what to do next) stands beside the board, in the
+    // steps' column, so that the board and the end are in view together (issue 40); a board keeps it below.
+    const final = drawFinal(view, send);
     const after = [drawTalk(view), view.dice.kind === "play" && !practising ? drawHint(view, send) : null, grown ? drawWhatIf(view, send) : null,
-      practising ? null : drawPractice(view, send), drawFinal(view, send), grown ? saveLink(view.record, view.strings, send, draw) : null];
+      steps ? null : final, practising ? null : drawPractice(view, send), grown ? saveLink(view.record, view.strings, send, draw) : null];
     const question = drawQuestion(view.question, send, view.lang, view.strings);
     // A lesson puts its steps and question beside the game (dice, caterpillars, what the game says) on a
     // wide enough widget (a tablet held sideways), so that all of it is on one screen; narrower, they stack.
@@ -563,7 +568,7 @@ function render({ model, el }) {
     paint(steps
       ? h("div", { key: "split", class: "cl-split" }, steps.heading,
         h("div", { key: "teach", class: "cl-teach" }, drawResumeNote(view.saved, view.strings, send),
-          practising ? drawPractice(view, send) : null, steps.stepper, question),
+          practising ? drawPractice(view, send) : null, steps.stepper, question, final),
         h("div", { key: "play", class: "cl-play" }, tray, sheet, ...after))
       : [question, h("div", { key: "main", class: "cl-main" }, sheet, h("div", { key: "side", class: "cl-side" }, tray, ...after))]);
     // What changed is heard and seen: a roll rattles, a new total is eaten, the end celebrates.

@@ -116,17 +116,38 @@ def walk_on_into_the_practice(walk: ChildWalk) -> None:
     follows it, by the marks, to its end (its last line, and New game marked again)."""
     page = walk.page
     walk.inside(page.locator('[data-todo="true"] >> visible=true').first)  # New game
-    practising = []
+    practising: list[int] = []
+    offered: list[int] = []
 
     def ended(w: ChildWalk) -> bool:
+        if w.seen.get("testid") == "practice-start":  # the free game's end, the practice offered beside it
+            if not offered:
+                look_at_the_end_scene(page)
+            offered.append(w.waits)
         if page.locator('[data-testid="practice"][data-status="active"]').count():
             practising.append(w.waits)
         return w.seen.get("testid") == "new-game" and page.locator(PRACTICE_ENDED).count() > 0
 
     walk.done = ended
     walk.walk()
+    if practising:  # the game's end came first, the practice only after the child's tap (issue 40)
+        assert offered and offered[0] < practising[0] and "practice-start" in walk.taps, (offered, practising)
     if page.locator('[data-testid="practice"][data-status="done"]').count():
         assert practising and "practice-next" in walk.taps, walk.taps[-20:]
+
+
+def look_at_the_end_scene(page: Page) -> None:
+    """The free game's end as the child meets it: no practice yet, the butterfly, the score, Practise and New game
+    wholly in view (issue 40); a screenshot ``practice-offered-<width>.png``."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    width = (page.viewport_size or {"width": 0})["width"]
+    page.screenshot(path=str(SCREENSHOTS / f"practice-offered-{width}.png"))
+    assert not page.locator('[data-testid="practice"][data-status="active"]').count(), "the practice came first"
+    expect(page.get_by_test_id("celebration")).to_be_in_viewport()
+    for test_id in ("final-score", "practice-offer", "practice-start", "new-game"):
+        expect(page.get_by_test_id(test_id)).to_be_in_viewport(ratio=1)
+    if page.get_by_test_id("stars").count():
+        expect(page.get_by_test_id("stars")).to_be_in_viewport(ratio=1)
 
 
 #: The lesson whose child is careless (the module's text), and how many random taps come first.

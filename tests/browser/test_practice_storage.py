@@ -25,7 +25,7 @@ pytestmark = pytest.mark.browser
 
 
 def practising_lesson() -> CaterpillarsLesson:
-    """Lesson 01 after a free game that always scored the smaller die: its practice under way."""
+    """Lesson 01 after a free game that always scored the smaller die: its practice offered beside the end."""
     board = CaterpillarsLesson("01-beginner")
     follow(board, random.Random(1))
     board.act("new_game")
@@ -38,7 +38,7 @@ def practising_lesson() -> CaterpillarsLesson:
         board.act("box", caterpillar=move.caterpillar, box=move.box)
         if board.menu.get("options"):
             board.act("option", index=next(o["index"] for o in board.menu["options"] if o["score"] == move.score))
-    assert board.practice["status"] == "active"
+    assert board.practice["status"] == "offered"
     return board
 
 
@@ -63,10 +63,19 @@ def test_the_gallery_counts_the_moves_waiting_and_the_lesson_finds_its_practice(
         expect(badge).to_contain_text(f"{waiting} moves to practise" if waiting > 1 else "1 move to practise")
         expect(listing.locator('[data-lesson="02-intermediate"] [data-testid="practice-due"]')).to_have_count(0)
         lesson = open_lesson(listing, "01-beginner")
+        # The game's end comes back first, the practice offered beside it (issue 40) ...
+        start = lesson.get_by_test_id("practice-start")
+        expect(start).to_have_attribute("data-todo", "true", timeout=RENDER_TIMEOUT)
+        expect(lesson.get_by_test_id("final-score")).to_be_in_viewport(ratio=1)
+        expect(lesson.get_by_test_id("practice-offer")).to_have_text(board.practice["said"])
+        expect(lesson.get_by_test_id("resume-note")).to_have_attribute("data-status", "resumed")
+        assert not describe_violations(run_axe(lesson, axe_script)), "the end scene with the offer"
+        # ... and one tap begins it.
+        start.tap()
         panel = lesson.get_by_test_id("practice")
         expect(panel).to_have_attribute("data-status", "active", timeout=RENDER_TIMEOUT)
+        board.act("practice_start")
         expect(lesson.get_by_test_id("practice-count")).to_have_text(board.practice["count"])
-        expect(lesson.get_by_test_id("resume-note")).to_have_attribute("data-status", "resumed")
         expect(lesson.locator('[data-todo="true"]')).to_have_count(1)
         # The practice under way and the lesson list with its badge: no serious axe-core violation.
         for page in (lesson, listing):

@@ -62,6 +62,9 @@ def free_game(room: LessonRoom, pupil: LessonPupil, choose: Chooser) -> None:
         move = choose(pupil)
         room.act(pupil.id, {"type": "option", "index": session.legal_moves().index(move)})
         assert pupil.refusal == "", pupil.refusal
+    if session.views()["practice"].get("status") == "offered":  # beside the game's end: the pupil taps Practise
+        room.act(pupil.id, {"type": "practice_start"})
+        assert pupil.refusal == "" and session.views()["practice"]["status"] == "active", pupil.refusal
 
 
 def practise_wrongly_once(room: LessonRoom, pupil: LessonPupil) -> None:
@@ -131,11 +134,13 @@ def test_with_workers_the_practice_comes_from_them_and_a_restart_brings_it_back(
     assert session.game.phase == "over"
     deadline = time.monotonic() + 120
     session.catch_up()
-    while session.views()["practice"].get("status") != "active":
+    while session.views()["practice"].get("status") != "offered":
         assert session.views()["practice"]["status"] == "thinking"  # the page says the helper is at it
         assert told.wait(max(0.0, deadline - time.monotonic())), "the practice never came"
         told.clear()
         session.catch_up()  # what the page's redraw does first (the widget's refresh)
+    room.act(ada.id, {"type": "practice_start"})  # offered beside the game's end: Ada begins it
+    assert session.views()["practice"]["status"] == "active"
     practise_wrongly_once(room, ada)
     before = session.views()["practice"]
     assert before["said"] == text("practice.same")

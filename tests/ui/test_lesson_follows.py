@@ -41,12 +41,14 @@ def doable(board: CaterpillarsLesson, target: str) -> bool:
         return bool(board.final) or bool(lesson["new_game"])
     if target == "practice_next":
         return bool(board.practice.get("answered"))
+    if target == "practice_start":  # offered beside the game's end scene, which stays (issue 40)
+        return board.practice.get("status") == "offered" and bool(board.final)
     return False
 
 
 def do(board: CaterpillarsLesson, target: str, rng: random.Random) -> None:
     """Do the marked thing as a child does: tap it (a question: a random answer, then Check)."""
-    if target in ("next", "roll", "hint", "check", "new_game", "practice_next"):
+    if target in ("next", "roll", "hint", "check", "new_game", "practice_next", "practice_start"):
         board.act(
             {"next": "step", "new_game": "new_game"}.get(target, target), **({"delta": 1} if target == "next" else {})
         )

@@ -13,7 +13,7 @@ import pytest
 from caterpillar_learn.advice.review import review
 from caterpillar_learn.advice.values import rank_options
 from caterpillar_learn.caterpillars import Move
-from caterpillar_learn.i18n import text
+from caterpillar_learn.i18n import plural, text
 from caterpillar_learn.practice import threshold
 from caterpillar_learn.ui.caterpillars import CaterpillarsLesson
 from caterpillar_learn.ui.caterpillars.lesson import LessonSession
@@ -46,8 +46,9 @@ def play(board: CaterpillarsLesson, move: Move) -> None:
                                        and o["zero"] == move.zero))  # fmt: skip
 
 
-def free_game(board: CaterpillarsLesson, choose: Chooser) -> None:
-    """A free game from New game to its end, each move chosen by ``choose``."""
+def free_game(board: CaterpillarsLesson, choose: Chooser, *, begin: bool = True) -> None:
+    """A free game from New game to its end, each move chosen by ``choose``; with ``begin``, the practice
+    offered at its end is begun (the child's tap on Practise)."""
     session = board.session
     assert isinstance(session, LessonSession)
     board.act("new_game")
@@ -55,6 +56,49 @@ def free_game(board: CaterpillarsLesson, choose: Chooser) -> None:
         board.act("roll")
         play(board, choose(session))
         assert not board.message, board.message
+    if begin and board.practice.get("status") == "offered":
+        board.act("practice_start")
+        assert not board.message, board.message
+
+
+def test_the_free_games_end_comes_first_and_the_practice_is_offered_beside_it() -> None:
+    board = lesson_at_free_play([DAY])
+    session = board.session
+    assert isinstance(session, LessonSession) and session.practice_panel is not None
+    free_game(board, lowest_score, begin=False)
+    # The end scene: the game's own sheet, the flight and the score, the stars; nothing of the practice on the board.
+    assert board.sheet["phase"] == "over" and board.final["text"] and "stars" in board.final
+    assert board.final == session.views()["final"] and board.legal == []
+    runs = len(session.practice_panel.book.run)
+    assert board.practice == {"status": "offered", "title": text("practice.title"),
+                              "said": plural("practice.offer", runs), "start": text("practice.start")}  # fmt: skip
+    assert board.lesson["target"] == "practice_start" and not board.lesson["new_game"]
+    assert "New game" not in board.lesson["body"]  # the guided game's "Tap New game" is stale here
+    board.act("box", caterpillar="alex", box=1)  # a tap on the finished board does not begin it
+    assert board.practice["status"] == "offered" and board.sheet["phase"] == "over"
+    board.act("practice_start")
+    assert board.practice["status"] == "active" and board.final == {} and board.lesson["target"] == "sheet"
+
+
+def test_a_new_game_instead_of_the_offered_practice_brings_it_after_the_next_game() -> None:
+    day = [DAY]
+    board = lesson_at_free_play(day)
+    session = board.session
+    assert isinstance(session, LessonSession) and session.practice_panel is not None
+    free_game(board, lowest_score, begin=False)
+    offered = set(session.practice_panel.book.run)
+    free_game(board, careful, begin=False)  # New game instead of Practise
+    assert offered <= set(session.practice_panel.book.run) and board.practice["status"] == "offered"
+
+
+def test_a_reload_before_the_practice_begins_shows_the_end_and_the_offer_again() -> None:
+    board = lesson_at_free_play([DAY])
+    free_game(board, lowest_score, begin=False)
+    again = CaterpillarsLesson("01-beginner")
+    again.act("book", book=board.book["data"])
+    again.handle({"type": "resume", "save": board.saved["data"], "seq": 1})
+    assert again.practice == board.practice and again.practice["status"] == "offered"
+    assert again.final["text"] == board.final["text"] and again.lesson["target"] == "practice_start"
 
 
 def lesson_at_free_play(day: list[datetime.date]) -> CaterpillarsLesson:

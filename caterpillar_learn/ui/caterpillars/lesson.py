@@ -63,13 +63,13 @@ __all__ = ["HELP", "LESSON_HANDLERS", "PAGE_EVENTS", "PRACTICE_EVENTS", "LessonS
 LESSON_HANDLERS: dict[str, str] = {
     **HANDLERS, "step": "on_step", "answer": "on_answer", "check": "on_check", "numbers": "on_numbers",
     "nickname": "on_nickname", "book": "on_book", "practice_next": "on_practice_next",
-    "practice_stop": "on_practice_stop",
+    "practice_start": "on_practice_start", "practice_stop": "on_practice_stop",
 }  # fmt: skip
 #: Events that describe the page, not the lesson: a save does not keep them (the next page sends its own).
 #: ``book`` is the page's practice book, kept apart from the lesson's save (:mod:`.practice`).
 PAGE_EVENTS = frozenset({"device", "nickname", "book"})
 #: The events of a practice under way: the book keeps what they did, so a save does not keep them.
-PRACTICE_EVENTS = frozenset({"box", "option", "close", "practice_next", "practice_stop"})
+PRACTICE_EVENTS = frozenset({"box", "option", "close", "practice_start", "practice_next", "practice_stop"})
 #: The grown-ups' notes on how the board works (``lessons.help.<key>``); ``led`` only where rounds are led.
 HELP = ("roll", "click", "menu", "hint", "questions", "whatif", "led", "seed")
 
@@ -270,8 +270,11 @@ class LessonSession(Session):
                 # the flight's why is the lesson's point (the middle one flies) and stays whole; elsewhere the
                 # next step says what to do, and only "Right!" stays (issue 29: fewer words, once)
                 said = self.quiz.feedback.text
+                sentences = re.split(r"(?<=[.!?])\s+", said)
                 if current.question != "fly":
-                    said = re.split(r"(?<=[.!?])\s+", said)[0]  # "Right!", "Both are fine here."
+                    said = sentences[0]  # "Right!", "Both are fine here."
+                else:  # the totals are on the board beside the end scene now: the why without them (issue 40)
+                    said = " ".join(sentence for sentence in sentences if not re.search(r"\d", sentence))
                 self.explanation = self.quiz.detail if self.numbers else said
             self._move(1)
 
@@ -286,12 +289,16 @@ class LessonSession(Session):
         free = self.games_made > 1 or self.lesson.scenario is None
         return self.game.phase == "over" and free and self.step == len(self.lesson.steps) - 1
 
+    def _free_game_under_way(self) -> bool:
+        """Whether a free game the learner started (New game at the lesson's last step) is on the board."""
+        return self.games_made > 1 and self._is_last() and self.lesson.auto_setup
+
     def todo_target(self) -> str:
         """The one thing to do now, which the page marks: ``question`` (the question's panel), ``answer:<id>``
         or ``check`` (the answer being shown), ``next``, ``roll``, ``sheet`` (a box with a star, or a blank
         label), ``menu``, ``hint``, ``new_game``, or while practising ``sheet``, ``menu`` or ``practice_next``."""
-        if self.practice_panel is not None and self.practising:
-            return self.practice_panel.target()
+        if self.practice_panel is not None and (self.practising or self.practice_panel.offers(self.game)):
+            return self.practice_panel.target()  # offered: the end scene stays, and the practice is the one thing to do
         quiz = self.quiz
         if quiz.question is not None and quiz.is_pending:
             if quiz.showing:
@@ -570,6 +577,10 @@ class LessonSession(Session):
         book, worked = found
         panel.take(Book.from_json(book, panel.level), worked)
 
+    def on_practice_start(self, event: Mapping[str, Any]) -> None:
+        assert self.practice_panel is not None
+        self.practice_panel.start()
+
     def on_practice_next(self, event: Mapping[str, Any]) -> None:
         assert self.practice_panel is not None
         self.practice_panel.next()
@@ -582,9 +593,9 @@ class LessonSession(Session):
         """A practice event: a try on the board (a box, a menu's option), or on to the next position."""
         practice = self.practice_panel
         assert practice is not None
-        if not self.practising:
-            raise BadEventError(text("practice.done"))
         kind = event_type(event, self.events)
+        if not self.practising and not (kind == "practice_start" and practice.offers(self.game)):
+            raise BadEventError(text("practice.done"))
         if kind == "box":
             practice.tap(slot_of(event.get("caterpillar"), event.get("box")))  # type: ignore[arg-type]
         elif kind == "option":
@@ -631,6 +642,8 @@ class LessonSession(Session):
         question = self.quiz.question
         if self.asking and not self.numbers:  # the question is the thing now: the last move's words are old news
             views["explanation"] = ""
+        if self.games_made > 1 and self._free_game_over() and not self.numbers:  # the end scene is the news now
+            views["explanation"] = ""
         if self.asking or hide_result:
             boxes = question is not None and question.kind == "boxes" and self.asking
             answers = frozenset(slot_from_id(o.id) for o in question.options) if boxes and question else None
@@ -644,6 +657,10 @@ class LessonSession(Session):
         body = self.words(f"lessons.{current.key}.body")
         if current.question is not None and self.asking:  # the question below says it, once (issue 29)
             body = ""
+        if self._free_game_under_way() or (self.practice_panel is not None and self.practice_panel.offers(self.game)):
+            # "Tap New game" was for the guided game's end: a free game under way, or its end with the practice
+            # offered beside it, says no more than the board does (issue 40: no stale instruction)
+            body = self.words("lessons.common.free.playing") if self.game.phase != "over" else ""
         if todo and todo in body:  # said once is enough (issue 29)
             todo = ""
         target = self.todo_target()

@@ -3,7 +3,9 @@
 After a free game the lesson hands the game to :meth:`PracticePanel.after_game`;
 the book (:class:`~caterpillar_learn.practice.Book`) takes in the game's
 costliest moves and starts a practice with them and the positions due.
-While it runs, the board shows the position (the same sheet, the same dice)
+The game's end comes first: the practice is *offered* beside the end scene
+(the flight, the score, the stars), and begins when the child taps it
+(:meth:`PracticePanel.start`, issue 40).  While it runs, the board shows the position (the same sheet, the same dice)
 and a tap on a box is a new try: right (:func:`~caterpillar_learn.practice.judge`),
 and the child hears why in the helper's words; wrong, and the child tries
 again; after two misses only the best move is offered, marked as the thing
@@ -19,6 +21,9 @@ No rules here: the engine says what is legal, the solver what is right.
 ...     game.play(game.legal_moves()[-1])
 >>> panel = PracticePanel("beginner", today=lambda: datetime.date(2026, 12, 5))
 >>> panel.after_game(game)
+>>> panel.offers(game), panel.is_active(game), panel.view(game)["status"]
+(True, False, 'offered')
+>>> panel.start()
 >>> panel.is_active(game), panel.target()
 (True, 'sheet')
 >>> panel.play(panel.current.chosen)
@@ -36,7 +41,7 @@ from caterpillar_learn.advice.child import child_hint
 from caterpillar_learn.caterpillars import Game, Move, why_not
 from caterpillar_learn.caterpillars.levels import Level
 from caterpillar_learn.errors import describe
-from caterpillar_learn.i18n import text
+from caterpillar_learn.i18n import plural, text
 from caterpillar_learn.practice import Book, Item, Mistake, PracticeError, game_key, judge
 from caterpillar_learn.ui.caterpillars.advice import ADVICE_LOCK, Warmup, prepare
 from caterpillar_learn.ui.events import BadEventError
@@ -100,6 +105,8 @@ class PracticePanel:
         self.answered = False
         self.said = ""
         self.menu_slot: int | None = None
+        #: The game (its key) whose practice the child began; until then the practice is only offered.
+        self.begun_for: str | None = None
         self._warmups: list[Warmup] = []
 
     # -- the book -----------------------------------------------------------------
@@ -131,9 +138,23 @@ class PracticePanel:
         self.book, self.worked = book, {**self.worked, **worked}
         self._open()
 
-    def is_active(self, game: Game) -> bool:
-        """Whether a practice follows ``game`` now (the board shows its position)."""
+    def follows(self, game: Game) -> bool:
+        """Whether a practice follows ``game`` (offered, or under way)."""
         return self.book.current is not None and self.book.run_for == game_key(game)
+
+    def offers(self, game: Game) -> bool:
+        """Whether a practice follows ``game`` and waits for the child to begin it (the end scene stays)."""
+        return self.follows(game) and self.begun_for != self.book.run_for
+
+    def is_active(self, game: Game) -> bool:
+        """Whether a practice of ``game`` is under way (the board shows its position)."""
+        return self.follows(game) and self.begun_for == self.book.run_for
+
+    def start(self) -> None:
+        """The child begins the practice offered after the game (the board shows its first position)."""
+        if self.book.current is None:
+            raise BadEventError(text("practice.done"))
+        self.begun_for = self.book.run_for
 
     @property
     def current(self) -> Item:
@@ -153,6 +174,8 @@ class PracticePanel:
         if item is None:
             self.mistake = self.board = None
             return
+        if self.book.at or self.book.tries:  # a practice the child began (read back after a reload too)
+            self.begun_for = self.book.run_for
         if item.id not in self.worked:  # a book read back from the page: its positions are worked out here
             with ADVICE_LOCK:
                 self.worked = {**self.worked, **self.book.worked_out(self.worked)}
@@ -240,7 +263,7 @@ class PracticePanel:
     def new_game(self, left: Game) -> None:
         """A new game starts instead of ``left``: the practice that follows ``left`` is left, its last line goes.
         (A practice that follows another game, a later one, is a replayed lesson's future: it stays.)"""
-        if self.is_active(left):
+        if self.follows(left):
             self.stop()
         self.warm()
 
@@ -255,7 +278,10 @@ class PracticePanel:
         return board
 
     def target(self) -> str:
-        """The one thing to do while practising: ``practice_next`` once answered, ``menu``, or ``sheet``."""
+        """The one thing to do while practising: ``practice_next`` once answered, ``menu``, or ``sheet``
+        (``practice_start`` while it is only offered)."""
+        if self.book.current is not None and self.begun_for != self.book.run_for:
+            return "practice_start"
         if self.answered:
             return "practice_next"
         return "menu" if self.menu_slot is not None else "sheet"
@@ -267,6 +293,13 @@ class PracticePanel:
         if not game.is_over or book.run_for != game_key(game):
             return {}
         fresh = any(item.game == book.run_for for item in book.items)  # the game had costly moves of its own
+        if self.offers(game):  # the end scene first; the practice is the one thing offered beside it
+            return {
+                "status": "offered",
+                "title": text("practice.title"),
+                "said": plural("practice.offer", len(book.run) - book.at),
+                "start": text("practice.start"),
+            }
         if self.is_active(game):
             item = self.current
             assert self.mistake is not None
@@ -296,6 +329,7 @@ class PracticePanel:
         """Hand this learner's book (and clock) to another panel of the same lesson (a lesson started again)."""
         other.book, other.today, other.worked = self.book, self.today, self.worked
         other._open()
+        other.begun_for = self.begun_for
 
 
 def refused(error: PracticeError) -> str:
