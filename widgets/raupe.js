@@ -47,6 +47,16 @@ import { sound } from "./sound.js";
  * @property {string} hand_title
  * @property {number} stars  at the end of a game: the stars it earned (0 while it runs)
  * @property {string} stars_text
+ * @property {SlipView} [slip]  the learner's newest card that did not fit, beside the leaf it went on (absent if none)
+ * @property {boolean} [quiet]  the message tells a bot's move: shown, not read aloud (lessons 10 and 11)
+ */
+/**
+ * @typedef {Object} SlipView
+ * @property {string} card  the card's picture
+ * @property {string} leaf  the picture of the card it went on
+ * @property {string} card_text  the caterpillar's shape and colour in words
+ * @property {string} leaf_text  the leaf's shape and colour in words
+ * @property {string} said  both in one sentence, for the ear (the page's voice and a screen reader)
  */
 /**
  * @typedef {Object} HandCard
@@ -397,6 +407,18 @@ function render({ model, el }) {
         art(t.pile.svg), h("span", { class: "rr-pile-size" },
           h("span", { class: "learn-sr", text: str("pile_size").replace("{size}", "").trim() }), ` ${t.pile.size}`))]);
 
+    // A card that did not fit, beside the leaf it went on (now covered on the pile): both in sight at once, each
+    // with its shape and colour; one sentence for the ear says both (read aloud once as it appears, data-speak),
+    // the line then says which one differs.  As wide as the pile: nothing moves when it comes.
+    const slip = part("slip", [t.slip || null], () => (t.slip ? h("div", { class: "rr-slip", "data-testid": "raupe-slip" },
+    h("span", { class: "learn-sr", "data-speak": true, text: t.slip.said }),
+    h("div", { class: "rr-slip-pair" },
+      h("div", { class: "rr-slip-side", "data-testid": "raupe-slip-card" }, art(t.slip.card)),
+      h("span", { class: "rr-slip-not", "aria-hidden": "true", text: "≠" }),
+      h("div", { class: "rr-slip-side", "data-testid": "raupe-slip-leaf" }, art(t.slip.leaf))),
+    h("p", { class: "rr-slip-words", "aria-hidden": "true", text: t.slip.card_text }),
+    h("p", { class: "rr-slip-words", "aria-hidden": "true", text: t.slip.leaf_text })) : null));
+
     const hand = h("div", { class: `rr-hand${pulse("hand")}`, "data-testid": "raupe-hand", role: "group",
       "aria-label": t.hand_title, ...mark("hand") },
     h("h3", { class: "rr-heading rr-hand-title", text: t.hand_title }),
@@ -439,7 +461,8 @@ function render({ model, el }) {
     bar,
     // Left: the pile (and the card below it) over the calls; right: what happens, then the whole hand.
     h("div", { class: "rr-table" },
-      h("div", { class: "rr-left" }, h("div", { class: "rr-pile-box" }, pile), calls),
+      // The calls (things to tap) before the slip's picture: on a small screen they stay in view.
+      h("div", { class: "rr-left" }, h("div", { class: "rr-pile-box" }, pile), calls, slip),
       h("div", { class: "rr-right" },
         h("div", { class: "rr-talk" },
           h("ul", { class: "rr-opponents", "data-testid": "raupe-opponents" },
@@ -448,7 +471,8 @@ function render({ model, el }) {
               h("b", { "data-testid": "raupe-opponent", "data-seat": o.seat, text: String(o.cards) })))),
           h("div", { class: "rr-said" },
             h("p", { class: "rr-message", "data-testid": "raupe-message", "aria-live": "polite", text: said }),
-            h("span", { class: "rr-voice", hidden: !said }, messageVoice)),
+            // A bot's move where the lesson keeps the voice for the child (quiet): shown, not read aloud.
+            h("span", { class: "rr-voice", hidden: !said || Boolean(t.quiet) }, messageVoice)),
           // The strategy hint waits for the pause too (the child matches first): it shows with a marked card.
           h("p", { class: "rr-hint", text: t.follow_up ? str("follow_up") : ["card", "flip", "call"].includes(kind) ? t.hint : "" })),
         // The end above the hand, in sight: the butterfly, the stars, who won.

@@ -50,6 +50,8 @@ class TableSetup:
     #: The lesson is about calling mistakes: the learner's calls are counted and explained.
     referee: bool = False
     show_fits: bool = True  # mark the cards whose visible side fits
+    #: The strategy line under the calls, beside a marked card (lessons 10 and 11 give none: the glowing card and
+    #: "Tap the glowing card." say it once).
     hints: bool = True
     controls: bool = False  # the bot level (the speed slider is at every table)
     #: Change cards in the deck (lesson 12 introduces them); butterflies and cards with an aphid
@@ -68,6 +70,9 @@ class TableSetup:
     #: Real seconds at the table's own speed within which a bot plays once the pile changed (a bot a child
     #: never sees play is no opponent); a slower speed on the slider waits longer.
     bot_wait: float = 4.0
+    #: Whether the page's voice reads the bots' moves aloud; the first lessons show them and speak only what
+    #: the child must know now (PEDAGOGY 24, issue 40).
+    speak_bots: bool = True
 
     def deck(self) -> tuple[Card, ...]:
         """The cards dealt at this table (the first caterpillar cards, every change card and butterfly).
@@ -100,8 +105,12 @@ class TableSetup:
 
 
 SETUPS: dict[str, TableSetup] = {
-    "10-raupe-shape": TableSetup(mode="shape", extras=False, question=True, calls=(), bot_mistakes=False),
-    "11-raupe-colour": TableSetup(mode="colour", extras=False, question=True, calls=(), bot_mistakes=False),
+    "10-raupe-shape": TableSetup(
+        mode="shape", extras=False, question=True, calls=(), bot_mistakes=False, hints=False, speak_bots=False
+    ),
+    "11-raupe-colour": TableSetup(
+        mode="colour", extras=False, question=True, calls=(), bot_mistakes=False, hints=False, speak_bots=False
+    ),
     "12-raupe-change-card": TableSetup(
         mode="shape", speed=0.7, question=True, butterflies=False, aphids=False, calls=CALLS[:2], bot_mistakes=False
     ),

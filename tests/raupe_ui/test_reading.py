@@ -85,6 +85,8 @@ class Reader:
         self.texts.update(filter(None, [w.message, *w.log, table["hint"], table["winner"], table["score"]]))
         self.steps.add(table["now"])
         self.texts.add(table["pile"]["label"])
+        slip = table.get("slip") or {}
+        self.texts.update(filter(None, [slip.get("card_text"), slip.get("leaf_text")]))
         if question:
             self.texts.add(question["text"])
             if "feedback" in question:
@@ -199,9 +201,10 @@ SHOWN = (
     "raupe_lessons.msg.resumed",
     "raupe_lessons.msg.played",
     "raupe_lessons.msg.you_played",
-    "raupe_lessons.msg.uncalled",
-    "raupe_lessons.call.caught_you",
-    "raupe.strategy.play_any",
+    "raupe_lessons.msg.uncalled_you",  # the learner's own slip, left uncalled (a bot does not slip here)
+    "raupe_lessons.call.caught_you_shown",  # a wrong card: the why is its picture beside the leaf (issue 40)
+    "raupe_lessons.slip.card_words",  # a card that did not fit, beside its leaf (issue 40: no strategy line here)
+    "raupe_lessons.slip.leaf_words",
     "raupe.end.empty_hand",
     "raupe_lessons.msg.over",
 )

@@ -172,9 +172,10 @@ def test_a_wrong_card_can_be_called_by_a_bot_and_the_penalty_is_shown() -> None:
         assert len(state(widget).hands[0]) == hand_after_play + 3
         # The words say who called and how many cards the learner takes (the page shows them travel from the
         # caller's row: widgets/raupe-motion.js).
-        reasons = explain_mistake(Mistake.WRONG_CARD)
-        assert widget.message == text("raupe_lessons.call.caught_you", player=2, count=3, reasons=reasons)
+        # The leaf below is covered by now: the words leave the why to the card and its leaf, shown side by side.
+        assert widget.message == text("raupe_lessons.call.caught_you_shown", player=2, count=3)
         assert widget.message.startswith("Player 2 saw your mistake: you take 3 cards.")
+        assert explain_mistake(Mistake.WRONG_CARD) not in widget.message and widget.table["slip"]["leaf"]
         assert widget.table["score"].endswith("caught by the bots: 1")
         assert shown_sizes(widget) == engine_sizes(widget)
         return

@@ -26,7 +26,34 @@ since that pile appeared (``since``); without them the table uses its own
 real-time clock (the ticks' seconds, before the speed factor).  A card that
 does not fit the pile as it is now, tapped while the page still showed an
 older pile or within :data:`TOO_LATE` seconds after the pile changed, is
-refused with "Too late: the pile changed" and costs nothing.
+refused with "Too late: the pile changed" and costs nothing.  Only a change
+someone else made counts: the learner's own card (or call) never makes their
+next tap late (issue 40), so a second card tapped at once is judged on the
+learner's own card like any other.
+
+Help follows the child (issue 40).  The hints of
+:func:`~caterpillar_learn.ui.raupe.seat.to_do` wait for the learner, not for
+the pile: :attr:`RaupeTable.waited` counts real seconds since the learner's
+own last action (a card tapped, a call, a flip, Start), or since a card of
+theirs fits again after a spell where none did (a child who was rightly
+watching is not hinted at once).  The bots playing meanwhile do not restart
+it, and they keep their pace: the marked card is drawn afresh from each new
+pile, so it always fits the pile as it lies (a card covered a moment before
+the tap is "too late", and free).
+
+A wrong card shows at once.  When the learner's card does not fit the leaf
+it went on, the table says so at once: the learner's own line says which
+trait the mode asks for ("Not the same shape!"), and
+:attr:`RaupeTable.shown_slip` keeps the card beside that leaf in the table's
+view (``slip``, each with its shape and colour in words) while the card can
+be called: until the next card on the pile.  A bot's call meanwhile says who
+saw the mistake and what it costs, and leaves the why to that picture (not
+"the leaf below", which the card now covers).
+
+Speech.  A lesson whose setup has ``speak_bots=False`` (lessons 10 and 11)
+shows the bots' cards in the table's line but marks that line as not to be
+read aloud (the table view's ``quiet``): the page's voice is for what the
+child must know now (PEDAGOGY 24).
 
 >>> from caterpillar_learn.lessons import get_table
 >>> table = RaupeTable(get_table("10-raupe-shape"), seed=4)
@@ -96,7 +123,7 @@ from caterpillar_learn.raupe.svg import card_svg, side_svg
 from caterpillar_learn.ui.events import BadEventError, handler, number, whole
 from caterpillar_learn.ui.quiz import QuestionView, Quiz
 from caterpillar_learn.ui.raupe import seat
-from caterpillar_learn.ui.raupe.views import hand_view, lesson_view, table_view
+from caterpillar_learn.ui.raupe.views import hand_view, lesson_view, slip_view, table_view
 from caterpillar_learn.ui.resume import SAVE_FORMAT, SaveError, SaveRecord, check_save
 
 __all__ = ["EVENTS", "HANDLERS", "RaupeTable"]
@@ -193,6 +220,19 @@ class RaupeTable(seat.SeatRules):
         #: Real seconds the clock has run (before the speed factor) and when the pile last changed.
         self.real = 0.0
         self.pile_changed = -TOO_LATE
+        #: The pile's size after each change since the deal, and whether the learner made it (their card or
+        #: call): what :meth:`pile_moved` reads; and when someone else last changed it (real seconds).
+        self.pile_sizes: list[tuple[int, bool]] = [(len(self.game.state.pile), False)]
+        self.others_changed = -TOO_LATE
+        #: When the learner last acted, or again had a card that fits (real seconds): :attr:`waited` counts from
+        #: here; and whether a card of theirs fitted at the last change of the table.
+        self.idle_since = 0.0
+        self.could_play = self.can_play()
+        #: The learner's newest card that did not fit, beside the leaf it went on (the card, its side, the leaf):
+        #: shown until the next card on the pile (the table view's ``slip``).
+        self.shown_slip: tuple[Card, int, Side] | None = None
+        #: Whether :attr:`message` tells a bot's move (shown, and not read aloud where the lesson says so).
+        self.bot_said = False
         self.started = False
         self.paused = False
         self.faces = [0] * len(self.game.state.hands[0])
@@ -227,9 +267,18 @@ class RaupeTable(seat.SeatRules):
             event = replace(event, time=latest)
         self.pending = event
 
-    def say(self, line: str) -> None:
+    def say(self, line: str, *, bot: bool = False) -> None:
         self.message = line
+        self.bot_said = bot
         self.log = [line, *self.log][:LOG_LINES]
+
+    def can_play(self) -> bool:
+        """Whether a card of the learner's fits the pile now (either side)."""
+        return self.human is not None and bool(self.game.legal_plays(self.human))
+
+    def acted(self) -> None:
+        """The learner did something (a card tapped, a call, a flip, Start): the hints' wait starts again."""
+        self.idle_since = self.real
 
     # -- events ------------------------------------------------------------------
     def interim(self, event: Mapping[str, Any]) -> dict[str, Any]:
@@ -471,6 +520,7 @@ class RaupeTable(seat.SeatRules):
         assert self.human is not None
         index = whole(event.get("index"), "card number", len(self.faces))
         self.faces[index] = 1 - self.faces[index] if self.game.state.hands[self.human][index].sides else 0
+        self.acted()
 
     def on_shout(self, event: Mapping[str, Any]) -> None:
         self.shout(event.get("word"))
@@ -499,6 +549,7 @@ class RaupeTable(seat.SeatRules):
                 self.ask_slip()
                 return
         self.started = True
+        self.acted()
         self.say(text("raupe_lessons.msg.started", mode=mode_name(self.game.state.mode)))
 
     def toggle_pause(self) -> None:
@@ -527,6 +578,7 @@ class RaupeTable(seat.SeatRules):
 
     def shout(self, word: object) -> None:
         """Arm a shout for the learner's next card: "Aphid!" or a mode ("Shape!", "Colour!")."""
+        self.acted()
         if word == "aphid":
             self.armed_aphid = not self.armed_aphid
             return
@@ -555,17 +607,34 @@ class RaupeTable(seat.SeatRules):
         return self.pile_moved(seen, since)
 
     def pile_moved(self, seen: int | None, since: float | None) -> bool:
-        """Whether the pile changed after the page drew it (``seen``), or under :data:`TOO_LATE` s ago."""
-        changed_since = self.real - self.pile_changed
-        if seen is not None and seen != len(self.game.state.pile):
+        """Whether someone else changed the pile after the page drew it (``seen``), or under :data:`TOO_LATE` s
+        ago.  The learner's own cards and calls do not count: a tap just after one's own card is not late.
+
+        >>> from caterpillar_learn.lessons import get_table
+        >>> table = RaupeTable(get_table("15-raupe-race"), seed=3)
+        >>> table.start()
+        >>> table.pile_sizes.append((2, True))  # as if the learner's own card had just made the pile 2 cards high
+        >>> [table.pile_moved(seen, since) for seen, since in ((1, 3.0), (2, 0.1), (7, 3.0))]
+        [False, False, True]
+        """
+        if self.real - self.others_changed < TOO_LATE:
             return True
-        return (since if since is not None else changed_since) < TOO_LATE or changed_since < TOO_LATE
+        sizes = self.pile_sizes
+        newest = reversed(range(len(sizes)))
+        drawn = len(sizes) - 1 if seen is None else next((i for i in newest if sizes[i][0] == seen), None)
+        if drawn is None:
+            return True  # a pile this game never had: the page's is not the one on the table
+        if not all(own for _, own in sizes[drawn + 1 :]):
+            return True
+        # ``since`` counts from the page's newest pile; where the learner made that one, it is no reason.
+        return since is not None and since < TOO_LATE and not sizes[drawn][1]
 
     def play(self, index: int, seen: int | None = None, since: float | None = None) -> None:
         assert self.human is not None
         if not self.started:
             self.start()
         self.advance(0.0)
+        self.acted()
         state = self.game.state
         if state.finished:
             raise BadEventError(text("raupe_lessons.msg.over"))
@@ -588,6 +657,7 @@ class RaupeTable(seat.SeatRules):
     def call(self, seen: int | None = None, since: float | None = None) -> None:
         """The learner calls "Mistake!" on the newest card (too late if a fine card just covered the pile)."""
         assert self.human is not None
+        self.acted()
         last = self.game.state.last
         if last is None or last.player == self.human:
             raise BadEventError(text("raupe_lessons.msg.nothing_to_call"))
@@ -618,6 +688,11 @@ class RaupeTable(seat.SeatRules):
         state = self.game.state
         if len(state.pile) != len(before.pile) or state.pile[-1] != before.pile[-1]:
             self.pile_changed = self.real
+            by = event.player if isinstance(event, Play) else event.caller if isinstance(event, Call) else None
+            own = by == self.human
+            self.pile_sizes.append((len(state.pile), own))
+            if not own:
+                self.others_changed = self.real
         if isinstance(event, Play):
             self.after_play(event, state, before)
         elif isinstance(event, Call):
@@ -627,12 +702,15 @@ class RaupeTable(seat.SeatRules):
             if penalty.caller == self.human:
                 self.tally["right" if penalty.right else "wrong"] += 1
             if not quiet:
-                self.say(self.call_words(penalty, before))
+                self.say(self.call_words(penalty, before), bot=self.human not in (penalty.caller, penalty.accused))
         else:
             result = outcome(state)
             assert result is not None
             self.say(winner_text(result.winners, stalemate=result.stalemate))
         self.reconcile(before)
+        could, self.could_play = self.could_play, self.can_play()
+        if self.could_play and not could:  # something to do again, after a spell of watching: the wait starts now
+            self.acted()
         self.plan()
 
     def call_words(self, penalty: Penalty, before: Any) -> str:
@@ -642,7 +720,7 @@ class RaupeTable(seat.SeatRules):
         player that notices the mistake"; a wrong call costs the caller 3 cards from the accused.
         """
         you, count = self.human, len(penalty.cards)
-        reasons = " ".join(explain_mistake(mistake) for mistake in penalty.mistakes)
+        reasons = self.reasons(penalty.accused, penalty.mistakes)
         if penalty.caller == you:
             if penalty.right:
                 return text("raupe_lessons.call.you_right", player=penalty.accused + 1, count=count, reasons=reasons)
@@ -651,14 +729,27 @@ class RaupeTable(seat.SeatRules):
             )
         if penalty.accused == you:
             key = "raupe_lessons.call.caught_you" if penalty.right else "raupe_lessons.call.false_on_you"
+            if penalty.right and not reasons:  # the why is the picture beside the pile (a wrong card, shown)
+                key = "raupe_lessons.call.caught_you_shown"
             return text(key, player=penalty.caller + 1, count=count, reasons=reasons)
         return penalty_text(penalty)
 
+    def reasons(self, player: int, mistakes: tuple[Mistake, ...]) -> str:
+        """Why ``player``'s card was a mistake, in words.  The learner's wrong card, shown beside its leaf, needs
+        none: the picture says it (the words would name "the leaf below", covered by now)."""
+        shown = player == self.human and self.shown_slip is not None
+        return " ".join(
+            explain_mistake(mistake) for mistake in mistakes if not (shown and mistake is Mistake.WRONG_CARD)
+        )
+
     def uncalled(self, player: int, mistakes: tuple[Any, ...]) -> None:
-        reasons = " ".join(explain_mistake(mistake) for mistake in mistakes)
+        reasons = self.reasons(player, mistakes)
         if self.setup.referee and player != self.human:
             self.tally["missed"] += 1
-        self.say(text("raupe_lessons.msg.uncalled", player=player + 1, reasons=reasons))
+        if player == self.human:  # the learner is nobody's "player 1" on the screen: their own mistake is "yours"
+            self.say(text("raupe_lessons.msg.uncalled_you", reasons=reasons))
+        else:
+            self.say(text("raupe_lessons.msg.uncalled", player=player + 1, reasons=reasons))
 
     def after_play(self, event: Play, state: Any, before: Any) -> None:
         mistakes = state.last.mistakes
@@ -668,6 +759,15 @@ class RaupeTable(seat.SeatRules):
             slip = next((m for m in SLIPS if m in mistakes), None)
             if slip is not None and leaf is not None:  # to ask about before the next game
                 self.slips.append((event.card, event.side, leaf, before.mode, slip))
+            self.shown_slip = None  # the newest card only
+            if Mistake.WRONG_CARD in mistakes and leaf is not None:  # shown at once, beside its leaf
+                self.shown_slip = (event.card, event.side, leaf)
+                # The line names what the mode asks for; the picture pair beside the pile shows (and the voice
+                # reads) each card's shape and colour, once.
+                self.say(text(f"raupe_lessons.slip.not_{before.mode.word}"))
+                return
+        else:  # a card on top of the learner's: their slip can no longer be called, and its picture goes
+            self.shown_slip = None
         words = (
             text("raupe_lessons.card.butterfly")
             if event.card.is_butterfly
@@ -678,7 +778,8 @@ class RaupeTable(seat.SeatRules):
             shouts.append(text(f"raupe.call.{event.announce.word}"))
         key = "raupe_lessons.msg." + ("you_played" if event.player == self.human else "played")
         key += "_shouting" if shouts else ""
-        self.say(text(key, player=event.player + 1, words=words, shouts=" ".join(shouts)))
+        line = text(key, player=event.player + 1, words=words, shouts=" ".join(shouts))
+        self.say(line, bot=event.player != self.human)
 
     def reconcile(self, before: Any) -> None:
         """Keep each hand card's face-up side when cards leave or arrive."""
@@ -693,8 +794,9 @@ class RaupeTable(seat.SeatRules):
 
     @property
     def waited(self) -> float:
-        """Real seconds since the pile last changed or the game started (:func:`~.seat.to_do`'s hint pause)."""
-        return round(self.real - max(self.pile_changed, 0.0), 3)
+        """Real seconds since the learner last acted (a card, a call, a flip, Start) or again had a card that
+        fits after none did (:func:`~.seat.to_do`'s hint pause); the bots' cards do not restart it."""
+        return round(self.real - self.idle_since, 3)
 
     def record(self) -> dict[str, Any]:
         """The game as the engine saves it (seed, deck, events): ``Game.from_json`` replays it."""
@@ -709,8 +811,13 @@ class RaupeTable(seat.SeatRules):
 
     def views(self) -> dict[str, Any]:
         """Every view trait's JSON, by trait name."""
+        table = table_view(self)
+        slip = self.shown_slip
+        if slip is not None and self.running:
+            table["slip"] = slip_view(*slip)
+        table["quiet"] = self.bot_said and not self.setup.speak_bots
         return {
-            "table": table_view(self),
+            "table": table,
             "hand": hand_view(self),
             "log": list(self.log),
             "question": self.question_view(),

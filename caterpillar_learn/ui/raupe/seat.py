@@ -18,8 +18,9 @@ from caterpillar_learn.ui.quiz import Quiz
 __all__ = ["HINT_PAUSE", "Place", "SeatRules", "now_text", "step", "steps", "to_do"]
 
 _NO_OUTCOME = Outcome(winners=(), stalemate=False)
-#: Real seconds without a play after which a lesson says in words how to find a card that fits; after twice
-#: as long it marks one.  Until then the hand as a whole is the thing to do: the child does the matching.
+#: Real seconds the learner has not acted (whatever the bots did) after which a lesson says in words how to find
+#: a card that fits; after twice as long it marks one.  Until then the hand as a whole is the thing to do: the
+#: child does the matching (issue 40: help follows the child, not the pile).
 HINT_PAUSE = 8.0
 
 
@@ -42,7 +43,7 @@ class Place(Protocol):
     def armed_mode(self) -> Mode | None: ...
     @property
     def waited(self) -> float:
-        """Real seconds since the pile last changed (or the game started), while the learner may play."""
+        """Real seconds since the learner last acted (or again had a card that fits), while they may play."""
         ...
 
     @property
@@ -160,7 +161,7 @@ def now_text(place: Place, todo: str) -> str:
     if state.follow_up == place.human:
         return text("raupe_lessons.now.follow_up")
     if kind == "card":
-        return text("raupe_lessons.now.play")
+        return text("raupe_lessons.now.show")  # the hint on the board: the card glows
     if kind == "hand" and place.setup.show_fits and place.waited >= HINT_PAUSE:
         return text(f"raupe_lessons.now.hint_{state.mode.word}")  # the first hint: in words
     if "mistake" in place.setup.calls and place.setup.referee:

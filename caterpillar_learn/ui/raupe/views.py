@@ -30,20 +30,24 @@ from typing import Any, NotRequired, Protocol, TypedDict
 from caterpillar_learn.i18n import catalogue, text
 from caterpillar_learn.lessons import TableSetup
 from caterpillar_learn.lessons.stars import MOST, table_stars
-from caterpillar_learn.raupe import LEVELS, Game, Mode, Play, mode_name, outcome, strategy_hint, winner_text
-from caterpillar_learn.raupe.hints import describe_side
-from caterpillar_learn.raupe.svg import card_svg, printed_words
+from caterpillar_learn.raupe import LEVELS, Card, Game, Mode, Play, mode_name, outcome, strategy_hint, winner_text
+from caterpillar_learn.raupe.cards import Side
+from caterpillar_learn.raupe.hints import describe_side, trait_name
+from caterpillar_learn.raupe.svg import card_svg, printed_words, side_svg
 from caterpillar_learn.ui.quiz import Quiz
 
 __all__ = [
     "HandCard",
     "LessonText",
     "Seat",
+    "SlipView",
     "TableView",
     "hand_view",
     "hint_line",
     "lesson_view",
     "numbered",
+    "slip_text",
+    "slip_view",
     "table_view",
 ]
 
@@ -125,6 +129,22 @@ class TableView(TypedDict):
     #: At the end of a game: the stars it earned (1 to 3; 0 while it runs) and their words.
     stars: int
     stars_text: str
+    #: A lesson's table: the learner's newest card that did not fit, beside the leaf it went on ({} if none).
+    slip: NotRequired[SlipView]
+    #: A lesson's table: the message tells a bot's move, shown and not read aloud (``TableSetup.speak_bots``).
+    quiet: NotRequired[bool]
+
+
+class SlipView(TypedDict):
+    """A card that did not fit and the leaf it went on, side by side, each with its shape and colour in words."""
+
+    card: str
+    leaf: str
+    card_text: str
+    leaf_text: str
+    #: Both in one sentence, for the ear: the page's voice and a screen reader (the pictures and short words are
+    #: hidden from it).
+    said: str
 
 
 class LessonText(TypedDict, total=False):
@@ -191,6 +211,44 @@ def hand_view(table: Seat) -> list[HandCard]:
         item["label"] = label
         cards.append(item)
     return cards
+
+
+def slip_text(face: Side, leaf: Side) -> str:
+    """A card that did not fit and the leaf it went on, in one sentence for the ear: both shapes and colours.
+
+    >>> from caterpillar_learn.raupe.cards import parse_side
+    >>> slip_text(parse_side("round-red@round-red"), parse_side("round-red@jagged-green"))
+    'Your caterpillar: round, red; the leaf: jagged, green.'
+    """
+    return text(
+        "raupe_lessons.slip.said",
+        **_traits(face.shape.value, face.colour.value),
+        leaf_shape=trait_name(leaf.leaf_shape.value),
+        leaf_colour=trait_name(leaf.leaf_colour.value),
+    )
+
+
+def _traits(shape: str, colour: str) -> dict[str, str]:
+    return {"shape": trait_name(shape), "colour": trait_name(colour)}
+
+
+def slip_view(card: Card, side: int, leaf: Side) -> SlipView:
+    """The pictures and words of a card (``side`` up) that did not fit ``leaf`` (the card it went on).
+
+    >>> from caterpillar_learn.raupe.cards import parse_card, parse_side
+    >>> card = parse_card("round-red@round-red|straight-red@round-red")
+    >>> view = slip_view(card, 0, parse_side("round-red@jagged-green"))
+    >>> view["card_text"], view["leaf_text"]
+    ('Caterpillar: round, red', 'Leaf: jagged, green')
+    """
+    face = card.sides[side]
+    return {
+        "card": card_svg(card, side, uid="rr-wrong-card", width=90),
+        "leaf": side_svg(leaf, uid="rr-wrong-leaf", width=90),
+        "card_text": text("raupe_lessons.slip.card_words", **_traits(face.shape.value, face.colour.value)),
+        "leaf_text": text("raupe_lessons.slip.leaf_words", **_traits(leaf.leaf_shape.value, leaf.leaf_colour.value)),
+        "said": slip_text(face, leaf),
+    }
 
 
 def hint_line(table: Seat) -> str:
