@@ -56,7 +56,8 @@ export function drawTalk(view) {
   return h("div", { key: "talk", class: "cl-talk" },
     h("div", { key: "said", class: "cl-said" },
       h("p", { key: "explanation", class: "cl-explanation", "data-testid": "explanation", "aria-live": "polite", text: view.explanation || "" }),
-      view.explanation ? speaker(view.explanation, view.lang, view.strings, { key: "speaker" }) : null),
+      view.explanation ? speaker(view.explanation, view.lang, view.strings, { key: "speaker" },
+        view.lesson && view.lesson.quiet_talk ? "" : undefined) : null),  // a lesson's long run: the board says it
     view.message ? h("p", { key: "message", class: "cl-message", role: "alert", "data-testid": "message", "data-speak": true, text: view.message }) : null);
 }
 
@@ -88,7 +89,9 @@ export function drawHint(view, send) {
   return h("div", { key: "hint", class: "cl-hint-wrap" }, button,
     h("section", { key: "panel", class: "cl-hint", "data-testid": "hint", "aria-live": "polite", "aria-label": strings.hint_title },
       h("div", { key: "said", class: "cl-said" }, h("p", { class: "cl-hint-title", text: hint.title || "" }),
-        speaker([hint.title, ...(hint.lines || [])].filter(Boolean).join("\n"), view.lang, strings)),
+        // While the helper thinks the wait is shown, not read: the voice reads the hint once it is there.
+        speaker([hint.title, ...(hint.lines || [])].filter(Boolean).join("\n"), view.lang, strings, {},
+          hint.status === "thinking" ? "" : undefined)),
       (hint.lines || []).map((line, index) => h("p", { key: `line-${index}`, class: "cl-note", text: line })),
       h("ol", { key: "options", class: "cl-hint-options" }, options),
       folded.length ? h("details", { key: "more", class: "cl-more" },
@@ -164,7 +167,9 @@ export function drawStepper(view, send) {
       "aria-valuenow": lesson.index + 1, "aria-label": lesson.progress }, pips),
     h("div", { key: "head", class: "cl-step-head" },
       h("h2", { class: "cl-step-title", "data-testid": "lesson-step", tabindex: "-1", text: lesson.title }),
-      speaker([lesson.title, lesson.body].filter(Boolean).join("\n"), view.lang, strings)),
+      // The button reads the title and the words; by itself the voice reads the words (the title is for the eye;
+      // a step whose question is asked has none: the question reads itself).
+      speaker([lesson.title, lesson.body].filter(Boolean).join("\n"), view.lang, strings, {}, lesson.body || "")),
     h("p", { key: "body", class: "cl-step-body", "data-testid": "lesson-body", text: lesson.body }),
     lesson.todo ? h("p", { key: "todo", class: "cl-todo", "data-testid": "lesson-todo", "data-speak": true, text: lesson.todo }) : null,
     lesson.new_game ? h("button", { key: "new-game", class: "cl-button cl-primary", type: "button", "data-testid": "new-game",

@@ -100,6 +100,8 @@ import { sound } from "./sound.js";
  * @property {boolean} [new_game]  the stepper offers New game itself (lesson 0's end)
  * @property {string} [guide]  why only one box has a star (a round the lesson leads)
  * @property {boolean} [numbers]  whether the numbers for grown-ups show
+ * @property {boolean} [quiet_talk]  the move's words are shown but not read aloud by themselves
+ * @property {number} [rights]  the questions answered right so far (one more sounds "Right!")
  * @property {{help: string[], teacher: string[]}} [grown_ups]  the grown-ups' notes (while numbers show)
  */
 /**
@@ -506,6 +508,17 @@ function sameBox(a, b) {
   return Boolean(a && b && a.caterpillar === b.caterpillar && a.box === b.box);
 }
 
+/**
+ * Whether a question or a practice's try has just been answered right (it was not right in the view before).
+ * @param {BoardView} before
+ * @param {BoardView} view
+ */
+function rightNow(before, view) {
+  const rights = (/** @type {BoardView} */ v) => (v.lesson && v.lesson.rights) || 0;
+  const practised = (/** @type {BoardView} */ v) => Boolean(v.practice && v.practice.right);
+  return rights(view) > rights(before) || (practised(view) && !practised(before));
+}
+
 /** @param {EventTarget|null} node @returns {BoxRef|null} */
 function boxOf(node) {
   const el = /** @type {Element|null} */ (node);
@@ -575,7 +588,9 @@ function render({ model, el }) {
     const before = shown ? shown.sheet : null;
     if (rolled) sound("roll");
     if (before && before.phase !== "over" && view.sheet.phase === "over") sound("end");
+    else if (shown && rightNow(shown, view)) sound("right");  // "Right!" is heard, not only read (issue 40)
     else if (before && filled(view.sheet) > filled(before)) sound("place");
+    else if (shown && shown.lesson && view.lesson && (view.lesson.index || 0) > (shown.lesson.index || 0)) sound("step");
     requestAnimationFrame(() => showChange(root, before, view.sheet));
     shown = view;
     // A new menu takes the focus to its first option; a button that just disabled itself (Roll, Check) hands

@@ -152,9 +152,11 @@ export function icon(name, cls = "learn-icon") {
  * @param {string|(() => string)} lang
  * @param {Object<string, any>} [words]
  * @param {Attrs} [attrs]  more attributes for the outer <span> (a `key`)
+ * @param {string} [heard]  what the voice reads by itself, when that is less than the button reads ("": nothing)
  */
-export function speaker(textOrFn, lang, words = {}, attrs = {}) {
+export function speaker(textOrFn, lang, words = {}, attrs = {}, heard = undefined) {
   const read = () => String((typeof textOrFn === "function" ? textOrFn() : textOrFn) || "").trim();
+  const byItself = heard === undefined ? read : () => heard.trim();
   const language = () => (typeof lang === "function" ? lang() : lang) || "en";
   /** @param {MouseEvent} event */
   const say = async (event) => {
@@ -174,7 +176,7 @@ export function speaker(textOrFn, lang, words = {}, attrs = {}) {
   /** @param {any} node */
   const wire = (node) => {
     if (!node) return;
-    node.learnSpeech = { text: read, lang: language, words };
+    node.learnSpeech = { text: byItself, lang: language, words };
     queueMicrotask(() => listen(node, words));
   };
   return h("span", { class: "learn-speaker", ...attrs },

@@ -13,7 +13,7 @@
 import { h } from "./preact.js";
 import { ICONS } from "./shared.js";
 
-/** @typedef {"roll"|"place"|"fit"|"slip"|"call"|"end"|"fly"} SoundName */
+/** @typedef {"roll"|"place"|"fit"|"slip"|"call"|"end"|"fly"|"right"|"step"} SoundName */
 
 /**
  * Each sound: notes of [start (s), frequency (Hz), length (s)], a wave shape and a peak volume (0-1).
@@ -26,6 +26,8 @@ export const SOUNDS = {
   fit: { wave: "sine", peak: 0.25, notes: [[0, 659, 0.08], [0.07, 880, 0.16]] },
   slip: { wave: "sine", peak: 0.16, notes: [[0, 311, 0.12], [0.13, 262, 0.18]] },
   call: { wave: "square", peak: 0.08, notes: [[0, 587, 0.07], [0.09, 587, 0.07]] },
+  right: { wave: "sine", peak: 0.22, notes: [[0, 784, 0.08], [0.08, 988, 0.08], [0.16, 1175, 0.2]] },  // "Right!"
+  step: { wave: "sine", peak: 0.14, notes: [[0, 880, 0.16]] },  // a step of the lesson done: one soft bell
   fly: { wave: "sine", peak: 0.2, notes: [[0, 523, 0.1], [0.1, 659, 0.1], [0.2, 784, 0.1], [0.3, 1047, 0.22]] },
   end: { wave: "triangle", peak: 0.22,
     notes: [[0, 523, 0.12], [0.12, 659, 0.12], [0.24, 784, 0.12], [0.36, 1047, 0.3], [0.36, 784, 0.3]] },

@@ -56,7 +56,8 @@ wrong answers in a row).
 Traceback (most recent call last):
 ...
 caterpillar_learn.classroom.codes.ClassroomError: event type: got 'fly', expected one of roll, box, option, close, \
-die, hint, review, new_game, whatif, device, step, answer, check, numbers, nickname, practice_next, practice_start, practice_stop
+die, hint, review, new_game, whatif, device, step, answer, check, numbers, nickname, practice_next, practice_start, \
+practice_stop
 """
 
 from __future__ import annotations

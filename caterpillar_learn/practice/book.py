@@ -61,7 +61,9 @@ MOST_ITEMS, MOST_BOOKED, MOST_IN_RUN = 30, 50, 5
 #: Right first tries on this many different days master an idea.
 MASTERY_DAYS = 2
 _MOST_GAMES = 100_000
-_BOOK_KEYS = ("format", "level", "games", "booked", "next_id", "items", "ideas", "run", "at", "run_for", "tries")
+_BOOK_KEYS = (
+    "format", "level", "games", "booked", "next_id", "items", "ideas", "run", "at", "run_for", "tries", "begun",
+)  # fmt: skip
 #: The most tries kept at one position (two misses, then the shown move).
 _MOST_TRIES = 3
 _ITEM_KEYS = ("id", "position", "chosen", "idea", "step", "due_games", "due_day", "game")
@@ -124,6 +126,8 @@ class Book:
     run_for: str = ""
     #: The moves tried so far at the current position, in order.
     tries: tuple[Move, ...] = ()
+    #: Whether the learner began the practice under way: until then it is offered beside the game's end (issue 40).
+    begun: bool = False
 
     @classmethod
     def empty(cls, level: Level | str) -> Book:
@@ -190,7 +194,7 @@ class Book:
         run = tuple(i for i in (*[item.id for item in fresh], *due) if i in kept)[:MOST_IN_RUN]
         booked = (*self.booked, key)[-MOST_BOOKED:]
         return replace(self, games=games, booked=booked, next_id=self.next_id + len(fresh), items=items,
-                       ideas=ideas, run=run, at=0, run_for=key, tries=())  # fmt: skip
+                       ideas=ideas, run=run, at=0, run_for=key, tries=(), begun=False)  # fmt: skip
 
     def answered(self, item_id: int, *, right: bool, today: datetime.date) -> Book:
         """The book after the learner's first try at item ``item_id``: its next gap (or learnt), and its idea's
@@ -214,6 +218,10 @@ class Book:
             items[index] = replace(item, step=step, due_games=due_games, due_day=due_day)
         return replace(self, items=tuple(items), ideas={**self.ideas, item.idea: record})
 
+    def started(self) -> Book:
+        """The practice under way, begun by the learner (it was offered beside the game's end)."""
+        return replace(self, begun=True)
+
     def tried(self, move: Move) -> Book:
         """The book with ``move`` tried at the current position (what the page shows is worked out from them)."""
         return replace(self, tries=(*self.tries, move))
@@ -236,7 +244,7 @@ class Book:
             replace(item, due_games=self.games + 1) if item.id in left and item.step == 0 else item
             for item in self.items
         )
-        return replace(self, items=items, run=(), at=0, run_for="", tries=())
+        return replace(self, items=items, run=(), at=0, run_for="", tries=(), begun=False)
 
     # -- JSON -------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
@@ -255,6 +263,7 @@ class Book:
             "at": self.at,
             "run_for": self.run_for,
             "tries": [choice_to_json(move) for move in self.tries],
+            "begun": self.begun,
         }
 
     @classmethod
@@ -288,8 +297,12 @@ class Book:
         run_for = data.get("run_for")
         if run_for not in ("", *booked):
             raise PracticeError(describe("book.run_for", run_for, "one of the booked games, or ''"))
+        begun = data.get("begun", bool(at))  # a book kept before issue 40: a practice past its first position is begun
+        if not isinstance(begun, bool):
+            raise PracticeError(describe("book.begun", begun, "true or false"))
         book = cls(level, games, tuple(booked), next_id, items, ideas, tuple(run), at, str(run_for))
-        return replace(book, tries=_tries(data.get("tries"), book.current))
+        tries = _tries(data.get("tries"), book.current)
+        return replace(book, tries=tries, begun=begun or bool(tries))
 
 
 def game_key(game: Game) -> str:

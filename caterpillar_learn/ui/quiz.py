@@ -161,6 +161,8 @@ class Quiz:
         self.detail = ""
         #: The learner's nickname, for the saved answers (the page asks once and remembers it).
         self.nickname = ""
+        #: How many checks were right (the page sounds "Right!" when this grows).
+        self.rights = 0
 
     def name_learner(self, value: object) -> None:
         """Put the learner's nickname on the record (checked: :func:`nickname`)."""
@@ -218,6 +220,7 @@ class Quiz:
             raise BadEventError(text("lessons.question.choose_first"))
         first = self.feedback is None
         self.feedback = check(question, self.selected)
+        self.rights += self.feedback.correct
         self.detail = self.feedback.text
         if self.show_after is not None:
             self._in_pictures(question)

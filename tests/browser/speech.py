@@ -28,6 +28,12 @@ SYMBOLS = "✓✔✗✘↻⇄→←×=+/★🔊…·"
 PRESS_WINDOW_MS = 1500
 #: How long :func:`heard_by_itself` waits for the page's voice (it reads once a redraw settles, 0.25 s) (ms).
 SPEECH_TIMEOUT_MS = 10_000
+#: widgets/shared.js's ``VOICE_SETTLE_MS``: a voice reads once its widget's root has been still this long (ms).
+VOICE_SETTLE_MS = 250
+#: Resolves when a timer of a voice's own length, set now, fires.  The page runs its timers in the order they
+#: fall due, so every voice already waiting to read has read by then (and a voice with a voice ready speaks
+#: at once), whatever the machine's load: a condition on the page's own clock, not a guessed time.
+VOICES_READ_JS = f"() => new Promise((done) => setTimeout(() => done(true), {VOICE_SETTLE_MS}))"
 
 RECORDER = (
     """(() => {
@@ -96,10 +102,15 @@ def heard_by_itself(page: Page, timeout_ms: int = SPEECH_TIMEOUT_MS) -> list[Utt
     Fails when nothing is said within ``timeout_ms``: call it at a wait where something new appeared.
     """
     page.wait_for_function("() => (window.__spoken || []).length > 0", timeout=timeout_ms)
-    page.wait_for_timeout(400)  # the rest of this redraw's texts
+    voices_read(page)  # the rest of this redraw's texts: the other voices of the page read with it
     said = take_speech(page)
     check_speech(said)
     return said
+
+
+def voices_read(page: Page) -> None:
+    """Wait until every voice of the page that was waiting to read has read (:data:`VOICES_READ_JS`)."""
+    page.wait_for_function(VOICES_READ_JS, timeout=SPEECH_TIMEOUT_MS, polling=100)
 
 
 def spoken_text(said: list[Utterance]) -> str:
@@ -126,17 +137,24 @@ class Heard:
     said: list[Utterance] = field(default_factory=list)
     #: Waits after which something new was said.
     spoken_waits: int = 0
+    #: The lesson steps (the progress bar's value) the walk waited at, and those at which something was said.
+    steps: set[str] = field(default_factory=set)
+    spoken_steps: set[str] = field(default_factory=set)
 
     def forget(self) -> None:
         """Drop what was said so far (before the walk proper, e.g. after a careless child's taps)."""
         take_speech(self.page)
 
-    def at_wait(self, _walk: object) -> None:
+    def at_wait(self, walk: object) -> None:
         new = take_speech(self.page)
         deadline = time.monotonic() + self.listen
         while not new and time.monotonic() < deadline:
-            self.page.wait_for_timeout(50)
+            self.page.wait_for_timeout(50)  # poll: a listening child's look for the voice, bounded by `listen`
             new = take_speech(self.page)
         check_speech(new)
         self.said += new
         self.spoken_waits += bool(new)
+        step = str(getattr(walk, "seen", {}).get("now"))
+        self.steps.add(step)
+        if new:
+            self.spoken_steps.add(step)

@@ -66,9 +66,12 @@ def walk_lesson(
     viewport: dict[str, int] = TABLET,
     after: Callable[[Page], None] = lambda page: None,
     practice: bool = False,
+    init_script: str = "",
 ) -> ChildWalk:
     with child_context(browser, viewport) as context:
         record_speech(context)
+        if init_script:  # e.g. a stand-in for the page's sounds
+            context.add_init_script(init_script)
         errors: list[str] = []
         context.on("weberror", lambda error: errors.append(str(error.error)))
         page = open_touch_lesson(context, server.url, name, open_lesson)
@@ -91,18 +94,23 @@ def walk_lesson(
         walk = ChildWalk(page, random.Random(seed), on_wait=at_wait, shots=shooter)  # type: ignore[arg-type]
         if careless:
             walk.careless(careless)  # it may press a speaker, or switch the voice off
-            page.wait_for_timeout(PRESS_WINDOW_MS)  # what a last speaker press says is that press's, not the walk's
+            # time itself: a speaker press speaks within this window (speech.py); what the last one says is that
+            # press's, not the walk's
+            page.wait_for_timeout(PRESS_WINDOW_MS)
             heard.forget()
         walk.walk()
-        if speaks_by_default(name) and not careless:  # read-aloud is on here: it spoke by itself, wait after wait
-            assert heard.spoken_waits >= walk.waits // 2, f"spoke at {heard.spoken_waits} of {walk.waits} waits"
+        if speaks_by_default(name) and not careless:  # read-aloud is on here: it spoke by itself at every step
+            assert heard.spoken_steps == heard.steps, f"silent at steps {sorted(heard.steps - heard.spoken_steps)}"
         bar = page.locator('[role="progressbar"]').first
         assert bar.get_attribute("aria-valuenow") == bar.get_attribute("aria-valuemax")
         if get_lesson(name).scenario is not None:  # a level lesson ends with the flight and its score
             expect(page.get_by_test_id("final-score")).to_contain_text(re.compile(r"\d"), timeout=CLICK_TIMEOUT)
             expect(page.get_by_test_id("final-score")).to_be_in_viewport()
+        walk.lesson_said = list(heard.said)  # the lesson's own walk
         if practice:  # on past the end: a free game, then the practice of its costliest moves (issue 33)
             walk_on_into_the_practice(walk)
+            heard.at_wait(walk)  # what the last tap made the page say
+        walk.said = list(heard.said)
         after(page)  # while the page is open
         return walk
 

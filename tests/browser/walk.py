@@ -198,6 +198,10 @@ class ChildWalk:
     #: The page's click count that the last tap should have reached (0: no tap to wait for).
     clicks: int = 0
     settles: int = 0
+    #: What the page said by itself (:class:`tests.browser.speech.Heard`'s utterances): up to the lesson's end,
+    #: and in the whole walk (on past the end too).
+    lesson_said: list[Any] = field(default_factory=list)
+    said: list[Any] = field(default_factory=list)
 
     # -- looking ---------------------------------------------------------------------
     def todo(self) -> Locator:

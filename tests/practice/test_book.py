@@ -94,6 +94,14 @@ def test_json_round_trip(book: Book) -> None:
     assert Book.from_json(json.loads(text), "beginner") == book
 
 
+def test_a_practice_is_offered_until_begun_and_a_book_kept_before_that_reads_as_it_was(book: Book) -> None:
+    assert not book.begun and book.started().begun and not book.started().stopped().begun
+    assert Book.from_json(book.started().to_json(), "beginner").begun
+    older = {key: value for key, value in book.to_json().items() if key != "begun"}  # kept by an older page
+    assert Book.from_json(older, "beginner") == book  # at its first position, no try: offered
+    assert Book.from_json({**older, "at": 1}, "beginner").begun  # past its first position: under way
+
+
 def _edit(data: dict[str, Any], path: str, value: object) -> dict[str, Any]:
     edited = json.loads(json.dumps(data))
     parts = path.split(".")
@@ -131,6 +139,7 @@ def _edit(data: dict[str, Any], path: str, value: object) -> dict[str, Any]:
         ("items.0.position.labels.0", 13, "book.items[0].position"),
         ("items.0.position.moves", [], "book.items[0].position.moves"),
         ("ideas.luck", {"right_days": [], "misses": 0}, "book.ideas"),
+        ("begun", "yes", "book.begun"),
     ],
 )
 def test_an_edited_book_is_refused_in_one_line_naming_the_field(

@@ -179,7 +179,7 @@ def test_after_a_reload_the_practice_is_still_waiting() -> None:
     board = lesson_at_free_play(day)
     free_game(board, lowest_score)
     first_prompt = board.practice["prompt"]
-    assert first_prompt.startswith("Round ")
+    assert first_prompt == text("practice.found")
     play(board, board.session.practice_panel.current.chosen)  # type: ignore[attr-defined]  # a miss first
     assert board.practice["prompt"] == ""  # the try's line takes its place
     before = board.practice

@@ -324,7 +324,7 @@ class Session:
         self.menu_slot = None
         self.revealed = False
         hinted, self.hint = self.hint, {}
-        lines = [text("lessons.explain.played", move=move.describe()), *(move.how[:1] if self.numbers else ())]
+        lines = [played_line(before, move), *(move.how[:1] if self.numbers else ())]
         if self.game.phase == "over":
             self.progress.games_finished += 1
         self.explanation = " ".join(lines)
@@ -509,3 +509,22 @@ def _without_value(part: Any) -> Any:
     if isinstance(part, dict):
         return {key: value for key, value in part.items() if key != "value_text"}
     return part
+
+
+def played_line(before: State, move: Move) -> str:
+    """What the learner's move did, naming the box by its label, as the board shows it (issue 40: "the die picks
+    the box", so box 6 is the box labelled 6); a move with a bonus box in the engine's full words.
+
+    >>> from caterpillar_learn.caterpillars import Game
+    >>> game = Game("beginner", labels=[1, 3, 6, 4, 2, 2, 5, 5, 6, 6, 1, 1])
+    >>> played_line(game.state, Move.of("Bobby", 0, 4))
+    "You wrote 4 in Bobby's box 2."
+    >>> played_line(game.state, Move.of("Alex", 2, 0, zero=True))
+    "You crossed out Alex's box 6."
+    """
+    name, _ = describe_slot(move.slot)
+    label = before.labels[move.slot]
+    if move.bonus is not None or label is None:
+        return text("lessons.explain.played", move=move.describe())
+    key = "lessons.explain.crossed_out" if move.zero else "lessons.explain.wrote"
+    return text(key, caterpillar=name, label=label, score=move.score)

@@ -659,9 +659,9 @@ class LessonSession(Session):
             body = ""
         if self._free_game_under_way() or (self.practice_panel is not None and self.practice_panel.offers(self.game)):
             # "Tap New game" was for the guided game's end: a free game under way, or its end with the practice
-            # offered beside it, says no more than the board does (issue 40: no stale instruction)
-            body = self.words("lessons.common.free.playing") if self.game.phase != "over" else ""
-        if todo and todo in body:  # said once is enough (issue 29)
+            # offered beside it, says no more than the board does (issue 40: no stale instruction, few words)
+            body = ""
+        if todo and (todo in body or _same_button(todo, body)):  # said once is enough (issues 29 and 40)
             todo = ""
         target = self.todo_target()
         views["lesson"] = {
@@ -680,6 +680,10 @@ class LessonSession(Session):
             "guide": self._guide(),
             "numbers": self.numbers,
             "grown_ups": self.grown_ups() if self.numbers else {},
+            # A move's words are read aloud while the lesson teaches with them; in the long run of rounds and in
+            # free play the board shows the move and the voice keeps quiet (issue 40: the voice for the child).
+            "quiet_talk": current.check == "game_over" or self._is_last(),
+            "rights": self.quiz.rights,
         }
         views["question"] = self.quiz.view()
         views["record"] = self.quiz.record(lesson.name)
@@ -719,3 +723,18 @@ class LessonSession(Session):
         views["lesson"] = {**views["lesson"], "new_game": False, "todo": "", "body": ""}
         if not self.numbers:  # the idea's name is for grown-ups
             views["practice"] = {**views["practice"], "idea": ""}
+
+
+#: The lesson's buttons, by their catalogue keys: an instruction names one of them by its label.
+BUTTONS = ("lessons.ui.roll", "lessons.ui.hint", "lessons.ui.new_game")
+
+
+def _same_button(todo: str, body: str) -> bool:
+    """Whether the step's words and the line of what to do name the same button (one instruction, said twice:
+    "Tap Roll again." and "Tap Roll for round 2.").
+
+    >>> _same_button("Tap Roll for round 2.", "Tap Roll again."), _same_button("Tap Hint.", "Tap Roll again.")
+    (True, False)
+    """
+    return any(re.search(rf"\b{re.escape(label)}\b", todo) and re.search(rf"\b{re.escape(label)}\b", body)
+               for label in map(text, BUTTONS))  # fmt: skip

@@ -105,8 +105,6 @@ class PracticePanel:
         self.answered = False
         self.said = ""
         self.menu_slot: int | None = None
-        #: The game (its key) whose practice the child began; until then the practice is only offered.
-        self.begun_for: str | None = None
         self._warmups: list[Warmup] = []
 
     # -- the book -----------------------------------------------------------------
@@ -144,17 +142,17 @@ class PracticePanel:
 
     def offers(self, game: Game) -> bool:
         """Whether a practice follows ``game`` and waits for the child to begin it (the end scene stays)."""
-        return self.follows(game) and self.begun_for != self.book.run_for
+        return self.follows(game) and not self.book.begun
 
     def is_active(self, game: Game) -> bool:
         """Whether a practice of ``game`` is under way (the board shows its position)."""
-        return self.follows(game) and self.begun_for == self.book.run_for
+        return self.follows(game) and self.book.begun
 
     def start(self) -> None:
         """The child begins the practice offered after the game (the board shows its first position)."""
         if self.book.current is None:
             raise BadEventError(text("practice.done"))
-        self.begun_for = self.book.run_for
+        self.book = self.book.started()
 
     @property
     def current(self) -> Item:
@@ -174,8 +172,6 @@ class PracticePanel:
         if item is None:
             self.mistake = self.board = None
             return
-        if self.book.at or self.book.tries:  # a practice the child began (read back after a reload too)
-            self.begun_for = self.book.run_for
         if item.id not in self.worked:  # a book read back from the page: its positions are worked out here
             with ADVICE_LOCK:
                 self.worked = {**self.worked, **self.book.worked_out(self.worked)}
@@ -280,7 +276,7 @@ class PracticePanel:
     def target(self) -> str:
         """The one thing to do while practising: ``practice_next`` once answered, ``menu``, or ``sheet``
         (``practice_start`` while it is only offered)."""
-        if self.book.current is not None and self.begun_for != self.book.run_for:
+        if self.book.current is not None and not self.book.begun:
             return "practice_start"
         if self.answered:
             return "practice_next"
@@ -329,7 +325,6 @@ class PracticePanel:
         """Hand this learner's book (and clock) to another panel of the same lesson (a lesson started again)."""
         other.book, other.today, other.worked = self.book, self.today, self.worked
         other._open()
-        other.begun_for = self.begun_for
 
 
 def refused(error: PracticeError) -> str:

@@ -154,6 +154,10 @@ class LessonView(TypedDict, total=False):
     numbers: bool
     #: The grown-ups' notes while the numbers show: how the board works, and the class's dice.
     grown_ups: dict[str, list[str]]
+    #: Whether the move's words are shown without the voice reading them by itself (the long run of rounds).
+    quiet_talk: bool
+    #: How many of the lesson's questions were answered right so far (a new one sounds "Right!").
+    rights: int
 
 
 def dice_roles(dice: Sequence[int], move: Move) -> dict[str, list[int]]:
