@@ -12,6 +12,8 @@ all, so a run that only passes on a quiet machine shows here.
 
 A test that fails only here waits on time, not on a condition: fix its
 timeout (wait for what it needs, longer), never this script.
+``scripts/flake_hunt.py`` runs rounds with one busy core and names each test
+that ever failed (its rounds run here, by :func:`run_streamed`).
 """
 
 from __future__ import annotations
@@ -59,12 +61,19 @@ def summary_line(output: str) -> str:
     return ""
 
 
-def run_once(extra: list[str]) -> dict[str, object]:
-    """One ``dev.py test`` run; its output goes on to this terminal as it comes."""
+def run_once(extra: list[str], root: Path = ROOT) -> dict[str, object]:
+    """One ``dev.py test`` run in the checkout ``root``; its output goes on to this terminal as it comes."""
+    return run_streamed([sys.executable, str(root / "dev.py"), "test", *extra], root)
+
+
+def run_streamed(cmd: list[str], cwd: Path, env: dict[str, str] | None = None) -> dict[str, object]:
+    """Run ``cmd`` with its output passed on to this terminal as it comes: its exit status, wall time,
+    pytest's summary line and the load average at its end (scripts/flake_hunt.py runs its rounds here too)."""
     started = time.monotonic()
     process = subprocess.Popen(
-        [sys.executable, str(ROOT / "dev.py"), "test", *extra],
-        cwd=ROOT,
+        cmd,
+        cwd=cwd,
+        env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,

@@ -125,7 +125,7 @@ def binder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session]:
             except OSError:
                 pass
             assert time.monotonic() < deadline, f"jupyter server did not answer in {START_TIMEOUT} s"
-            time.sleep(0.5)
+            time.sleep(0.5)  # poll: the next ask, bounded by the deadline
         yield Session(server, url)
     finally:
         server.stop()
@@ -285,7 +285,7 @@ def _wait_for(condition: Callable[[], bool], timeout: float = CLICK_TIMEOUT / 10
     deadline = time.monotonic() + timeout
     while not condition():
         assert time.monotonic() < deadline, "the page did not update in time"
-        time.sleep(0.1)
+        time.sleep(0.1)  # poll: the next look at the condition, bounded by the deadline
 
 
 # -- the two races, forced ---------------------------------------------------------------------

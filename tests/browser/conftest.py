@@ -107,7 +107,7 @@ class Server:
                 self.process.wait()
         deadline = time.monotonic() + 10
         while any(_alive(pid) for pid in descendants) and time.monotonic() < deadline:
-            time.sleep(0.2)
+            time.sleep(0.2)  # poll: the next look for what is left, bounded by the deadline
         for pid in descendants:
             if _alive(pid):
                 os.kill(pid, signal.SIGKILL)
@@ -134,7 +134,7 @@ def start_server(cmd: list[str], url: str, log: Path, *, cwd: Path = ROOT, env: 
         if time.monotonic() > deadline:
             server.stop()
             raise RuntimeError(f"{url} did not answer within {START_TIMEOUT:.0f} s:\n{server.log_tail()}")
-        time.sleep(0.3)
+        time.sleep(0.3)  # poll: the next ask, bounded by the deadline
 
 
 def cli_command() -> list[str]:

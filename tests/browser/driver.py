@@ -197,18 +197,32 @@ def follow_the_show_me(page: Page) -> None:
         except PlaywrightTimeoutError:
             pass  # what the tap aimed at went as Python answered an earlier tap: look again
         wait_answered(page)
+        # time itself: a child's pace between taps (a lesson room refuses a page's taps past 10 a second)
+        page.wait_for_timeout(SHOW_ME_PACE)
     raise AssertionError("the show-me never led to the answer")
 
 
 #: How long one tap of :func:`follow_the_show_me` waits for what it aims at (ms) before it looks again.
 SHOW_ME_TAP = 5_000
+#: The least time between two of :func:`follow_the_show_me`'s looks (ms): a child's pace, not a wait for Python.
+SHOW_ME_PACE = 200
 
 
 def wait_answered(page: Page) -> None:
-    """Wait until no widget root is ``aria-busy`` (Python has answered the page's taps), then a moment for the
-    answer's drawing."""
+    """Wait until no widget root is ``aria-busy`` (Python has answered the page's taps), then until the page has
+    drawn the answer (:func:`wait_painted`)."""
     page.wait_for_function(
         """() => !document.querySelector('.cl-root[aria-busy="true"], .rr-root[aria-busy="true"]')""",
         timeout=CLICK_TIMEOUT,
     )
-    page.wait_for_timeout(200)
+    wait_painted(page)
+
+
+#: Two animation frames from now: what a drawing put off to its next frame (a count, a marked box) has run.
+PAINTED_JS = """() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))"""
+
+
+def wait_painted(page: Page) -> None:
+    """Wait until the page has drawn two frames since now: every redraw already under way has been painted, and
+    whatever it put off to the next frame has run (the page's own clock, not a guess of time)."""
+    page.wait_for_function(PAINTED_JS, timeout=CLICK_TIMEOUT, polling=100)

@@ -42,7 +42,7 @@ from caterpillar_learn.lessons import get_lesson
 from caterpillar_learn.lessons.stars import stars
 
 from .conftest import Server, screenshot
-from .driver import CLICK_TIMEOUT, RENDER_TIMEOUT, Player, expect_no_error
+from .driver import CLICK_TIMEOUT, RENDER_TIMEOUT, Player, expect_no_error, wait_answered, wait_painted
 
 pytestmark = pytest.mark.browser
 
@@ -51,7 +51,7 @@ PROJECTOR: dict[str, Any] = {"viewport": {"width": 1920, "height": 1080}}
 #: What point 1 of the issue asks of each screen: the game's least share of it, and the least text size (px).
 SCREENS = {"tablet": (TABLET, 0.45, 16.0), "projector": (PROJECTOR, 0.40, 24.0)}
 #: How many notes each sound of widgets/sound.js has (SOUNDS there): a sound is told by its notes.
-NOTES = {"roll": 4, "place": 2, "end": 5}
+NOTES = {"roll": 4, "place": 2, "end": 5, "right": 3, "step": 1}
 
 #: The game's share of the window and its smallest text: the sheet and the dice tray, the text inside them.
 MEASURE_JS = """() => {
@@ -162,17 +162,22 @@ def context_for(browser: Browser) -> Iterator[Any]:
             context.close()
 
 
-def on_each_screen(page: Page, settle_ms: int = 300) -> Iterator[str]:
+def on_each_screen(page: Page) -> Iterator[str]:
     """The page at each screen's size in turn (the tablet's first, as opened), yielding the screen's name; the
     page is a tablet again after.  One lesson page serves both sizes (a tablet on a projector's cable is the
     same page made big): what is measured is the layout, which follows the window, and each page opened costs
     a kernel and a Voila page (about 3-5 s of a core each on this machine)."""
     for screen, (options, _, _) in SCREENS.items():
-        page.set_viewport_size(options["viewport"])
-        page.wait_for_timeout(settle_ms)  # the sheet sized to the window
+        _resize(page, options["viewport"])
         yield screen
-    page.set_viewport_size(TABLET["viewport"])
-    page.wait_for_timeout(settle_ms)
+    _resize(page, TABLET["viewport"])
+
+
+def _resize(page: Page, size: dict[str, int]) -> None:
+    """The page at ``size``, once the window has it and the page has drawn twice since (the sheet sized to it)."""
+    page.set_viewport_size(size)
+    page.wait_for_function("(w) => window.innerWidth === w", arg=size["width"], timeout=CLICK_TIMEOUT)
+    wait_painted(page)
 
 
 @pytest.mark.parametrize("name", ["01-beginner", "02-intermediate", "04-expert"])
@@ -190,10 +195,18 @@ def test_the_game_fills_the_screen_and_its_text_is_readable(
         assert size >= least_text - 0.05, f"{words!r} is {size:.1f} px on the {screen}"
 
 
+#: The marks whose action must move something on the board (the others may or may not).
+MOVING = frozenset({"roll", "place", "end"})
+
+
 def _act(page: Page, mark: str, action: Any, *args: Any) -> None:
+    """Do ``action`` under ``mark``: the mark stands until Python has answered and the page has drawn it, and for
+    a :data:`MOVING` mark until its motion was seen (a condition, not a guessed time: issue 41)."""
     page.evaluate(f"window.__mark = {mark!r}")
     action(*args)
-    page.wait_for_timeout(250)  # the motion runs for 0.5-0.9 s: sampled by then
+    wait_answered(page)
+    if mark in MOVING and not page.evaluate("() => matchMedia('(prefers-reduced-motion: reduce)').matches"):
+        page.wait_for_function("(mark) => (window.__moves[mark] || 0) > 0", arg=mark, timeout=CLICK_TIMEOUT)
 
 
 def _watched(context: BrowserContext, server: Server) -> tuple[Page, Player]:
@@ -217,7 +230,7 @@ def test_roll_place_and_end_move_and_sound(context_for: Any, lessons_server: Ser
         tops.add(page.evaluate(SHEET_TOP_JS))  # the board stays where it is, round after round
         move = player.offered()[0]
         _act(page, "end" if len(list(game.state.empty_slots())) == 1 else "place-late", player.click, move)
-    page.wait_for_timeout(400)
+    page.wait_for_function("() => window.__sounds.some((sound) => sound.mark === 'end')", timeout=CLICK_TIMEOUT)
     moves, sounds = page.evaluate("window.__moves"), page.evaluate("window.__sounds")
     screenshot(page, "board-00-setup-tablet-end")
     assert moves.get("roll") and moves.get("place") and moves.get("end"), moves
@@ -270,7 +283,7 @@ def test_no_motion_when_reduced_and_no_sound_when_switched_off(context_for: Any,
 def wrapped_on_each_screen(page: Page) -> list[str]:
     """:data:`WRAPPED_JS` on both screens (:func:`on_each_screen`), each button named with its screen."""
     seen = []
-    for screen in on_each_screen(page, settle_ms=150):
+    for screen in on_each_screen(page):
         seen += [f"{text} (on the {screen})" for text in page.evaluate(WRAPPED_JS)]
     return seen
 
@@ -287,7 +300,7 @@ def test_no_button_text_wraps(
         if not forward.is_enabled():
             break
         forward.click()
-        page.wait_for_timeout(200)
+        wait_answered(page)
     assert not seen, f"wrapped: {sorted(set(seen))}"
     expect(page.get_by_test_id("lesson-step")).to_be_visible(timeout=CLICK_TIMEOUT)
 

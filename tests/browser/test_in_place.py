@@ -22,7 +22,7 @@ from playwright.sync_api import Page, expect
 from caterpillar_learn.i18n import text
 
 from .conftest import Server
-from .driver import CLICK_TIMEOUT, RENDER_TIMEOUT, Player, box_id, choose, open_lesson
+from .driver import CLICK_TIMEOUT, RENDER_TIMEOUT, Player, box_id, choose, open_lesson, wait_painted
 from .test_lessons import answer_the_roll
 
 pytestmark = pytest.mark.browser
@@ -78,9 +78,9 @@ def lesson(page: Page, lessons_server: Server) -> Iterator[tuple[Page, Player]]:
 
 
 def settle(page: Page) -> None:
-    """Python has answered every event the page sent, and the page has painted (and the voice looked) since."""
+    """Python has answered every event the page sent, and the page has painted since."""
     expect(page.locator(".cl-root[aria-busy='true']")).to_have_count(0, timeout=CLICK_TIMEOUT)
-    page.wait_for_timeout(400)
+    wait_painted(page)
 
 
 def observed(page: Page) -> dict[str, object]:

@@ -206,7 +206,7 @@ def test_a_teacher_and_three_pupils_in_a_lesson_room(
         expect(check).to_be_enabled()
         check.click()
         expect(cem.get_by_test_id("feedback")).to_be_visible()
-        cem.wait_for_timeout(300)
+        expect(cem.locator(".cl-root[aria-busy='true']")).to_have_count(0, timeout=CLICK_TIMEOUT)  # Python answered
     expect(row(teacher, "Cem")).to_have_attribute("data-stuck", "true", timeout=RENDER_TIMEOUT)
     expect(row(teacher, "Cem")).to_have_class(re.compile("cr-stuck"))
     expect(row(teacher, "Ada")).to_have_attribute("data-stuck", "false")
@@ -223,7 +223,9 @@ def test_a_teacher_and_three_pupils_in_a_lesson_room(
     tap(ben, ben.get_by_test_id("roll-button"))
     expect(teacher.locator('[role="progressbar"]').last).to_have_attribute("aria-valuenow", "3", timeout=RENDER_TIMEOUT)
     teacher.get_by_test_id("next-step").last.click(force=True)  # the teacher's tap changes nothing
-    teacher.wait_for_timeout(500)
+    # Answered (if the read-only screen sent it at all): a step it made would show on that screen by now.
+    expect(teacher.locator(".cl-root[aria-busy='true']")).to_have_count(0, timeout=CLICK_TIMEOUT)
+    expect(teacher.locator('[role="progressbar"]').last).to_have_attribute("aria-valuenow", "3")
     assert step_shown(ben) == 3
     shot(teacher, "teacher-watching-1920x1080")
 
@@ -313,5 +315,5 @@ def test_a_raupe_lesson_together_the_teacher_starts_every_table(
             clocks = log.execute("SELECT COUNT(*) FROM events WHERE kind = 'tables_clock'").fetchone()[0]
         if clocks or time.monotonic() > deadline:
             break
-        time.sleep(0.5)
+        time.sleep(0.5)  # poll: the next look at the log, bounded by the deadline
     assert clocks >= 1 and not [row for row in rows if row["event"]["type"] == "tick"], rows

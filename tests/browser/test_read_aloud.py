@@ -29,8 +29,8 @@ from tests.languages import second_language
 from tests.ui.test_front_end import HARNESS, Harness
 from tests.ui.test_questions import QUESTIONED, play_the_guided_line, walk
 
-from .driver import RENDER_TIMEOUT
-from .speech import heard_by_itself, record_speech, spoken_text, take_speech
+from .driver import RENDER_TIMEOUT, wait_painted
+from .speech import heard_by_itself, record_speech, spoken_text, take_speech, voices_read
 
 pytestmark = pytest.mark.browser
 
@@ -126,7 +126,8 @@ def spoken(page: Page) -> list[dict[str, str]]:
 
 def settled(page: Page) -> None:
     """Let the page's own voice have its say (it reads once a redraw settles), then forget what the stub heard."""
-    page.wait_for_timeout(1200)
+    wait_painted(page)  # what the page drew put off to its next frame, which the voice waits for too
+    voices_read(page)
     spoken(page)
 
 
@@ -331,7 +332,8 @@ def test_the_switch_is_remembered_across_a_reload(listened: Page) -> None:
     page.reload(timeout=RENDER_TIMEOUT)  # a new kernel runs the notebook before the page's load event
     LessonHarness(page, CaterpillarsLesson("01-beginner"))
     expect(voice_switch(page)).to_have_attribute("aria-checked", "false")
-    page.wait_for_timeout(1200)
+    wait_painted(page)
+    voices_read(page)  # the voice had its turn to read the new page
     assert take_speech(page) == []  # off, as the learner left it
     voice_switch(page).tap()
     page.reload(timeout=RENDER_TIMEOUT)  # a new kernel runs the notebook before the page's load event

@@ -12,6 +12,7 @@ and the page must say it is waiting meanwhile (``aria-busy`` on the board).
 from __future__ import annotations
 
 import re
+import time
 from dataclasses import dataclass, field
 
 import pytest
@@ -45,6 +46,11 @@ class SlowLine:
         else:
             page_side.send(message)
 
+    def answered(self) -> bool:
+        """The kernel has answered a tap (its ``handled`` count went up) and the answer is held here."""
+        texts = (m if isinstance(m, str) else m.decode("utf-8", "replace") for _, m in self.held)
+        return any('"handled"' in message for message in texts)
+
     def release(self) -> None:
         self.holding = False
         for page_side, message in self.held:
@@ -68,8 +74,10 @@ def test_three_quick_taps_on_a_slow_line_all_land(page: Page, lessons_server: Se
         player.by_id(box_id(slot)).click()
     board = lesson.locator(".cl-root")
     expect(board).to_have_attribute("aria-busy", "true")
-    lesson.wait_for_timeout(1_000)  # the taps' messages are on their way; the answers are held
-    assert line.held, "the kernel answered nothing while the line was held: the line was not slowed"
+    deadline = time.monotonic() + CLICK_TIMEOUT / 1000
+    while not line.answered():  # the first tap's answer, held; the page keeps the other taps until it comes
+        assert time.monotonic() < deadline, "no answer to a tap was held: the line was not slowed"
+        lesson.wait_for_timeout(50)  # poll: Playwright hands the kernel's messages to the route only while it waits
     line.release()
 
     choice = SetupChoice(tuple(sorted(zip(blanks, dice))))

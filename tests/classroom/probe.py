@@ -160,7 +160,7 @@ class PageClient:
         while not until():
             if time.monotonic() > end:
                 return False
-            time.sleep(poll)
+            time.sleep(poll)  # poll: the next look at the condition, bounded by the timeout
         return True
 
     def close(self) -> None:

@@ -33,6 +33,7 @@ from caterpillar_learn.classroom.rooms import CaterpillarsRoom, RoomSettings
 from caterpillar_learn.classroom.screens import room_view
 from caterpillar_learn.i18n import language, text
 from caterpillar_learn.ui.caterpillars import advice as bridge
+from tests import waiting
 from tests.threads import on_own_thread
 
 #: Long enough never to fire in a passing test, short enough to end a failing one (a loaded machine).
@@ -98,7 +99,7 @@ def test_two_asks_for_one_layout_start_one_solve(pool: Solves) -> None:
     deadline = time.monotonic() + SAFETY
     while (stored := sorted(p.name for p in pool.folder.glob(f"*{disk_cache.SUFFIX}"))) != expected:
         assert time.monotonic() < deadline, f"the workers wrote {stored}, not {expected}"
-        time.sleep(0.05)
+        time.sleep(0.05)  # poll: the next look at the folder, bounded by the deadline
     assert pool.solve("beginner", labels(LAYOUT)) is asks[0], "nor once its file is there"
 
 
@@ -248,7 +249,9 @@ def test_a_new_move_drops_a_hint_still_on_its_way(pool: Solves) -> None:
         page.board.act("option", index=first["index"])
     assert page.board.session.game.state.filled == 1
     pool.solve("beginner", labels(OTHER)).result(SAFETY)
-    time.sleep(1.0)  # the hint's job after the solve
+    # The hint's job runs once the solve is in; a job asked for after it, and not urgent (so behind every hint),
+    # ends after it on the pool's one worker: the hint has come back (and been dropped, or shown) by then.
+    pool.run("beginner", labels(OTHER), time.monotonic, urgent=False).result(SAFETY)
     page.board.refresh()
     assert page.board.hint == {}, "a hint for the sheet before the move is never shown"
 
@@ -263,7 +266,7 @@ async def _longest_gap_while(ask: Any, arrived: threading.Event, seconds: float)
     last, longest = time.monotonic(), 0.0
     end = last + seconds
     while not arrived.is_set() and time.monotonic() < end:
-        await asyncio.sleep(0.02)
+        await asyncio.sleep(0.02)  # time itself: the loop's longest gap is measured by these 20 ms ticks
         now = time.monotonic()
         longest, last = max(longest, now - last), now
     return longest
@@ -342,6 +345,7 @@ from caterpillar_learn.advice.workers import Solves
 if __name__ == "__main__":
     solves = Solves(workers=1)
     print(solves.solve("beginner", (1, 3, 6, 4, 6, 2, 3, 5, 5, 4, 2, 1)).result(300).pid, flush=True)
+    # time itself: a server that lives on until the test kills it (it waits on nothing)
     time.sleep(600)
 """
 
@@ -419,5 +423,12 @@ def test_over_the_websocket_a_pupil_sees_thinking_then_the_hint(tmp_path: Path) 
         teacher.close()
     finally:
         running.stop()
-    time.sleep(0.5)
-    assert not [w for w in workers if w.is_running() and w.status() != psutil.STATUS_ZOMBIE], "workers left running"
+    waiting.until(lambda: not [w for w in workers if _running(w)], 30, "workers left running after the server stopped")
+
+
+def _running(process: psutil.Process) -> bool:
+    """Still running, and not a zombie waiting for its parent."""
+    try:
+        return process.is_running() and process.status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False

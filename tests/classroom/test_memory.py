@@ -57,6 +57,7 @@ def _load(url: str, times: int) -> None:
 
 def _settle() -> None:
     """Past the lifetime, the next look for unused sessions, and the freezer's quiet time (with slack)."""
+    # time itself: what the server does once an unopened page's lifetime is over is what is measured
     time.sleep(2 * LIFETIME + Freezer.QUIET + 8)
 
 

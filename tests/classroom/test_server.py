@@ -194,6 +194,7 @@ def test_a_flood_of_refused_events_is_told_once_every_few_seconds(own_server: tu
     assert running.log.stat().st_size - size < 1000, running.log_tail()  # a line of each for the whole flood
 
     # The next lines, once EVERY seconds have passed since the first, count every refusal since.
+    # time itself: the refusals' lines are written once a window of EVERY seconds has passed
     time.sleep(max(0.0, told_by + EVERY + 0.2 - time.monotonic()))
     flood()
     assert flo.wait(lambda: [len(lines) for lines in told()] == [2, 2]), running.log_tail()

@@ -88,7 +88,7 @@ def start_serve(args: list[str], cwd: Path, log: Path) -> tuple[Server, str]:
                     pass
             if time.monotonic() > deadline:
                 raise RuntimeError(f"serve did not answer within {START_TIMEOUT:.0f} s:\n{server.log_tail()}")
-            time.sleep(0.3)
+            time.sleep(0.3)  # poll: the next look, bounded by the deadline
     except BaseException:
         server.stop()
         raise
@@ -117,7 +117,7 @@ def wait_for_kernels(server: Server, wanted: int, timeout: float) -> int:
         count = kernel_count(server)
         if count == wanted or time.monotonic() > deadline:
             return count
-        time.sleep(0.25)
+        time.sleep(0.25)  # poll: the next count, bounded by the timeout
 
 
 def write_notebook(path: Path, *code: str) -> Path:

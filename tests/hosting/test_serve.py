@@ -100,7 +100,7 @@ def test_the_cap_refuses_a_page_and_idle_kernels_are_culled(tmp_path: Path, serv
     deadline = time.monotonic() + 15
     again = fetch(page)
     while again.status == 503 and time.monotonic() < deadline:
-        time.sleep(0.5)
+        time.sleep(0.5)  # poll: the next ask, bounded by the deadline
         again = fetch(page)
     assert again.status == 200 and "42" in again.body, "the culled kernel's place is free again"
 
@@ -126,7 +126,7 @@ def test_a_closed_page_gives_its_place_when_the_class_is_full(tmp_path: Path, se
     assert fetch(page_url).status == 503
     again = fetch(page_url)
     while again.status == 503 and time.monotonic() < closed + 60:
-        time.sleep(1.0)
+        time.sleep(1.0)  # poll: the next ask (how long the place was kept is measured), bounded by 60 s
         again = fetch(page_url)
     waited = time.monotonic() - closed
     assert again.status == 200, server.log_tail()

@@ -36,7 +36,7 @@ def test_an_open_lesson_keeps_its_kernel_and_a_closed_one_is_culled(
     expect(page.get_by_test_id("roll-button")).to_be_enabled(timeout=RENDER_TIMEOUT)
     assert kernel_count(server) == 1
 
-    time.sleep(CULL_AFTER + 4)  # several passes of the culler over an idle, connected kernel
+    time.sleep(CULL_AFTER + 4)  # time itself: several passes of the culler over an idle, connected kernel
     assert kernel_count(server) == 1, server.log_tail()
     page.get_by_test_id("roll-button").click()
     expect(page.get_by_test_id("die-0")).to_be_visible()

@@ -147,10 +147,10 @@ def test_pupils_join_under_the_prefix_play_a_round_and_a_restart_loses_nothing(h
     deadline = time.monotonic() + RESTART_TIMEOUT
     while (again := _service(hub, missing_ok=True)) is None or again.pid == service.pid:
         assert time.monotonic() < deadline, "the hub did not start its service again"
-        time.sleep(1.0)
+        time.sleep(1.0)  # poll: the next look for the new service, bounded by the deadline
     while requests.get(f"{hub.classroom}/join", timeout=30).status_code != 200:
         assert time.monotonic() < deadline, "the restarted service did not answer"
-        time.sleep(0.5)
+        time.sleep(0.5)  # poll: the next ask, bounded by the deadline
     assert "Service classroom exited" in hub.server.log.read_text(errors="replace")
     teacher.reload()
     expect(teacher.get_by_test_id("room-code")).to_have_text(code, timeout=RENDER_TIMEOUT)

@@ -146,7 +146,7 @@ def served_from_nowhere(lessons_install: tuple[Path, dict[str, str]], tmp_path: 
         deadline = time.monotonic() + 120
         while not (found := re.search(r"^Lessons \(.*\) at (\S+)$", log.read_text(errors="replace"), re.M)):
             assert process.poll() is None and time.monotonic() < deadline, server.log_tail()
-            time.sleep(0.3)
+            time.sleep(0.3)  # poll: the next look for the address line, bounded by the deadline
         yield found.group(1)
     finally:
         server.stop()
@@ -164,7 +164,7 @@ def test_the_lessons_install_serves_every_lesson_from_an_empty_folder(served_fro
             break
         except OSError:
             assert time.monotonic() < deadline
-            time.sleep(0.5)
+            time.sleep(0.5)  # poll: the next ask for the folder's contents, bounded by the deadline
     assert sorted(entry["name"] for entry in listed if entry["name"].endswith(".ipynb")) == lessons
     assert len(lessons) >= 12 and not [entry for entry in listed if entry["name"].endswith(".py")]
 
@@ -201,7 +201,7 @@ def plain_voila(lessons_install: tuple[Path, dict[str, str]], tmp_path: Path) ->
                     break
             except OSError:
                 assert time.monotonic() < deadline, server.log_tail()
-                time.sleep(0.3)
+                time.sleep(0.3)  # poll: the next ask for the page, bounded by the deadline
         yield server.url
     finally:
         server.stop()

@@ -66,7 +66,7 @@ def watch(monkeypatch: pytest.MonkeyPatch) -> Iterator[Watch]:
             seen.entered.set()
             assert seen.gate.wait(SAFETY), "the test never opened the gate"
         if seen.pause:
-            time.sleep(seen.pause)  # widens the window in which two unlocked solves would overlap
+            time.sleep(seen.pause)  # time itself: widens the window in which two unlocked solves would overlap
         solution = real(level, labels, **kwargs)
         seen.calls.append((who, (Level.parse(level), tuple(labels)), id(solution)))
         return solution

@@ -309,14 +309,18 @@ SHOWN_TOTALS_JS = """() => [...document.querySelectorAll('.cl-sheet .cl-total')]
 def test_a_total_that_grows_again_while_it_counts_ends_on_pythons_number(browser: Browser) -> None:
     """With motion on, a total that grows counts up to its new number.  A round played while the last one's
     count still runs (a fast child, a led round, a lesson's end) must not leave a number in between standing:
-    each total ends as Python drew it."""
+    each total ends as Python drew it.  The page's clock is the test's: a round comes 80 ms of it after the
+    last however busy the machine is."""
     context = browser.new_context(viewport={"width": 1300, "height": 1000}, reduced_motion="no-preference")
     page = context.new_page()
     try:
+        page.clock.install()
         harness = Harness(page, CaterpillarsBoard("beginner", seed=5))
+        page.clock.pause_at(page.evaluate("() => Date.now()") / 1000 + 1)  # from here on time moves when told
         board = harness.board
         grew_twice = False
         last_grown = None
+        counting = 0
         for _ in range(8):  # rounds into Alex where the dice allow, each pushed 80 ms after the last
             board.act("roll")
             entries = [entry for entry in board.legal if entry["score"] > 0] or board.legal
@@ -325,9 +329,12 @@ def test_a_total_that_grows_again_while_it_counts_ends_on_pythons_number(browser
             grew_twice |= entry["caterpillar"] == last_grown == "Alex"
             last_grown = entry["caterpillar"]
             page.evaluate("(t) => window.pushTraits(t)", harness.traits())
-            page.wait_for_timeout(80)  # a count lasts 450 ms: the next round comes while it runs
+            page.clock.run_for(80)  # a count lasts 450 ms: the next round comes while it runs
+            drawn = [board.sheet["totals"][name] for name in ("Alex", "Bobby", "Charlie")]
+            counting += page.evaluate(SHOWN_TOTALS_JS) != drawn
         assert grew_twice, "the dice never let Alex grow in two rounds running"
-        page.wait_for_timeout(1000)  # every count has ended
+        assert counting, "no count was under way when the next round came: the race was not run"
+        page.clock.run_for(1000)  # every count has ended
         expected = [board.sheet["totals"][name] for name in ("Alex", "Bobby", "Charlie")]
         assert page.evaluate(SHOWN_TOTALS_JS) == expected
     finally:
