@@ -94,9 +94,8 @@ def walk_lesson(
         walk = ChildWalk(page, random.Random(seed), on_wait=at_wait, shots=shooter)  # type: ignore[arg-type]
         if careless:
             walk.careless(careless)  # it may press a speaker, or switch the voice off
-            # time itself: a speaker press speaks within this window (speech.py); what the last one says is that
-            # press's, not the walk's
-            page.wait_for_timeout(PRESS_WINDOW_MS)
+            # A speaker press speaks within this window (speech.py): what the last one says is that press's.
+            page.wait_for_timeout(PRESS_WINDOW_MS)  # time itself: the press's window, not the walk's speech
             heard.forget()
         walk.walk()
         if speaks_by_default(name) and not careless:  # read-aloud is on here: it spoke by itself at every step

@@ -14,15 +14,19 @@ removed or replaced would show there.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from collections.abc import Iterator
+from functools import partial
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from caterpillar_learn.i18n import text
 from caterpillar_learn.raupe import Game, format_card
+from tests.waiting import until
 
 from .conftest import Server
 from .driver import CLICK_TIMEOUT, RENDER_TIMEOUT
@@ -95,6 +99,20 @@ def table(browser: Browser, lessons_server: Server) -> Iterator[Page]:
         context.close()
 
 
+def more_ticks(page: Page, count: int) -> None:
+    """Wait until the page has sent ``count`` more ticks of the clock (each a quarter second of its time).
+
+    Playwright hands the test the frames the page sent only while the test talks to the page: each look at the
+    count asks the page something first."""
+    goal = ticks(page) + count
+
+    def ticked() -> bool:
+        page.evaluate("0")  # a round trip to the page: Playwright delivers the frames it has seen meanwhile
+        return ticks(page) >= goal
+
+    until(ticked, BOT_WAIT, f"the clock did not tick {count} times")
+
+
 def set_speed(page: Page, value: str) -> None:
     """The speed slider moved to ``value`` (as a grown-up does), once the page shows the new speed."""
     slider = page.get_by_test_id("raupe-speed")
@@ -111,6 +129,18 @@ def pile_size(page: Page) -> int:
     return int(page.get_by_test_id("raupe-pile").get_attribute("data-size") or -1)
 
 
+def my_plays(data: dict[str, object]) -> list[dict[str, object]]:
+    return [event for event in data["events"] if event.get("play") == 0]  # type: ignore[attr-defined]
+
+
+def answer(page: Page, before: dict[str, object]) -> tuple[list[dict[str, object]], str] | None:
+    """The game's answer to the learner's card since the record was ``before``: the learner's plays since (maybe
+    a slip) and the line, once there is one (a play, or "too late"), else None."""
+    played = my_plays(record(page))[len(my_plays(before)) :]
+    message = page.get_by_test_id("raupe-message").text_content() or ""
+    return (played, message) if played or message == text("raupe_lessons.msg.too_late") else None
+
+
 def test_the_clock_running_removes_no_element_and_keeps_each_card(table: Page) -> None:
     page = table
     set_speed(page, "0.25")  # the bots at their slowest: a window with nothing but the clock is easy to find
@@ -118,12 +148,10 @@ def test_the_clock_running_removes_no_element_and_keeps_each_card(table: Page) -
         size = pile_size(page)
         page.evaluate("() => { window.__card = document.querySelector('[data-testid=\"raupe-card\"]'); }")
         page.evaluate(OBSERVE_JS)
-        ticked = ticks(page)
-        time.sleep(1.0)  # four ticks of the clock, nothing else
+        more_ticks(page, 4)  # about a second of the clock, nothing else
         quiet = page.evaluate(OBSERVED_JS)
-        assert ticks(page) >= ticked + 2, "the clock did not tick"
         set_speed(page, "0.3")  # one text changes: the whole table is described and painted again
-        time.sleep(0.6)  # two more ticks
+        more_ticks(page, 2)
         seen = page.evaluate(OBSERVED_JS)
         set_speed(page, "0.25")
         if pile_size(page) != size:
@@ -166,9 +194,14 @@ def test_a_card_pressed_while_a_bot_plays_is_that_card_when_released(table: Page
         )
         page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
         page.mouse.down()
-        deadline = time.monotonic() + BOT_WAIT
-        while pile_size(page) == size and record(page) == before and time.monotonic() < deadline:
-            time.sleep(0.05)
+        with contextlib.suppress(PlaywrightTimeoutError):  # a bot's card on the pile, or any other event
+            page.wait_for_function(
+                """([size, before]) => document.querySelector('[data-testid="raupe-pile"]').dataset.size !== size
+                  || document.querySelector('[data-testid="raupe-record"]').textContent !== before""",
+                arg=[str(size), page.get_by_test_id("raupe-record").text_content() or ""],
+                polling=20,
+                timeout=BOT_WAIT * 1000,
+            )
         moved = pile_size(page) != size
         page.mouse.up()
         if not moved:
@@ -182,17 +215,7 @@ def test_a_card_pressed_while_a_bot_plays_is_that_card_when_released(table: Page
         assert page.evaluate("() => window.__rrTaps") == [index], "the release was no tap on the pressed card"
         # The game's answer to that card: played (maybe as a slip), or too late for the new pile.
         held = format_card(state.hands[0][index])
-        mine = lambda data: [e for e in data["events"] if e.get("play") == 0]  # noqa: E731
-        deadline = time.monotonic() + CLICK_TIMEOUT / 1000
-        while time.monotonic() < deadline:
-            after = record(page)
-            played = mine(after)[len(mine(before)) :]
-            message = page.get_by_test_id("raupe-message").text_content() or ""
-            if played or message == text("raupe_lessons.msg.too_late"):
-                break
-            time.sleep(0.1)
+        played = until(partial(answer, page, before), CLICK_TIMEOUT / 1000, "no answer to the card")[0]
         assert played == [] or [event["card"] for event in played] == [held], f"another card was played: {played}"
-        late = text("raupe_lessons.msg.too_late")
-        assert played or message == late, f"no answer to the card, the page says: {message}"
         return
     pytest.fail("no bot played while a card was held, four times")

@@ -20,6 +20,7 @@ from playwright.sync_api import Page, expect
 
 from caterpillar_learn.i18n import text
 from caterpillar_learn.raupe import Game, State, legal_plays
+from tests.waiting import until
 
 from .conftest import Server, screenshot
 from .driver import CLICK_TIMEOUT, RENDER_TIMEOUT, open_lesson
@@ -161,6 +162,7 @@ def test_a_round_by_clicks_and_a_round_by_keyboard(page: Page, lessons_server: S
     lesson.get_by_test_id("raupe-card").first.click()
     expect(lesson.get_by_test_id("raupe-message")).to_have_text(text("raupe_lessons.msg.is_paused"))
     screenshot(lesson, "raupe-paused")
+    # time itself: a second of the paused game (its clock sends no tick), in which no card and no bot may play
     time.sleep(1.0)
     assert record(lesson) == paused_at  # neither the card nor a bot got through
     pause.focus()
@@ -170,7 +172,4 @@ def test_a_round_by_clicks_and_a_round_by_keyboard(page: Page, lessons_server: S
 
 
 def _wait_for(condition: Callable[[], bool], timeout: float = CLICK_TIMEOUT / 1000) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, "the page did not update in time"
-        time.sleep(0.1)
+    until(condition, timeout, "the page did not update in time")

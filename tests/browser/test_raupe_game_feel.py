@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
 from typing import Any
 
@@ -23,11 +24,13 @@ from playwright.sync_api import Browser, Page, expect
 
 from caterpillar_learn.raupe import legal_plays
 from caterpillar_learn.ui.raupe.controller import TOO_LATE
+from tests.waiting import until
 
 from .conftest import Server, screenshot
-from .driver import CLICK_TIMEOUT, RENDER_TIMEOUT
+from .driver import CLICK_TIMEOUT, RENDER_TIMEOUT, wait_answered
 from .test_board_feel import PROJECTOR, TABLET, WATCH_JS
 from .test_raupe import answer_which_cards_fit, my_plays, settled
+from .test_raupe_screen import resized
 
 pytestmark = pytest.mark.browser
 
@@ -58,12 +61,10 @@ def _play(page: Page, index: int, mark: str) -> None:
     page.evaluate(f"window.__mark = {mark!r}")
     before = page.evaluate("JSON.stringify(window.__sounds)"), my_plays(page)
     page.locator(f'[data-testid="raupe-card"][data-index="{index}"]').tap()
-    deadline = time.monotonic() + CLICK_TIMEOUT / 1000
-    while (page.evaluate("JSON.stringify(window.__sounds)"), my_plays(page)) == before:
-        if time.monotonic() > deadline:
-            return  # nothing answered: the assertions say what is missing
-        time.sleep(0.05)
-    page.wait_for_timeout(200)
+    answered = lambda: (page.evaluate("JSON.stringify(window.__sounds)"), my_plays(page)) != before  # noqa: E731
+    with contextlib.suppress(AssertionError):  # nothing answered: the assertions say what is missing
+        until(answered, CLICK_TIMEOUT / 1000, "the table did not answer the card")
+    wait_answered(page)  # Python has answered the tap, and the page has drawn (and sounded) its answer
 
 
 def _a_fitting_card(page: Page) -> int | None:
@@ -92,7 +93,8 @@ def test_no_card_is_marked_as_the_one_that_fits_and_plays_are_heard(browser: Bro
         index = _a_fitting_card(page)
         assert index is not None, "the lesson's seed deals a card that fits at once"
         _play(page, index, "fit")
-        page.wait_for_timeout(TOO_LATE * 1000 + 300)  # a card tapped just as the pile changed is too late, not a slip
+        # time itself: the too-late window after the pile changed (TOO_LATE s) passes, so the next card is a slip
+        page.wait_for_timeout(TOO_LATE * 1000 + 300)
         slip = _an_unfitting_card(page)
         if slip is not None:
             _play(page, slip, "slip")
@@ -155,7 +157,7 @@ def test_the_table_fills_the_screen_and_its_text_is_readable(
     try:
         for screen, (options, least_share, least_text, least_card) in SCREENS.items():
             page.set_viewport_size(options["viewport"])
-            page.wait_for_timeout(500)  # the hand measured and sized to the window
+            resized(page, options["viewport"])  # the hand measured and sized to the window
             seen = page.evaluate(MEASURE_JS)
             screenshot(page, f"raupe-{lesson}-{screen}-playing")
             assert seen["share"] >= least_share, f"the table takes {seen['share']:.0%} of the {screen}"
@@ -183,7 +185,7 @@ def _moves_after(page: Page, act: Any, seconds: float = 1.5) -> set[str]:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         seen |= set(page.evaluate(MOVING_JS))
-        time.sleep(0.05)
+        time.sleep(0.05)  # poll: the animations running now, looked at until the window after the tap ends
     return seen
 
 

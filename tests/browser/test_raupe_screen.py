@@ -18,17 +18,19 @@ import json
 import random
 import time
 from collections.abc import Iterator
+from functools import partial
 
 import pytest
 from playwright.sync_api import Browser, Locator, Page, ViewportSize, expect
 
 from caterpillar_learn.i18n import language, text
 from caterpillar_learn.lessons import SETUPS
-from caterpillar_learn.raupe import Game, State
+from caterpillar_learn.raupe import Game, Penalty, State
 from caterpillar_learn.ui.voice import speaks_by_default
+from tests.waiting import until
 
 from .conftest import Server, screenshot
-from .driver import CLICK_TIMEOUT, RENDER_TIMEOUT
+from .driver import CLICK_TIMEOUT, RENDER_TIMEOUT, wait_answered, wait_painted
 from .speech import Heard, record_speech
 from .walk import CLICK_GRACE_MS, CLICKS_JS
 from .words import FEW_WORDS, assert_few_words
@@ -115,25 +117,33 @@ def the_todo(page: Page) -> Locator:
     """The one thing marked to do now: exactly one, visible and inside the viewport (read in one go, as a
     bot's card may redraw the hand at any moment; a redraw in between is looked at again)."""
     seen: dict[str, object] = {}
-    for _ in range(20):
-        seen = page.evaluate(
-            """() => {
-              const marked = [...document.querySelectorAll('[data-todo="true"]')];
-              const node = marked[0];
-              if (marked.length !== 1) return { count: marked.length };
-              const r = node.getBoundingClientRect();
-              return { count: 1, shown: node.offsetParent !== null && r.width > 0,
-                inside: r.left >= 0 && r.top >= 0 && r.right <= innerWidth + 0.5 && r.bottom <= innerHeight + 0.5,
-                testid: node.dataset.testid || '', index: node.dataset.index || '' };
-            }"""
-        )
+
+    def one_in_view() -> Locator | None:
+        seen.clear()
+        seen.update(page.evaluate(TODO_JS))
         if seen.get("count") == 1 and seen.get("shown") and seen.get("inside"):
             selector = f'[data-testid="{seen["testid"]}"]'
             if seen["index"]:
                 selector += f'[data-index="{seen["index"]}"]'
             return page.locator(selector).first
-        time.sleep(0.1)
-    raise AssertionError(f"not exactly one marked thing in view: {seen}")
+        return None
+
+    try:
+        return until(one_in_view, CLICK_TIMEOUT / 1000, "not exactly one marked thing in view")
+    except AssertionError:
+        raise AssertionError(f"not exactly one marked thing in view: {seen}") from None
+
+
+#: The things marked to do now: their count, and where there is one, whether it is shown and inside the window.
+TODO_JS = """() => {
+  const marked = [...document.querySelectorAll('[data-todo="true"]')];
+  const node = marked[0];
+  if (marked.length !== 1) return { count: marked.length };
+  const r = node.getBoundingClientRect();
+  return { count: 1, shown: node.offsetParent !== null && r.width > 0,
+    inside: r.left >= 0 && r.top >= 0 && r.right <= innerWidth + 0.5 && r.bottom <= innerHeight + 0.5,
+    testid: node.dataset.testid || '', index: node.dataset.index || '' };
+}"""
 
 
 def small_targets(page: Page) -> list[str]:
@@ -193,20 +203,31 @@ def assert_table_in_view(page: Page) -> None:
     expect(speed).to_be_hidden()
 
 
+def resized(page: Page, size: ViewportSize) -> None:
+    """Wait until the window has ``size`` and the page has drawn it: the hand fitted to the new size (a resize
+    and the table's ResizeObserver fit the hand within the frame, before two more are painted)."""
+    page.wait_for_function(
+        "([width, height]) => innerWidth === width && innerHeight === height",
+        arg=[size["width"], size["height"]],
+        timeout=CLICK_TIMEOUT,
+    )
+    wait_painted(page)
+
+
 def look_at_the_table_on_both_screens(page: Page, lesson: str) -> None:
     """Just after Start: the table in view with targets of 44 px on the tablet, then in view on the same page
     made a big screen (as a tablet on a projector's cable would be); the page is a tablet again after."""
-    time.sleep(1.0)  # the hand is fitted after the first redraw
+    wait_answered(page)  # the hand is fitted after the first redraw
     assert_table_in_view(page)
     assert small_targets(page) == []
     assert page.get_by_test_id("raupe-how-to-play").locator("xpath=..").get_attribute("open") is None
     screenshot(page, f"raupe-{lesson}-tablet")
     page.set_viewport_size(SCREEN)
-    time.sleep(1.0)  # the hand is fitted again once the table has its new size
+    resized(page, SCREEN)  # the hand is fitted again once the table has its new size
     assert_table_in_view(page)
     screenshot(page, f"raupe-{lesson}-screen")
     page.set_viewport_size(TABLET)
-    time.sleep(1.0)
+    resized(page, TABLET)
     assert_table_in_view(page)
 
 
@@ -245,6 +266,12 @@ def test_a_card_tapped_as_the_pile_changes_is_too_late_and_costs_nothing(tablet:
     expect(page.locator(".rr-score")).to_contain_text("slips: 0")
 
 
+def new_penalty(page: Page, was: Penalty | None) -> Penalty | None:
+    """The game's penalty, once it is not ``was`` (a call answered), else None."""
+    penalty = game_state(page).penalty
+    return penalty if penalty is not None and penalty != was else None
+
+
 def deals_no_aphid(page: Page) -> None:
     """Lesson 12's deal, just after Start: no aphid and no butterfly on any card of any hand or of the pile."""
     state = game_state(page)
@@ -277,20 +304,15 @@ def test_lesson_fourteen_a_right_call_gives_three_of_the_learners_cards(tablet: 
             pytest.fail("the game ended before a right call")
         last = state.last
         if last is None or last.player == 0 or not last.mistakes or state.plays == called:
-            time.sleep(0.2)
+            time.sleep(0.2)  # poll: a bot's card with a mistake not yet called, within the four minutes above
             continue
         mine = page.get_by_test_id("raupe-card").count()
         expect(page.get_by_test_id("raupe-below").locator("svg")).to_be_visible()  # the leaf to check against
         page.evaluate("() => { window.__backs = 0; }")
         tap(page, page.get_by_test_id("raupe-call-mistake"))
         called = state.plays
-        penalty = state.penalty
-        for _ in range(50):  # the call's penalty (a bot's card may have come first)
-            penalty = game_state(page).penalty
-            if penalty is not None and penalty != state.penalty:
-                break
-            time.sleep(0.2)
-        assert penalty is not None and penalty != state.penalty, "the call was not answered"
+        # The call's penalty (a bot's card may have come first).
+        penalty = until(partial(new_penalty, page, state.penalty), CLICK_TIMEOUT / 1000, "the call was not answered")
         if not penalty.right:
             # On a loaded machine a bot's card covered the slip before the tap arrived: the call was wrong, as
             # a slow child's would be.  Wait for the next slip.
