@@ -203,6 +203,8 @@ function render({ model, el }) {
   /** @param {string} name */
   const keep = (name) => (/** @type {HTMLElement|null} */ node) => { if (node) nodes[name] = node; };
   const refs = { head: keep("head"), bar: keep("bar"), question: keep("question"), cards: keep("cards") };
+  /** The card size kept through the game under way (``game``: its window and question state; null between games). */
+  let kept = { game: /** @type {string|null} */ (null), size: 0 };
   let fit = { size: 124, small: false, top: /** @type {number|null} */ (null), width: /** @type {number|null} */ (null), count: -1,
     answering: false };
 
@@ -516,7 +518,13 @@ function render({ model, el }) {
     const height = window.innerHeight - top - 24;
     const width = box.clientWidth || root.clientWidth;
     const most = Math.max(124, Math.round(window.innerHeight * 0.24)); // a projector's cards as big as its room
-    const size = cardWidth(count, width, height, 8, most, 50, answering() ? 0 : FLIP_ROW);
+    let size = cardWidth(count, width, height, 8, most, 50, answering() ? 0 : FLIP_ROW);
+    // Through a game the cards never grow, so that none moves under a finger as the hand empties (issue 40); they
+    // shrink only when they must (more cards, less room), and a new game or a new window size fits them anew.
+    const t = /** @type {TableView} */ (model.get("table") || {});
+    const game = t.started && !t.finished ? `${window.innerWidth}x${window.innerHeight}:${answering()}` : null;
+    if (game !== null && kept.game === game) size = Math.min(size, kept.size);
+    kept = { game, size };
     const was = fit;
     fit = { size, small: size < 96, top: Math.round(box.getBoundingClientRect().top - rootTop), width: box.clientWidth, count,
       answering: answering() };

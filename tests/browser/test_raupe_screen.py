@@ -14,6 +14,7 @@ from the game record the page shows.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import random
 import time
@@ -350,6 +351,7 @@ def walk_the_table(page: Page, lesson: str, lang: str = "en", *, both_screens: b
         look_at_the_table_on_both_screens(page, lesson)
     progress = page.get_by_test_id("lesson-progress")
     deadline = time.monotonic() + WALK_LIMIT
+    sizes: list[tuple[float, int]] = []  # the cards' width and how many, wait by wait, in the game under way
     while True:
         if time.monotonic() > deadline:  # what the page showed, for whoever reads the failure
             screenshot(page, f"raupe-{lesson}-{lang}-walk-timed-out")
@@ -367,6 +369,8 @@ def walk_the_table(page: Page, lesson: str, lang: str = "en", *, both_screens: b
         if lesson in FEW_WORDS:
             assert_few_words(page, f"in {lesson} ({lang})")
         todo = the_todo(page)
+        if lesson == IN_GERMAN:
+            sizes = hand_keeps_its_size(page, sizes, playing=todo.get_attribute("data-testid") != "question")
         if todo.get_attribute("data-testid") == "question":
             # A question while the game should run: the bots won before the lesson's last step (a slow child on a
             # loaded machine) and Play again asks about the last game.  The whole question is what is marked, and a
@@ -390,6 +394,30 @@ def walk_the_table(page: Page, lesson: str, lang: str = "en", *, both_screens: b
     assert the_todo(page).get_attribute("data-testid") == "raupe-start"  # the last step offers one thing
     with language(lang):
         expect(page.get_by_test_id("raupe-start")).to_have_text(text("raupe_lessons.ui.play_again"))
+
+
+#: The cards' width and their number now (the first card's box; none: 0 and 0).
+CARDS_JS = """() => {
+  const cards = document.querySelectorAll('[data-testid="raupe-card"]');
+  return [cards.length ? cards[0].getBoundingClientRect().width : 0, cards.length];
+}"""
+
+
+def hand_keeps_its_size(page: Page, sizes: list[tuple[float, int]], *, playing: bool) -> list[tuple[float, int]]:
+    """The hand's cards keep their width through a game within 10 %, as the hand empties (issue 40: no card moves
+    under a finger); only more cards than were dealt may make them smaller.  ``sizes``: this game's so far (a
+    question between games starts a new list)."""
+    if not playing:
+        return []
+    width, count = page.evaluate(CARDS_JS)
+    if not count:
+        return sizes
+    sizes = [*sizes, (width, count)]
+    dealt = max(n for _, n in sizes[:1])
+    widths = [w for w, n in sizes if n <= dealt]
+    grew = [(a, b) for a, b in itertools.pairwise(widths) if b > a + 1]  # as the hand empties: it did (114 to 124)
+    assert not grew and max(widths) <= min(widths) * 1.1, f"the cards changed size during the game: {sizes}"
+    return sizes
 
 
 #: The lesson walked in German (on the server that starts every lesson in German), and not again in English.
