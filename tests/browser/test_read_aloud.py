@@ -245,8 +245,8 @@ def test_a_beginner_step_is_read_by_itself_for_the_ear(listened: Page, lang: str
     expect(voice_switch(page)).to_have_attribute("aria-checked", "true")  # on by default in lesson 01
     said = heard_by_itself(page)
     assert said[0]["lang"] == lang
-    with language(lang):
-        assert said[0]["text"] == "\n".join(filter(None, [lesson["title"], lesson["body"]]))
+    # By itself the voice reads the step's words; its title is for the eye (issue 40: the voice for the ear).
+    assert said[0]["text"] == lesson["body"] and lesson["title"] not in spoken_text(said)
     if lesson.get("todo"):  # the line that says what to do now is read too
         assert lesson["todo"] in spoken_text(said)
     # The learner acts: what appears is read, with nothing pressed.
@@ -254,7 +254,10 @@ def test_a_beginner_step_is_read_by_itself_for_the_ear(listened: Page, lang: str
     while harness.board.lesson["title"] == lesson["title"] and harness.board.lesson["can_next"]:
         harness.click("next-step")
     new = heard_by_itself(page)
-    assert harness.board.lesson["title"] in spoken_text(new) or harness.board.explanation in spoken_text(new)
+    now = harness.board
+    assert any(
+        line and line in spoken_text(new) for line in (now.lesson["body"], now.explanation, now.question.get("text"))
+    )
 
 
 def open_question(board: CaterpillarsLesson) -> Any:
