@@ -359,9 +359,8 @@ def lesson_view(room: LessonRoom) -> LessonView:
     class_line = ""
     if missed is not None:
         idea, count = missed
-        class_line = text(
-            "classroom.lesson.most_missed", idea=text(f"practice.idea.{idea}"), count=count, pupils=len(lines)
-        )
+        key = "most_missed" if 2 * count > len(lines) else "some_missed"  # "most" only above half (issue 42)
+        class_line = text(f"classroom.lesson.{key}", idea=text(f"practice.idea.{idea}"), count=count, pupils=len(lines))
     roll_key = "classroom.ui.start_lesson" if room.kind == "raupe" else "classroom.ui.roll_lesson"
     return {
         "lesson": room.settings.lesson,

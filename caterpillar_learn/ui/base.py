@@ -129,6 +129,25 @@ def template(key: str) -> str:
 C = TypeVar("C", bound=Controller)
 
 
+def refuse_keywords(given: Mapping[str, Any], allowed: tuple[str, ...] = ("lang",)) -> None:
+    """Refuse, in one line, a keyword a widget would ignore (a typo such as ``langg``, or a lesson's ``level``):
+    only ``allowed`` and the options every ipywidget takes (``layout``, ``tooltip``...) pass.
+
+    >>> refuse_keywords({"layout": None})
+    >>> try:
+    ...     refuse_keywords({"langg": "de"})
+    ... except CaterpillarLearnError as error:
+    ...     print(error)
+    keyword: got 'langg', expected one of lang, layout, tabbable, tooltip
+    """
+    options = sorted(name for name in anywidget.AnyWidget.class_trait_names() if not name.startswith("_"))
+    known = {*allowed, *options} - {"comm", "keys", "log"}
+    for name in given:
+        if name not in known:
+            choices = sorted({*allowed, *(o for o in ("layout", "tabbable", "tooltip") if o in known)})
+            raise CaterpillarLearnError(describe("keyword", name, "one of " + ", ".join(choices)))
+
+
 class LearnWidget(anywidget.AnyWidget, Generic[C]):
     """The base of every widget: one controller, the event trait, the guard and the refresh.
 
@@ -177,6 +196,7 @@ class LearnWidget(anywidget.AnyWidget, Generic[C]):
             super().add_traits(**fresh)
 
     def __init__(self, controller: C, *, lang: str | None = None, **kwargs: Any) -> None:
+        refuse_keywords(kwargs)
         super().__init__(**kwargs)
         self.session: C = controller  # named for what it holds: this learner's game and screen
         #: ``"resumed"`` or ``"refused"`` after the page's resume, until the learner's next action.

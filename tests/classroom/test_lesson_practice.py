@@ -113,6 +113,20 @@ def test_three_pupils_the_grid_the_class_line_and_the_progress_file() -> None:
         }
 
 
+def test_the_class_line_says_most_only_above_half() -> None:
+    lobby = Lobby(EventStore(":memory:"))
+    console, room = lesson_room(lobby)
+    room.clock = Clock()
+    ada, _ben = arrive(room, "Ada", "Ben")
+    to_free_play(room, ada)
+    free_game(room, ada, smaller_score)
+    practise_wrongly_once(room, ada)
+    console.refresh()
+    assert console.room["lesson"]["class_line"] == text(
+        "classroom.lesson.some_missed", idea=text("practice.idea.score_die"), count=1, pupils=2
+    )  # one of two: not "most"
+
+
 def test_with_workers_the_practice_comes_from_them_and_a_restart_brings_it_back(pool: Solves, tmp_path: Path) -> None:
     lobby = Lobby(EventStore(str(tmp_path / "class.sqlite")))
     _, room = lesson_room(lobby)

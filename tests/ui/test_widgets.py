@@ -13,10 +13,12 @@ import pytest
 from caterpillar_learn.caterpillars import Game, Move, score, why_not
 from caterpillar_learn.caterpillars.notation import move_from_json
 from caterpillar_learn.caterpillars.sheet import describe_slot, slot_of
+from caterpillar_learn.errors import CaterpillarLearnError
 from caterpillar_learn.i18n import text
 from caterpillar_learn.lessons import LESSONS, get_lesson
 from caterpillar_learn.lessons.caterpillars import guided_game
 from caterpillar_learn.ui.caterpillars import CaterpillarsBoard, CaterpillarsLesson
+from caterpillar_learn.ui.raupe import RaupeWidget
 
 LEVELS = ("beginner", "intermediate", "advanced", "expert")
 
@@ -376,3 +378,20 @@ def test_every_widget_of_a_class_is_of_that_class_and_names_it_to_anywidget() ->
     assert first._anywidget_id == "caterpillar_learn.ui.caterpillars.widget.CaterpillarsBoard"
     assert first.get_state()["_anywidget_id"] == first._anywidget_id
     assert "_anywidget_id" in first.keys
+
+
+@pytest.mark.parametrize(
+    ("make", "named"),
+    [
+        (lambda: CaterpillarsLesson("01-beginner", langg="de"), "keyword: got 'langg', expected one of lang, layout"),
+        (lambda: CaterpillarsLesson("01-beginner", level="intermediate"), "keyword: got 'level', expected one of lang"),
+        (lambda: RaupeWidget("10-raupe-shape", speed=2), "keyword: got 'speed', expected one of lang, layout, lesson"),
+    ],
+)
+def test_a_keyword_a_lesson_would_ignore_is_refused_in_one_line(make: Any, named: str) -> None:
+    """A notebook's typo (``langg=``) or a board's keyword a lesson ignores (``level=``): one line, naming the ones
+    allowed (issue 42), instead of a warning nobody sees."""
+    with pytest.raises(CaterpillarLearnError) as refused:
+        make()
+    assert str(refused.value).startswith(named) and "\n" not in str(refused.value), refused.value
+    assert CaterpillarsLesson("01-beginner", lang="de").lang == "de"  # the keywords allowed still work

@@ -27,7 +27,7 @@ import traitlets
 from caterpillar_learn.caterpillars import ACTION_FACES, CATERPILLARS, DEFAULT_LABELS
 from caterpillar_learn.i18n import text
 from caterpillar_learn.ui.assets import es_module, widget_styles
-from caterpillar_learn.ui.base import LearnWidget
+from caterpillar_learn.ui.base import LearnWidget, refuse_keywords
 from caterpillar_learn.ui.caterpillars.controller import Session
 from caterpillar_learn.ui.caterpillars.lesson import LessonSession
 
@@ -96,8 +96,11 @@ class CaterpillarsBoard(LearnWidget[Session]):
 class CaterpillarsLesson(CaterpillarsBoard):
     """A lesson's board with its stepper; level, seed and setup come from the lesson's data."""
 
-    def __init__(self, name: str = "01-beginner", seed: int | None = None, **kwargs: Any) -> None:
-        super().__init__(session=LessonSession(name, seed), **kwargs)
+    def __init__(self, name: str = "01-beginner", seed: int | None = None, *, lang: str | None = None, **kwargs: Any):
+        # A lesson's level and setup are the lesson's own: a board's keywords (level=...) would be ignored, so they
+        # are refused, as a typo is (issue 42).
+        refuse_keywords(kwargs, ("name", "seed", "lang"))
+        super().__init__(session=LessonSession(name, seed), lang=lang, **kwargs)
 
     @property
     def step(self) -> int:

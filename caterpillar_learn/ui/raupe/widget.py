@@ -49,7 +49,7 @@ import traitlets
 from caterpillar_learn.i18n import available_languages, language
 from caterpillar_learn.lessons import get_table
 from caterpillar_learn.ui.assets import es_module, widget_styles
-from caterpillar_learn.ui.base import LearnWidget
+from caterpillar_learn.ui.base import LearnWidget, refuse_keywords
 from caterpillar_learn.ui.raupe.controller import RaupeTable
 
 __all__ = ["RaupeWidget"]
@@ -79,6 +79,7 @@ class RaupeWidget(LearnWidget[RaupeTable]):
     lesson_text = traitlets.Dict().tag(sync=True, view=True)
 
     def __init__(self, lesson: str = "15-raupe-race", seed: int = 1, *, lang: str | None = None, **kwargs: Any) -> None:
+        refuse_keywords(kwargs, ("lesson", "seed", "lang"))  # a typo is refused, not ignored (issue 42)
         self.lesson = lesson
         super().__init__(RaupeTable(get_table(lesson), seed, lesson), lang=lang, **kwargs)
         with language(self.lang):  # the table asked its question in the process's language
