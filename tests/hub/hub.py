@@ -11,10 +11,13 @@ The proxy is configurable-http-proxy from npm, pinned by
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+
+import psutil
 
 from tests.browser.conftest import Server, free_port, start_server
 
@@ -49,23 +52,44 @@ def start_hub(folder: Path) -> Hub:
 
     The hub gives a managed service ten seconds to answer, then gives up and stops (JupyterHub's own rule).
     The classroom answers in under 2 s on a quiet machine; beside the suite's other workers and browsers it
-    can take longer, so the hub (and so the service, its child) runs before them (a lower niceness, as root),
-    and a hub that gave up so is started again, on other ports, up to :data:`HUB_TRIES` times (a fresh-clone run
-    with a test run beside it saw two hubs give up in a row: each start warms what the next one imports).
+    can take longer (11-19 s in fresh-clone runs beside the suite's other workers, 2026-12-06), so the test's hub
+    waits up to :data:`SERVICE_PATIENCE` s at each of its ten looks (:data:`PATIENT`), the hub (and so the
+    service, its child) runs before the other workers (a lower niceness, as root), and a hub that gave up anyway
+    is started once more, on other ports, after what it left running (its service, its proxy) is stopped.
     """
     if not PROXY.exists():
         raise RuntimeError(f"no {PROXY}: run `npm ci` in {PROXY.parents[2]} (python3 dev.py test does)")
-    for attempt in range(1, HUB_TRIES + 1):
-        try:
-            return _start_hub(folder / str(attempt))
-        except RuntimeError as error:
-            if "Cannot connect to classroom service" not in str(error) or attempt == HUB_TRIES:
-                raise
-    raise AssertionError("unreachable")
+    try:
+        return _start_hub(folder / "1")
+    except RuntimeError as error:
+        if "Cannot connect to classroom service" not in str(error):
+            raise
+        _stop_left_over(folder / "1")
+        return _start_hub(folder / "2")
 
 
-#: How many times a hub whose managed classroom did not answer in JupyterHub's ten seconds is started.
-HUB_TRIES = 3
+#: Seconds the test's hub waits for its managed classroom at each of JupyterHub's ten looks (its own: 1 s).
+SERVICE_PATIENCE = 6
+#: Put into the test hub's configuration: JupyterHub's look at a starting managed service waits
+#: :data:`SERVICE_PATIENCE` s instead of 1 (``JupyterHub.start_service`` makes ten looks, a fixed number).
+PATIENT = f"""
+import jupyterhub.objects as _objects
+_wait_up = _objects.Server.wait_up
+def _patient(self, timeout=10, http=False, ssl_context=None, extra_path=""):
+    return _wait_up(self, max(timeout, {SERVICE_PATIENCE}), http, ssl_context, extra_path)
+_objects.Server.wait_up = _patient
+"""
+
+
+def _stop_left_over(folder: Path) -> None:
+    """Stop what a hub that gave up left running: the classroom it started (its rooms are in ``folder``) and its
+    proxy (its pid file is in ``folder``); both outlive the hub, each in a session of its own."""
+    pid_file = folder / "proxy.pid"
+    proxy = int(pid_file.read_text()) if pid_file.exists() and pid_file.read_text().strip().isdigit() else None
+    for process in psutil.process_iter(["pid", "cmdline"]):
+        if process.info["pid"] == proxy or str(folder / "classroom") in " ".join(process.info["cmdline"] or ()):
+            with contextlib.suppress(psutil.Error):
+                process.kill()
 
 
 def _start_hub(folder: Path) -> Hub:
@@ -82,7 +106,7 @@ def _start_hub(folder: Path) -> Hub:
         f"c.JupyterHub.db_url = 'sqlite:///{folder / 'jupyterhub.sqlite'}'\n"
         f"c.JupyterHub.cookie_secret_file = {str(folder / 'cookie_secret')!r}\n"
         f"c.ConfigurableHTTPProxy.pid_file = {str(folder / 'proxy.pid')!r}\n"
-        "c.JupyterHub.log_level = 'INFO'\n"
+        "c.JupyterHub.log_level = 'INFO'\n" + PATIENT
     )
     env = {
         **os.environ,
