@@ -126,6 +126,8 @@ def the_todo(page: Page) -> Locator:
             selector = f'[data-testid="{seen["testid"]}"]'
             if seen["index"]:
                 selector += f'[data-index="{seen["index"]}"]'
+            if seen.get("option"):  # a question's shown answer: that one, not the first answer button
+                selector += f'[data-option="{seen["option"]}"]'
             return page.locator(selector).first
         return None
 
@@ -143,7 +145,7 @@ TODO_JS = """() => {
   const r = node.getBoundingClientRect();
   return { count: 1, shown: node.offsetParent !== null && r.width > 0,
     inside: r.left >= 0 && r.top >= 0 && r.right <= innerWidth + 0.5 && r.bottom <= innerHeight + 0.5,
-    testid: node.dataset.testid || '', index: node.dataset.index || '' };
+    testid: node.dataset.testid || '', index: node.dataset.index || '', option: node.dataset.option || '' };
 }"""
 
 

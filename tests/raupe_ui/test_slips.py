@@ -63,6 +63,7 @@ def test_two_misses_show_the_answer_and_two_slips_are_asked_in_turn() -> None:
         widget.act("answer", option="yes")
         widget.act("check")
     assert to_do(table) == "answer:no"  # shown: the right button is the thing to tap
+    assert widget.table["now"] == text("raupe_lessons.now.show_answer")  # a glowing answer, not a card (issue 40)
     widget.act("answer", option="no")
     assert to_do(table) == "check"
     widget.act("check")

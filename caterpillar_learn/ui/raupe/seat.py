@@ -143,8 +143,8 @@ def now_text(place: Place, todo: str) -> str:
         return ""  # the question says what to do, once (issue 29)
     if kind == "check":
         return text("raupe_lessons.now.check")
-    if kind in ("card", "answer") and place.asking:
-        return text("raupe_lessons.now.show")
+    if kind in ("card", "answer") and place.asking:  # a glowing card, or a glowing Yes or No (issue 40: as shown)
+        return text("raupe_lessons.now.show" if kind == "card" else "raupe_lessons.now.show_answer")
     if kind == "start":
         if not state.finished:
             return text("raupe_lessons.now.start")
