@@ -4,7 +4,8 @@ The front-end sources live in the top-level ``widgets/`` folder (the design's
 layout) and ship inside the package as ``caterpillar_learn.widgets``; the lesson
 notebooks live in ``lessons/`` (the teacher's copies, for Binder and JupyterLab)
 and ship as ``caterpillar_learn.notebooks``, which ``caterpillar-learn serve``
-serves wherever it is run.  A ``packages.find`` table in pyproject.toml cannot
+serves wherever it is run; the guides in ``docs/`` ship as ``caterpillar_learn.docs``
+(``caterpillar-learn docs`` says where they are).  A ``packages.find`` table in pyproject.toml cannot
 express either.
 """
 
@@ -27,7 +28,12 @@ setup(
         *find_namespace_packages(include=["caterpillar_learn", "caterpillar_learn.*"]),
         "caterpillar_learn.widgets",
         "caterpillar_learn.notebooks",
+        "caterpillar_learn.docs",
     ],
-    package_dir={"caterpillar_learn.widgets": "widgets", "caterpillar_learn.notebooks": "lessons"},
+    package_dir={
+        "caterpillar_learn.widgets": "widgets",
+        "caterpillar_learn.notebooks": "lessons",
+        "caterpillar_learn.docs": "docs",
+    },
     cmdclass={"build_py": BuildPy},
 )

@@ -12,13 +12,16 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.metadata
+import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, NoReturn
 
 import caterpillar_learn
 from caterpillar_learn.errors import CaterpillarLearnError, one_line
 from caterpillar_learn.extras import advice
+from caterpillar_learn.i18n import LANGUAGES_ENV
 
 #: Modules that contribute sub-commands, in the order ``--help`` lists them, each with the extra
 #: (``pip install 'caterpillar-learn[EXTRA]'``) its libraries come with and the commands it adds;
@@ -30,9 +33,13 @@ COMMAND_MODULES: tuple[tuple[str, str | None, tuple[str, ...]], ...] = (
     ("caterpillar_learn.lessons.notebooks", None, ("notebooks",)),
     ("caterpillar_learn.raupe.cli", None, ("raupe",)),
     ("caterpillar_learn.classroom.cli", "classroom", ("classroom",)),
+    ("caterpillar_learn.i18n.cli", None, ("check-translation",)),
+    ("caterpillar_learn.guides", None, ("docs",)),
 )
 
 EXIT_USAGE = 2
+#: The option naming the teacher's own languages folder (``serve --languages DIR``).
+LANGUAGES_OPTION = "--languages"
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -86,6 +93,27 @@ def build_parser() -> OneLineParser:
     return parser
 
 
+def name_own_languages(words: Sequence[str]) -> None:
+    """Apply ``--languages DIR`` before the parser is built: ``--lang`` offers the languages found there.
+
+    Only an existing folder is applied; the command's own parser refuses any other in one line.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     name_own_languages(["serve", "--languages", folder, "--lang", "fr"])
+    ...     os.environ.pop(LANGUAGES_ENV) == str(Path(folder).resolve())
+    True
+    """
+    for index, word in enumerate(words):
+        if word == "--":
+            return
+        named = word.partition("=")[2] if word.startswith(LANGUAGES_OPTION + "=") else None
+        if word == LANGUAGES_OPTION and index + 1 < len(words):
+            named = words[index + 1]
+        if named and Path(named).expanduser().is_dir():
+            os.environ[LANGUAGES_ENV] = str(Path(named).expanduser().resolve())
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command: ``caterpillar-learn hint ...``, ``caterpillar-learn serve ...``.
 
@@ -96,8 +124,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     >>> said.getvalue().startswith("caterpillar-learn hint: ")
     True
     """
-    parser = build_parser()
     words = list(sys.argv[1:] if argv is None else argv)
+    name_own_languages(words)
+    parser = build_parser()
     if not words:  # a bare command: what it can do
         parser.print_help()
         return EXIT_USAGE

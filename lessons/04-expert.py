@@ -13,15 +13,24 @@
 #     name: python3
 # ---
 
+# %% [markdown] transient={"remove_source": true}
+# **For the teacher** (the lesson's web page does not show this note or the code).
+# Lesson 4 (Expert) teaches the action die: A, B, C, double, 10 and the butterfly.
+# Run all cells here in JupyterLab, or serve every lesson to the class with `caterpillar-learn serve`;
+# change the settings in the next cell first if you like.
+
 # %% tags=["parameters"]
-# Lesson 4: Expert.  Everything the learner reads (the steps, questions, hints and the
-# notes for grown-ups behind the lesson's "For grown-ups" switch) comes from the
-# message catalogue, caterpillar_learn/i18n/, in the language chosen on the page.
-# The seed: every learner who uses the same seed gets the same dice.
+# What you may change, one setting a line (then run the cells again):
+# the dice of every new game after the guided one (the guided game's dice are the lesson's own,
+# the same for everyone whatever the seed); the same seed gives the whole class the same dice
 SEED = 4
+# the page's first language: "en", "de" or a language of your own; None: the page's choice or English
+LANG = None
+# read each new text aloud by itself from the start: True or False; None: the lesson's own choice
+VOICE = None
 
 # %%
 from caterpillar_learn.ui.caterpillars import CaterpillarsLesson
 
-lesson = CaterpillarsLesson("04-expert", seed=SEED)
+lesson = CaterpillarsLesson("04-expert", seed=SEED, lang=LANG, voice=VOICE)
 lesson

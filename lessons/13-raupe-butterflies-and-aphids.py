@@ -13,14 +13,29 @@
 #     name: python3
 # ---
 
+# %% [markdown] transient={"remove_source": true}
+# **For the teacher** (the lesson's web page does not show this note or the code).
+# Räuber Raupe 4 teaches the butterfly, which fits every leaf, and to call out every aphid.
+# Run all cells here in JupyterLab, or serve every lesson to the class with `caterpillar-learn serve`;
+# change the settings in the next cell first if you like.
+
 # %% tags=["parameters"]
-# The seed: every learner who uses the same seed gets the same cards.
+# What you may change, one setting a line (then run the cells again):
+# the shuffle of the cards (and the bots' choices): the same seed deals the whole class the same cards
 SEED = 13
+# the page's first language: "en", "de" or a language of your own; None: the page's choice or English
+LANG = None
+# read each new text aloud by itself from the start: True or False; None: the lesson's own choice
+VOICE = None
+# the strategy line under the calls: True or False; None: the lesson's own choice
+HINTS = None
+# how well the bots play: "beginner", "advanced" or "expert"; None: the lesson's own choice
+LEVEL = None
 
 # %%
-# Every word the learner reads (the intro, "try this", the messages) is drawn by the table in
-# the page's language, from the catalogue caterpillar_learn/i18n/<language>/raupe_lessons.json.
+# Every word the learner reads is drawn by the table in the page's language, from the catalogue
+# caterpillar_learn/i18n/<language>/raupe_lessons.json.
 from caterpillar_learn.ui.raupe import RaupeWidget
 
-table = RaupeWidget("13-raupe-butterflies-and-aphids", seed=SEED)
+table = RaupeWidget("13-raupe-butterflies-and-aphids", seed=SEED, lang=LANG, voice=VOICE, hints=HINTS, level=LEVEL)
 table

@@ -35,9 +35,5 @@ def second_language(folder: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[s
     (root / "de").mkdir()
     for name, words in STAND_IN.items():
         (root / "de" / f"{name}.json").write_text(json.dumps(words, ensure_ascii=False), encoding="utf-8")
-    monkeypatch.setattr(i18n, "_FOLDER", root)
-    i18n.catalogue.cache_clear()
-    try:
-        yield "de"
-    finally:
-        i18n.catalogue.cache_clear()
+    monkeypatch.setattr(i18n, "_FOLDER", root)  # the catalogues are kept by folder: a new one is read afresh
+    yield "de"

@@ -39,6 +39,14 @@ Two things a translation cannot do with words alone are done here:
 Traceback (most recent call last):
 ...
 caterpillar_learn.i18n.UnknownLanguageError: language: got 'xx', expected one of ['de', 'en']
+
+A teacher's own language lives outside the package, where an upgrade leaves
+it: a folder per language (``fr/``, with the files of ``en/``) in
+:func:`own_languages_folder` (the per-user data folder, or the folder named
+by :data:`LANGUAGES_ENV`).  Its own name is its message ``language.name``
+("Français"), which the language menus show.  A shipped language is never
+replaced by a folder of the same name, and a folder whose files cannot be
+read is not offered (``caterpillar-learn check-translation DIR`` says why).
 """
 
 from __future__ import annotations
@@ -47,7 +55,8 @@ import json
 import os
 import re
 import string
-from collections.abc import Iterator, Sequence
+import sys
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from decimal import Decimal
@@ -63,6 +72,7 @@ from babel.numbers import get_decimal_symbol, get_group_symbol
 from caterpillar_learn.errors import CaterpillarLearnError, describe
 
 __all__ = [
+    "CatalogueError",
     "UnknownLanguageError",
     "available_languages",
     "catalogue",
@@ -72,6 +82,9 @@ __all__ = [
     "format_number",
     "language",
     "language_choices",
+    "language_folder",
+    "language_name",
+    "own_languages_folder",
     "plural",
     "plural_category",
     "set_language",
@@ -98,8 +111,15 @@ LANGUAGE_ENV = "CATERPILLAR_LEARN_LANG"
 #: Where Voila hands a lesson's kernel the query of the page's address (CGI's name for it): a lesson opened
 #: as ``voila/render/01-beginner.ipynb?lang=de`` (a card of the gallery in German) starts in German.
 QUERY_ENV = "QUERY_STRING"
-#: Each language's name in that language, for the language switch.
-NATIVE_NAMES = {"en": "English", "de": "Deutsch"}
+#: The environment variable naming the folder of a teacher's own languages (``fr/``, ``nl/``, ...), outside the
+#: package so that an upgrade keeps it (``caterpillar-learn serve --languages DIR`` sets it for its kernels).
+LANGUAGES_ENV = "CATERPILLAR_LEARN_LANGUAGES"
+#: The message that holds a language's name in that language ("Deutsch", "Français"), for the language menus.
+NAME_KEY = "language.name"
+#: What a folder of a teacher's own languages may be called: a language code (``fr``, ``pt-BR``, ``gsw``).
+LANGUAGE_CODE = re.compile(r"[a-z]{2,3}(-[A-Za-z0-9]{2,8})*")
+#: The environment variables the teacher's own folder depends on (the cache of :func:`_folders_for` is keyed by them).
+_FOLDER_ENV = (LANGUAGES_ENV, "XDG_DATA_HOME", "HOME", "APPDATA")
 #: The language of this context (a thread, an asyncio task, a ``with language(...)`` block).
 _chosen: ContextVar[str | None] = ContextVar("caterpillar_learn_language", default=None)
 
@@ -108,19 +128,97 @@ class UnknownLanguageError(CaterpillarLearnError):
     """A language was asked for that has no catalogue folder."""
 
 
+class CatalogueError(CaterpillarLearnError):
+    """A catalogue file that cannot be read: not UTF-8, not JSON, or not an object of texts."""
+
+
+def own_languages_folder() -> Path | None:
+    """The folder of the teacher's own languages: the one :data:`LANGUAGES_ENV` names, else
+    ``caterpillar-learn/languages`` in the user's data folder (``$XDG_DATA_HOME``, by default
+    ``~/.local/share``; ``%APPDATA%`` on Windows; ``~/Library/Application Support`` on macOS).
+    ``None`` where the user has no home folder.
+
+    >>> os.environ[LANGUAGES_ENV] = "/srv/class/languages"
+    >>> own_languages_folder().as_posix()
+    '/srv/class/languages'
+    >>> del os.environ[LANGUAGES_ENV]
+    """
+    named = os.environ.get(LANGUAGES_ENV, "").strip()
+    if named:
+        return Path(named).expanduser()
+    try:
+        if sys.platform == "win32":
+            base = Path(os.environ.get("APPDATA") or Path.home() / "AppData" / "Roaming")
+        elif sys.platform == "darwin":
+            base = Path.home() / "Library" / "Application Support"
+        else:  # the XDG base directory specification: a relative XDG_DATA_HOME is ignored
+            xdg = Path(os.environ.get("XDG_DATA_HOME", ""))
+            base = xdg if xdg.is_absolute() else Path.home() / ".local" / "share"
+    except RuntimeError:  # no home folder to be found
+        return None
+    return base / "caterpillar-learn" / "languages"
+
+
 def available_languages() -> list[str]:
-    """The languages that have a catalogue folder.
+    """The languages that have a catalogue folder: the package's, and the teacher's own.
 
     >>> "en" in available_languages()
     True
     """
-    return list(_languages_in(_FOLDER))
+    return sorted(_folders())
+
+
+def language_folder(language: str) -> Path:
+    """The folder of ``language``'s catalogue files.
+
+    >>> language_folder("de").name
+    'de'
+    """
+    folder = _folders().get(language)
+    if folder is None:
+        raise UnknownLanguageError(describe("language", language, f"one of {available_languages()}"))
+    return folder
+
+
+def _folders() -> Mapping[str, Path]:
+    return _folders_for(_FOLDER, tuple(os.environ.get(name, "") for name in _FOLDER_ENV))
 
 
 @cache
+def _folders_for(package: Path, environment: tuple[str, ...]) -> Mapping[str, Path]:
+    """Each language's folder: the package's, then the teacher's own (only codes the package lacks, and only
+    those whose files can be read).  Looked up once per environment, as the catalogues are read once (every
+    widget of a server asks, twice)."""
+    found = {code: package / code for code in _languages_in(package)}
+    own = own_languages_folder()
+    if own is None:
+        return found
+    for code in _languages_in(own):
+        if code not in found and LANGUAGE_CODE.fullmatch(code):
+            try:
+                _read_folder(own / code)
+            except CatalogueError:
+                continue  # not offered: check-translation says what is wrong with it
+            found[code] = own / code
+    return found
+
+
 def _languages_in(folder: Path) -> tuple[str, ...]:
-    # Looked up once per folder, as the catalogues are read once (every widget of a server asks, twice).
-    return tuple(sorted(p.name for p in folder.iterdir() if p.is_dir() and any(p.glob("*.json"))))
+    """The names of ``folder``'s sub-folders that hold a JSON file (none if ``folder`` cannot be read)."""
+    try:
+        return tuple(sorted(p.name for p in folder.iterdir() if p.is_dir() and any(p.glob("*.json"))))
+    except OSError:
+        return ()
+
+
+def language_name(code: str) -> str:
+    """The name of the language ``code`` in that language: its own message ``language.name``, else the code.
+
+    >>> language_name("de"), language_name("en")
+    ('Deutsch', 'English')
+    """
+    name = catalogue(code).get(NAME_KEY, "").strip()  # its own catalogue: English's name would be wrong here
+    return name or code
 
 
 def language_choices() -> list[dict[str, str]]:
@@ -130,7 +228,7 @@ def language_choices() -> list[dict[str, str]]:
     [('en', 'English'), ('de', 'Deutsch')]
     """
     codes = sorted(available_languages(), key=lambda code: (code != _FALLBACK, code))
-    return [{"code": code, "name": NATIVE_NAMES.get(code, code)} for code in codes]
+    return [{"code": code, "name": language_name(code)} for code in codes]
 
 
 def _from_environment() -> str:
@@ -152,20 +250,46 @@ def _from_environment() -> str:
     return _FALLBACK
 
 
-_default = _from_environment()
+def catalogue(language: str) -> dict[str, str]:
+    """All messages of one language, keyed ``<file>.<key>`` (read once: the same dictionary each time)."""
+    return _read_folder(language_folder(language))
 
 
 @cache
-def catalogue(language: str) -> dict[str, str]:
-    """All messages of one language, keyed ``<file>.<key>``."""
-    folder = _FOLDER / language
-    if not folder.is_dir():
-        raise UnknownLanguageError(describe("language", language, f"one of {available_languages()}"))
+def _read_folder(folder: Path) -> dict[str, str]:
     messages: dict[str, str] = {}
     for path in sorted(folder.glob("*.json")):
-        for key, value in json.loads(path.read_text(encoding="utf-8")).items():
+        for key, value in read_messages(path).items():
             messages[f"{path.stem}.{key}"] = value
     return messages
+
+
+def read_messages(path: Path) -> dict[str, str]:
+    """The messages of one catalogue file: a JSON object of texts, or :class:`CatalogueError` in one line.
+
+    >>> read_messages(Path("/no/such/fr/ui.json"))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    caterpillar_learn.i18n.CatalogueError: /no/such/fr/ui.json: got ..., expected a file this user can read
+    """
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise CatalogueError(describe(str(path), error.strerror, "a file this user can read")) from None
+    except UnicodeDecodeError as error:
+        raise CatalogueError(describe(str(path), f"a byte {error.object[error.start]:#x}", "UTF-8 text")) from None
+    except json.JSONDecodeError as error:
+        where = f"{error.msg} at line {error.lineno}, column {error.colno}"
+        raise CatalogueError(describe(str(path), where, 'JSON: {"key": "text", ...}')) from None
+    if not isinstance(data, dict):
+        raise CatalogueError(describe(str(path), type(data).__name__, 'a JSON object: {"key": "text", ...}'))
+    for key, value in data.items():
+        if not isinstance(value, str):
+            raise CatalogueError(describe(f"{path}: {key}", value, "a text in double quotes"))
+    return data
+
+
+_default = _from_environment()
 
 
 def set_language(language: str) -> None:

@@ -195,9 +195,16 @@ class LearnWidget(anywidget.AnyWidget, Generic[C]):
         if fresh:
             super().add_traits(**fresh)
 
-    def __init__(self, controller: C, *, lang: str | None = None, **kwargs: Any) -> None:
+    #: Whether the page starts reading aloud by itself: ``None`` is the lesson's own choice
+    #: (:func:`~caterpillar_learn.ui.voice.speaks_by_default`); a notebook's ``voice=`` says otherwise.
+    voice: bool | None = None
+
+    def __init__(self, controller: C, *, lang: str | None = None, voice: bool | None = None, **kwargs: Any) -> None:
         refuse_keywords(kwargs)
+        if voice is not None and not isinstance(voice, bool):
+            raise CaterpillarLearnError(describe("voice", voice, "True, False or None (the lesson's own choice)"))
         super().__init__(**kwargs)
+        self.voice = voice
         self.session: C = controller  # named for what it holds: this learner's game and screen
         #: ``"resumed"`` or ``"refused"`` after the page's resume, until the learner's next action.
         self.resume_status = ""
@@ -237,7 +244,8 @@ class LearnWidget(anywidget.AnyWidget, Generic[C]):
             words.update({name: text(f"ui.resume.{name}") for name in RESUME_WORDS})
         if self.SOUNDS:
             words["sound_switch"] = text("ui.sound.switch")
-        return {**words, **voice_strings(speaks_by_default(named if isinstance(named, str) else None))}
+        speaks = speaks_by_default(named if isinstance(named, str) else None) if self.voice is None else self.voice
+        return {**words, **voice_strings(speaks)}
 
     def refresh(self) -> None:
         """Copy the controller's views into the traits (one sync message)."""

@@ -98,7 +98,7 @@ def lesson_parameters() -> tuple[str, int, int]:
 def test_lesson_five_says_what_its_run_shows() -> None:
     level, games, seed = lesson_parameters()
     source = (ROOT / "lessons" / "05-strategy-lab.py").read_text(encoding="utf-8")
-    assert "LabWidget(LEVEL, games=GAMES, seed=SEED, run=True)" in source  # the run shown is the one checked here
+    assert "LabWidget(LEVEL, games=GAMES, seed=SEED, run=True, lang=LANG, voice=VOICE)" in source  # the run checked
     said = [text(f"lessons.lab.page.{key}") for key in PAGE["shows"]]  # the lesson's words (the catalogue)
     assert said[0].startswith("Best play lets one caterpillar go hungry.")
     assert said[1].startswith("Greedy play ends the most level.")

@@ -1,6 +1,7 @@
 """The lesson notebooks: committed without outputs, in step with their text
-files, with no prose of their own (every word a learner reads comes from the
-message catalogue, in the page's language), and each one runs top to bottom
+files, with no prose of their own but the teacher's note that the page never
+shows (every word a learner reads comes from the message catalogue, in the
+page's language: tests/lessons/test_teacher_cells.py), and each one runs top to bottom
 in a fresh kernel, where its widget plays the lesson's game to the final
 score the engine gives on its own.
 
@@ -108,7 +109,8 @@ def test_committed_without_outputs_and_paired(name: str) -> None:
         f"{name}.ipynb and {name}.py differ: run jupytext --to ipynb lessons/{name}.py"
     )
     assert notebook.metadata["kernelspec"]["name"] == "python3"
-    assert [cell.cell_type for cell in notebook.cells] == ["code"] * len(notebook.cells), f"{name}: prose in cells"
+    kinds = [cell.cell_type for cell in notebook.cells]
+    assert kinds == ["markdown"] + ["code"] * (len(kinds) - 1), f"{name}: prose beyond the teacher's note"
     seeds = [c for c in notebook.cells if c.cell_type == "code" and "parameters" in c.metadata.get("tags", [])]
     assert len(seeds) == 1 and "SEED =" in seeds[0].source
 

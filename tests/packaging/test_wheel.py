@@ -91,6 +91,28 @@ def test_the_core_install_answers_a_hint_and_names_the_extra_it_lacks(wheel: Pat
     assert "01-beginner.ipynb" in {p.name for p in (tmp_path / "mine").glob("*.ipynb")}, copied
     bare = subprocess.run([cli], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
     assert bare.returncode == 2 and bare.stdout.startswith("usage: caterpillar-learn"), bare.stdout + bare.stderr
+    _a_teachers_language_and_the_guides(cli, wheel, venv, env, tmp_path)
+
+
+def _a_teachers_language_and_the_guides(cli: str, wheel: Path, venv: Path, env: dict[str, str], where: Path) -> None:
+    """From the wheel alone: the guides are inside it, the shipped German passes check-translation, and a French
+    folder in the per-user data folder is offered by its own name, before and after the wheel is installed again."""
+    guides = _run([cli, "docs"], cwd=where, env=env).stdout.splitlines()
+    assert any(line.startswith("A guide for teachers: ") for line in guides), guides
+    assert all(Path(line.rsplit(": ", 1)[1]).is_file() and "site-packages" in line for line in guides), guides
+    python = str(venv / "bin" / "python")
+    ask = "from caterpillar_learn.i18n import language_folder as f, language_choices as c; print(f('de')); print(c())"
+    german = _run([python, "-c", ask], cwd=where, env=env).stdout.splitlines()[0]
+    checked = _run([cli, "check-translation", german], cwd=where, env=env).stdout  # exit status 0
+    assert checked.strip() == f"{german}: no problems found", checked
+    data = {**env, "XDG_DATA_HOME": str(where / "data")}
+    data.pop("CATERPILLAR_LEARN_LANGUAGES", None)
+    french = where / "data" / "caterpillar-learn" / "languages" / "fr"
+    french.mkdir(parents=True)
+    (french / "language.json").write_text('{"name": "Français"}', encoding="utf-8")
+    for _ in range(2):  # installed, then installed again (an upgrade): the folder lives outside site-packages
+        assert "{'code': 'fr', 'name': 'Français'}" in _run([python, "-c", ask], cwd=where, env=data).stdout
+        virtualenvs.install(venv, env, "--reinstall", str(wheel))
 
 
 #: A wheel's version, from its file name.
@@ -102,6 +124,7 @@ def test_the_sdist_and_wheel_carry_licences_and_docs_and_the_sdist_installs(whee
         names = built.namelist()
     licences = {Path(name).name for name in names if ".dist-info/licenses/" in name}
     assert {"LICENSE", "LICENSE-preact"} <= licences, names
+    assert {"caterpillar_learn/docs/TEACHERS.md", "caterpillar_learn/docs/TRANSLATING.md"} <= set(names), names
     _run([UV, "build", "--quiet", "--sdist", "--out-dir", str(tmp_path), "."])
     (sdist,) = tmp_path.glob("caterpillar_learn-*.tar.gz")
     with tarfile.open(sdist) as source:

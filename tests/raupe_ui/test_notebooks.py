@@ -24,7 +24,10 @@ def test_lesson_is_thin_paired_and_clean(name: str) -> None:
     assert all(not cell.get("outputs") and cell.get("execution_count") is None for cell in code)
     assert code[0]["metadata"].get("tags") == ["parameters"] and "SEED = " in "".join(code[0]["source"])
     source = "\n".join("".join(cell["source"]) for cell in code)
-    assert f'RaupeWidget("{name}", seed=SEED)' in source
-    assert "def " not in source and "class " not in source and len(source.splitlines()) < 12
+    assert f'RaupeWidget("{name}", seed=SEED, lang=LANG, voice=VOICE, hints=HINTS, level=LEVEL)' in source
+    code_lines = [line for line in source.splitlines() if line and not line.startswith("#")]
+    setting = [line for line in code_lines if not line.startswith(("from ", "table"))]
+    assert not [line for line in code_lines if line.startswith(("def ", "class "))]
+    assert len(setting) == 5, setting  # the settings, no code of its own
     paired = jupytext.read(LESSONS / f"{name}.py")
     assert [c.source for c in paired.cells] == ["".join(c["source"]) for c in notebook["cells"]]

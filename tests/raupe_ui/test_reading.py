@@ -250,7 +250,7 @@ def test_every_lesson_has_its_words_in_every_language(lesson: str, lang: str) ->
 @pytest.mark.parametrize("name", sorted(SETUPS))
 def test_the_notebook_holds_no_prose(name: str) -> None:
     notebook = json.loads((LESSONS / f"{name}.ipynb").read_text(encoding="utf-8"))
-    assert [cell["cell_type"] for cell in notebook["cells"]] == ["code", "code"]
+    assert [cell["cell_type"] for cell in notebook["cells"]] == ["markdown", "code", "code"]  # the teacher's note first
     seeds = [c for c in notebook["cells"] if "parameters" in c["metadata"].get("tags", [])]
     assert len(seeds) == 1 and "SEED =" in "".join(seeds[0]["source"])
 

@@ -25,7 +25,7 @@ def other(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
 def test_the_event_switches_lang_strings_and_views(other: str) -> None:
     board = CaterpillarsLesson("01-beginner")
     assert board.lang == "en"
-    assert {"code": other, "name": i18n.NATIVE_NAMES[other]} in board.languages
+    assert {"code": other, "name": i18n.language_name(other)} in board.languages
     assert board.strings["read_aloud"] == "Read aloud"
     board.act("language", value=other)
     assert board.lang == other and board.message == ""

@@ -96,11 +96,19 @@ class CaterpillarsBoard(LearnWidget[Session]):
 class CaterpillarsLesson(CaterpillarsBoard):
     """A lesson's board with its stepper; level, seed and setup come from the lesson's data."""
 
-    def __init__(self, name: str = "01-beginner", seed: int | None = None, *, lang: str | None = None, **kwargs: Any):
+    def __init__(
+        self,
+        name: str = "01-beginner",
+        seed: int | None = None,
+        *,
+        lang: str | None = None,
+        voice: bool | None = None,
+        **kwargs: Any,
+    ):
         # A lesson's level and setup are the lesson's own: a board's keywords (level=...) would be ignored, so they
         # are refused, as a typo is (issue 42).
-        refuse_keywords(kwargs, ("name", "seed", "lang"))
-        super().__init__(session=LessonSession(name, seed), lang=lang, **kwargs)
+        refuse_keywords(kwargs, ("name", "seed", "lang", "voice"))
+        super().__init__(session=LessonSession(name, seed), lang=lang, voice=voice, **kwargs)
 
     @property
     def step(self) -> int:

@@ -39,6 +39,9 @@ For a class (see docs/TEACHERS.md):
 * ``--lang de`` makes German the gallery's and the lessons' first language
   (through :data:`caterpillar_learn.i18n.LANGUAGE_ENV`, which each kernel
   reads); the gallery's language menu and each lesson's can still switch.
+* ``--languages DIR`` names the folder of the teacher's own languages
+  (``DIR/fr``, ...; docs/TRANSLATING.md) instead of the per-user one, through
+  :data:`caterpillar_learn.i18n.LANGUAGES_ENV`, which each kernel reads.
 
 The lessons' kernels run the Python that runs this command, so a lesson sees
 exactly the packages the server sees, without ``python -m ipykernel
@@ -74,7 +77,7 @@ from caterpillar_learn.hosting.network import (
     new_token,
     pick_port,
 )
-from caterpillar_learn.i18n import LANGUAGE_ENV, available_languages, set_language
+from caterpillar_learn.i18n import LANGUAGE_ENV, LANGUAGES_ENV, available_languages, set_language
 from caterpillar_learn.lessons.notebooks import CHECKOUT_LESSONS, lesson_notebooks, shipped_lessons
 from caterpillar_learn.ui.hosting.jupyter_data import SHARE, VOILA_EXTENSIONS, VOILA_LABEXTENSIONS, VOILA_TEMPLATE
 
@@ -301,6 +304,8 @@ def _whole(low: int) -> Callable[[str], int]:
 def _handle(args: argparse.Namespace) -> int:
     require("lessons")  # one line naming the extra, not a traceback from deep inside
     lessons = find_lessons(args.lessons)
+    if args.languages is not None:  # the kernels read it too (the command line named it before parsing: cli.py)
+        os.environ[LANGUAGES_ENV] = str(args.languages)
     if args.lang:  # the kernels this server starts inherit it (their widgets' first language); the gallery speaks it
         os.environ[LANGUAGE_ENV] = args.lang
         set_language(args.lang)
@@ -405,4 +410,26 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         default=None,
         help="the lessons' first language (default: English); each learner can still switch on the page",
     )
+    parser.add_argument(
+        "--languages",
+        metavar="DIR",
+        type=languages_folder,
+        default=None,
+        help=f"folder of your own languages (DIR/fr, ...; default: ${LANGUAGES_ENV}, else the per-user folder "
+        "that `caterpillar-learn docs` TRANSLATING.md names)",
+    )
     parser.set_defaults(handler=_handle)
+
+
+def languages_folder(value: str) -> Path:
+    """An argparse type: an existing folder (of language folders), made absolute for the kernels.
+
+    >>> languages_folder("/no/such/folder")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: got '/no/such/folder', expected a folder of language folders (fr/, ...)
+    """
+    folder = Path(value).expanduser().resolve()
+    if not folder.is_dir():
+        raise argparse.ArgumentTypeError(f"got {brief(value)}, expected a folder of language folders (fr/, ...)")
+    return folder

@@ -55,11 +55,18 @@ class LabWidget(LearnWidget[LabBench]):
     lab = Dict().tag(sync=True, view=True)
 
     def __init__(
-        self, level: Level | str = "beginner", *, lang: str | None = None, run: bool = False, **settings: Any
+        self,
+        level: Level | str = "beginner",
+        *,
+        lang: str | None = None,
+        voice: bool | None = None,
+        run: bool = False,
+        **settings: Any,
     ) -> None:
         """``settings``: ``strategies``, ``games`` (per strategy) and ``seed``, as :class:`LabBench` takes them;
-        ``run``: play the games of these settings at once (a lesson opens with its run shown)."""
-        super().__init__(LabBench(level, **settings), lang=lang)
+        ``run``: play the games of these settings at once (a lesson opens with its run shown); ``voice``: whether
+        the page starts reading aloud (``None``: as the lab does)."""
+        super().__init__(LabBench(level, **settings), lang=lang, voice=voice)
         if run:
             bench = self.session
             self.act("run", level=bench.level.value, strategies=list(bench.strategies), games=bench.games)

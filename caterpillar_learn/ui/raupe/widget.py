@@ -42,12 +42,15 @@ language like every other word.  Events:
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, ClassVar
 
 import traitlets
 
+from caterpillar_learn.errors import CaterpillarLearnError, describe
 from caterpillar_learn.i18n import available_languages, language
 from caterpillar_learn.lessons import get_table
+from caterpillar_learn.raupe.bots import get_level
 from caterpillar_learn.ui.assets import es_module, widget_styles
 from caterpillar_learn.ui.base import LearnWidget, refuse_keywords
 from caterpillar_learn.ui.raupe.controller import RaupeTable
@@ -78,10 +81,28 @@ class RaupeWidget(LearnWidget[RaupeTable]):
     record = traitlets.Dict().tag(sync=True, view=True)
     lesson_text = traitlets.Dict().tag(sync=True, view=True)
 
-    def __init__(self, lesson: str = "15-raupe-race", seed: int = 1, *, lang: str | None = None, **kwargs: Any) -> None:
-        refuse_keywords(kwargs, ("lesson", "seed", "lang"))  # a typo is refused, not ignored (issue 42)
+    def __init__(
+        self,
+        lesson: str = "15-raupe-race",
+        seed: int = 1,
+        *,
+        lang: str | None = None,
+        voice: bool | None = None,
+        hints: bool | None = None,
+        level: str | None = None,
+        **kwargs: Any,
+    ) -> None:
+        """``hints``: the strategy line under the calls (``None``: as the lesson has it); ``level``: the bots' level
+        (``None``: the lesson's own); ``voice``: whether the page starts reading aloud (``None``: the lesson's)."""
+        refuse_keywords(kwargs, ("lesson", "seed", "lang", "voice", "hints", "level"))  # a typo is refused (issue 42)
         self.lesson = lesson
-        super().__init__(RaupeTable(get_table(lesson), seed, lesson), lang=lang, **kwargs)
+        setup = get_table(lesson)
+        if hints is not None and not isinstance(hints, bool):
+            raise CaterpillarLearnError(describe("hints", hints, "True, False or None (the lesson's own choice)"))
+        if level is not None:
+            level = get_level(level if isinstance(level, str) and len(level) < 40 else repr(level)[:40]).name
+        setup = replace(setup, hints=setup.hints if hints is None else hints, level=level or setup.level)
+        super().__init__(RaupeTable(setup, seed, lesson), lang=lang, voice=voice, **kwargs)
         with language(self.lang):  # the table asked its question in the process's language
             self.session.translate()
         self.refresh()
