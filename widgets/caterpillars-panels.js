@@ -153,7 +153,7 @@ export function drawFinal(view, send) {
  * The lesson's heading (with the page's settings) and its stepper; null outside a lesson.
  * @param {BoardView} view
  * @param {Send} send
- * @returns {{heading: any, stepper: any}|null}
+ * @returns {{heading: any, stepper: any, grownUps: any}|null}
  */
 export function drawStepper(view, send) {
   const { lesson, strings } = view;
@@ -181,9 +181,10 @@ export function drawStepper(view, send) {
       h("button", { class: "cl-button", type: "button", "data-testid": "back-step", disabled: !lesson.can_back,
         text: "← " + strings.back, onclick: () => send("step", { delta: -1 }) }),
       h("button", { class: "cl-button cl-primary", type: "button", "data-testid": "next-step", disabled: !lesson.can_next,
-        text: strings.next + " →", onclick: () => send("step", { delta: 1 }) })),
-    drawGrownUps(lesson, strings, send));
-  return { heading, stepper };
+        text: strings.next + " →", onclick: () => send("step", { delta: 1 }) })));
+  // For grown-ups closes the steps' column (after the question and the end): a grown-up's button does not push
+  // the child's question below the screen's edge (issue 40).
+  return { heading, stepper, grownUps: drawGrownUps(lesson, strings, send) };
 }
 
 // The numbers for grown-ups (values, chances, the review) and their notes: one switch.

@@ -581,7 +581,7 @@ function render({ model, el }) {
     paint(steps
       ? h("div", { key: "split", class: "cl-split" }, steps.heading,
         h("div", { key: "teach", class: "cl-teach" }, drawResumeNote(view.saved, view.strings, send),
-          practising ? drawPractice(view, send) : null, steps.stepper, question, final),
+          practising ? drawPractice(view, send) : null, steps.stepper, question, final, steps.grownUps),
         h("div", { key: "play", class: "cl-play" }, tray, sheet, ...after))
       : [question, h("div", { key: "main", class: "cl-main" }, sheet, h("div", { key: "side", class: "cl-side" }, tray, ...after))]);
     // What changed is heard and seen: a roll rattles, a new total is eaten, the end celebrates.

@@ -10,7 +10,7 @@
 // `onclick` (any `on*` function) a listener, `key` an identity, `ref` a callback given the element.
 
 import { h as element, render as preactRender, Fragment as PreactFragment } from "./preact.js";
-import { forEar, listen, remember, utter, voiceOn, voicesReady, voices, ROOTS, ICONS } from "./shared.js";
+import { forEar, hush, listen, remember, sayNow, voiceOn, voicesReady, voices, ROOTS, ICONS } from "./shared.js";
 import { soundSwitch } from "./sound.js";
 
 /**
@@ -170,8 +170,7 @@ export function speaker(textOrFn, lang, words = {}, attrs = {}, heard = undefine
       if (notice) notice.textContent = words.no_voice || "This browser has no voice to read aloud.";
       return;
     }
-    synth.cancel();
-    utter(synth, spoken, language());
+    sayNow(spoken, language());
   };
   /** @param {any} node */
   const wire = (node) => {
@@ -203,7 +202,7 @@ export function voiceSwitch(words = {}) {
       other.setAttribute("aria-checked", String(now));
     }
     const voice = root ? voices.get(root) : null;
-    if (!now) window.speechSynthesis?.cancel?.();
+    if (!now) hush();
     else if (voice) voice.restart();
   };
   /** @param {any} node */

@@ -239,6 +239,61 @@ export function utter(synth, spoken, lang) {
   const utterance = new window.SpeechSynthesisUtterance(spoken);
   utterance.lang = lang || "en";
   synth.speak(utterance);
+  return utterance;
+}
+
+// -- One utterance at a time ----------------------------------------------------------------------------------
+// The page's voice reads one utterance at a time (issue 40: each new text used to cut off the last mid-word).
+// A new text waits for the one being read to end; a text still waiting when it is no longer on the page is
+// stale and is dropped, so a fast game (bots) never leaves a backlog of old news.  A speaker press is the
+// learner's own request: it stops the line and is read at once.
+
+/** How long an utterance may take before the line moves on without its `end` (some engines drop it): ms. */
+const LONGEST_MS = (text) => 2500 + 450 * String(text).split(/\s+/).length;
+
+const line = {
+  /** @type {any} */ current: null,
+  /** @type {{text: string, lang: string, fresh: () => boolean}[]} */ waiting: [],
+  /** @type {any} */ timer: null,
+};
+
+function nextInLine() {
+  clearTimeout(line.timer);
+  line.current = null;
+  const synth = window.speechSynthesis;
+  let item = line.waiting.shift();
+  while (item && !item.fresh()) item = line.waiting.shift(); // stale: no longer on the page
+  if (!item || !synth) return;
+  const utterance = utter(synth, item.text, item.lang);
+  line.current = utterance;
+  const ended = () => { if (line.current === utterance) nextInLine(); };
+  utterance.onend = ended;
+  utterance.onerror = ended;
+  line.timer = setTimeout(ended, LONGEST_MS(item.text));
+}
+
+/**
+ * Read these texts after whatever is being read now, in order; each is read only if `fresh()` still holds when
+ * its turn comes.
+ * @param {{text: string, lang: string, fresh: () => boolean}[]} items
+ */
+export function sayInTurn(items) {
+  line.waiting.push(...items);
+  if (!line.current) nextInLine();
+}
+
+/** Stop the voice and forget what was waiting (the switch turned off, or a speaker pressed). */
+export function hush() {
+  line.waiting = [];
+  line.current = null;
+  clearTimeout(line.timer);
+  window.speechSynthesis?.cancel?.();
+}
+
+/** Read this now, whatever was being read (a speaker press). */
+export function sayNow(text, lang) {
+  hush();
+  sayInTurn([{ text, lang, fresh: () => true }]);
 }
 
 // Whether a node is on the page for the eye: laid out, visible, and not inside a closed <details> (its summary aside).
@@ -297,11 +352,17 @@ class Voice {
     const synth = window.speechSynthesis;
     if (!fresh.length || !voiceOn(this.words) || !synth || typeof window.SpeechSynthesisUtterance !== "function") return;
     if (!(await voicesReady(synth))) return; // no voice: the speaker buttons say so when pressed
-    synth.cancel(); // what was still being read is old news
+    const root = this.root;
+    const items = [];
     for (const item of fresh) {
       const spoken = forEar(item.lines.join("\n"), item.words || this.words);
-      if (spoken) utter(synth, spoken, item.lang);
+      const onPage = () => {
+        const now = new Set(textsOf(root).flatMap((shownNow) => shownNow.lines));
+        return item.lines.some((text) => now.has(text));
+      };
+      if (spoken) items.push({ text: spoken, lang: item.lang, fresh: () => root.isConnected && voiceOn(this.words) && onPage() });
     }
+    sayInTurn(items);
   }
 }
 

@@ -16,7 +16,6 @@ was pressed just before it.  Use it in three lines::
 from __future__ import annotations
 
 import re
-import time
 from dataclasses import dataclass, field
 from typing import Any, TypedDict
 
@@ -49,13 +48,32 @@ RECORDER = (
     }
   };
   for (const kind of ["pointerdown", "click", "keydown"]) window.addEventListener(kind, press, true);
-  class Utterance { constructor(text) { this.text = text; this.lang = ""; } }
+  class Utterance { constructor(text) { this.text = text; this.lang = ""; this.onend = null; } }
+  // An utterance ends at once (the next task), unless a test holds the voice (window.__speechHold = true):
+  // then it ends when the test calls window.__speechEnd(), and window.__speechCancels counts cancel().
+  const ending = [];
+  const end = (utterance) => {
+    synth.speaking = ending.length > 0;
+    if (typeof utterance.onend === "function") utterance.onend({ type: "end" });
+  };
+  window.__speechCancels = 0;
+  window.__speechEnd = () => {
+    const utterance = ending.shift();
+    if (utterance) end(utterance);
+    return Boolean(utterance);
+  };
   const synth = {
     speaking: false, pending: false, paused: false,
     getVoices: () => [{ name: "recorder", lang: "en", default: true }, { name: "recorder", lang: "de" }],
-    speak: (utterance) => said.push({ text: String(utterance.text), lang: String(utterance.lang),
-      pressed: performance.now() - pressed < PRESS_WINDOW_MS }),
-    cancel: () => {}, pause: () => {}, resume: () => {},
+    speak: (utterance) => {
+      said.push({ text: String(utterance.text), lang: String(utterance.lang),
+        pressed: performance.now() - pressed < PRESS_WINDOW_MS });
+      synth.speaking = true;
+      if (window.__speechHold) ending.push(utterance);
+      else setTimeout(() => end(utterance), 0);
+    },
+    cancel: () => { window.__speechCancels += 1; ending.splice(0); synth.speaking = false; },
+    pause: () => {}, resume: () => {},
     addEventListener: () => {}, removeEventListener: () => {},
   };
   Object.defineProperty(window, "speechSynthesis", { configurable: true, get: () => synth });
@@ -130,9 +148,10 @@ class Heard:
     ``on_wait``.  Each wait's speech is checked (:func:`check_speech`) and kept."""
 
     page: Page
-    #: How long a wait listens for the voice when nothing new has been said yet (seconds; 0: not at all).
-    #: The page speaks once it has been still for 250 ms (widgets/shared.js, ``VOICE_SETTLE_MS``), and a
-    #: walk may look sooner: a child who listens waits for the voice before the next tap.
+    #: Whether a wait listens for the voice when nothing new has been said yet (a true value: it waits until
+    #: every voice of the page that was about to read has read, :func:`voices_read`; 0: not at all).  The
+    #: page speaks once it has been still for 250 ms (widgets/shared.js, ``VOICE_SETTLE_MS``), and a walk may
+    #: look sooner: a child who listens waits for the voice before the next tap.
     listen: float = 0.0
     said: list[Utterance] = field(default_factory=list)
     #: Waits after which something new was said.
@@ -147,9 +166,8 @@ class Heard:
 
     def at_wait(self, walk: object) -> None:
         new = take_speech(self.page)
-        deadline = time.monotonic() + self.listen
-        while not new and time.monotonic() < deadline:
-            self.page.wait_for_timeout(50)  # poll: a listening child's look for the voice, bounded by `listen`
+        if not new and self.listen:  # what the page was about to say: every voice waiting to read has read
+            voices_read(self.page)
             new = take_speech(self.page)
         check_speech(new)
         self.said += new

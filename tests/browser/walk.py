@@ -34,6 +34,8 @@ from typing import Any
 from playwright.sync_api import Browser, BrowserContext, Locator, Page
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
+from .conftest import SCREENSHOTS
+
 #: The tablet of the issue: 1024 × 768 CSS px, by touch.
 TABLET = {"width": 1024, "height": 768}
 DESKTOP = {"width": 1920, "height": 1080}
@@ -113,6 +115,11 @@ LOOK_JS = """([roots, selector, least]) => {
   const first = marked[0];
   const r = first ? first.getBoundingClientRect() : null;
   const bar = document.querySelector('[role="progressbar"]');
+  const place = (testid) => {
+    const node = [...document.querySelectorAll(`[data-testid="${testid}"]`)].find(shown);
+    const b = node && node.getBoundingClientRect();
+    return b ? { x: b.x, y: b.y, width: b.width, height: b.height } : null;
+  };
   const small = [];
   for (const root of document.querySelectorAll(roots)) {
     for (const node of root.querySelectorAll(selector)) {
@@ -129,6 +136,9 @@ LOOK_JS = """([roots, selector, least]) => {
     testid: first ? first.getAttribute("data-testid") || "" : "",
     now: bar && bar.getAttribute("aria-valuenow"),
     max: bar && bar.getAttribute("aria-valuemax"),
+    step: place("lesson-step"),
+    grownUps: Boolean(document.querySelector('[data-testid="grown-ups"][aria-pressed="true"]')),
+    end: place("final-score"),
     small,
   };
 }"""
@@ -244,6 +254,22 @@ class ChildWalk:
         assert top_ok and box["x"] >= -1 and box["x"] + min(box["width"], size["width"]) <= size["width"] + 1, (
             f"wait {self.waits}: the marked thing lies outside the screen: {box} ({where})"
         )
+        # The page never scrolled itself so far that the step's line went out of view (issue 40), and a game's
+        # end, once shown, is in view at every wait after it.  Not with For grown-ups on (a careless child's tap):
+        # the grown-ups' notes and the moves' words are theirs, and may take the screen.
+        for name in ("step", "end"):
+            part = seen[name]
+            if name == "step" and seen["grownUps"]:
+                continue
+            if part is None or (part["y"] >= -1 and part["y"] + part["height"] <= size["height"] + 1):
+                continue
+            shot = SCREENSHOTS / f"walk-{name}-out-of-view.png"
+            shot.parent.mkdir(parents=True, exist_ok=True)
+            self.page.screenshot(path=str(shot))
+            raise AssertionError(
+                f"wait {self.waits}: the {name} line lies outside the screen: {part} ({where}; marked: "
+                f"{seen['testid']} at {box}; {shot.name})"
+            )
         small = seen["small"]
         assert not small, f"wait {self.waits}: tappable things under {MIN_TARGET} px: {small}"
         if self.shots is not None:
