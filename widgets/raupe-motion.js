@@ -54,6 +54,17 @@ function flyBack(root, from, to, delay) {
 }
 
 /**
+ * Where a card leaves or reaches a bot's row: just under its count, never over it, so the number the child
+ * watches stays readable while the card moves (issue 40).
+ * @param {Element} row
+ * @returns {DOMRect}
+ */
+function underCount(row) {
+  const box = row.getBoundingClientRect();
+  return new DOMRect(box.left, box.bottom + 6, box.width, box.height);
+}
+
+/**
  * Move what changed between two looks at the table.
  * @param {HTMLElement} root  the table's root
  * @param {{size: number, hand: number, opponents: Object<string, number>}} was
@@ -71,14 +82,14 @@ export function moved(root, was, now, by, tapped) {
   const hand = root.querySelector('[data-testid="raupe-hand"]');
   if (now.size > was.size) {  // a card went on the pile: from the learner's hand, or from a bot's row
     const bot = by >= 0 ? row(String(by)) : null;
-    const from = bot ? bot.getBoundingClientRect() : tapped || (hand ? hand.getBoundingClientRect() : null);
+    const from = bot ? underCount(bot) : tapped || (hand ? hand.getBoundingClientRect() : null);
     if (from) arrive(pile, from, 420);
   }
   // A penalty: the cards it hands over travel from whoever gives them (the caller, or the one who called
   // wrongly) to whoever takes them.
   const givers = Object.entries(now.opponents).filter(([seat, count]) => count < (was.opponents[seat] ?? count))
     .map(([seat]) => row(seat)).filter(Boolean);
-  const giver = givers.length ? /** @type {Element} */ (givers[0]).getBoundingClientRect()
+  const giver = givers.length ? underCount(/** @type {Element} */ (givers[0]))
     : now.hand < was.hand && hand ? hand.getBoundingClientRect() : pileBox;
   if (now.hand > was.hand) {
     const slots = [...root.querySelectorAll('[data-testid="raupe-card"]')].slice(was.hand);
@@ -90,7 +101,7 @@ export function moved(root, was, now, by, tapped) {
     const target = row(seat);
     if (before === undefined || count <= before || !target) continue;
     for (let i = 0; i < Math.min(count - before, 4); i += 1) {
-      flyBack(root, giver, target.getBoundingClientRect(), delay);
+      flyBack(root, giver, underCount(target), delay);
       delay += 90;
     }
   }
