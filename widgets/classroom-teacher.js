@@ -525,6 +525,18 @@ function render({ model, el }) {
   }
 
   /**
+   * The join address, which may wrap anywhere but inside the room's code (issue 42: "T / WWU3R" misread).
+   * @param {RoomView} room
+   */
+  function joinAddress(room) {
+    const url = room.join_url || "";
+    const at = room.code ? url.lastIndexOf(room.code) : -1;
+    const parts = at < 0 ? [url]
+      : [url.slice(0, at), h("span", { key: "code", class: "cr-url-code", text: room.code }), url.slice(at + room.code.length)];
+    return h("div", { class: "cr-url", "data-testid": "join-url" }, ...parts);
+  }
+
+  /**
    * The door of a room: its code, the join address and its QR code.
    * @param {RoomView} room
    * @param {Object<string, string>} strings
@@ -534,7 +546,7 @@ function render({ model, el }) {
       h("div", { class: "cr-label", text: strings.code }),
       h("div", { class: "cr-code", "data-testid": "room-code", text: room.code }),
       h("div", { class: "cr-label", text: strings.join_at }),
-      h("div", { class: "cr-url", "data-testid": "join-url", text: room.join_url }),
+      joinAddress(room),
       qrCode(room.qr || "", strings.qr));
   }
 

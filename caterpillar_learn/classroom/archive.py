@@ -84,7 +84,7 @@ def is_finished(room: CaterpillarsRoom | LessonRoom | RaupeRoom) -> bool:
     return FINISHED[type(room)](room)
 
 
-def archive_folder(store_path: str) -> Path:
+def archive_folder(store_path: str, name: str = FOLDER) -> Path:
     """The archive folder beside the data file ``store_path`` (made if missing, its owner's only).
 
     >>> archive_folder(":memory:")
@@ -94,24 +94,32 @@ def archive_folder(store_path: str) -> Path:
     """
     if store_path == ":memory:":
         raise ClassroomError(describe("data", store_path, "a data folder to archive into"))
-    folder = Path(store_path).parent / FOLDER
+    folder = Path(store_path).parent / name
     folder.mkdir(mode=0o700, exist_ok=True)
     return folder
 
 
 def write_record(
-    folder: Path, code: str, settings: dict[str, Any] | None, rows: Iterable[StoredRow], *, at: float | None = None
+    folder: Path,
+    code: str,
+    settings: dict[str, Any] | None,
+    rows: Iterable[StoredRow],
+    *,
+    at: float | None = None,
+    head: dict[str, Any] | None = None,
 ) -> Path:
-    """Write room ``code``'s record to a new file of ``folder`` and sync it and the folder; its path."""
+    """Write room ``code``'s record to a new file of ``folder`` and sync it and the folder; its path.
+
+    ``head`` replaces the first line's format and adds to it (a quarantine file's report)."""
     stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime(time.time() if at is None else at))
     path = folder / f"{code}-{stamp}.jsonl"
     number = 1
     while path.exists():  # the same room archived twice in a second (its code used again): never overwrite
         number += 1
         path = folder / f"{code}-{stamp}-{number}.jsonl"
-    head = {"format": FORMAT, "room": code, "settings": settings}
+    first = {"format": FORMAT, "room": code, "settings": settings, **(head or {})}
     with open(path, "x", encoding="utf-8") as out:
-        out.write(json.dumps(head, ensure_ascii=False) + "\n")
+        out.write(json.dumps(first, ensure_ascii=False) + "\n")
         for row in rows:
             line = {"id": row.id, "kind": _plain(row.kind), "data": _plain(row.data), "at": _plain(row.at)}
             out.write(json.dumps(line, ensure_ascii=False) + "\n")

@@ -12,6 +12,7 @@ from caterpillar_learn.classroom.codes import ClassroomError
 from caterpillar_learn.classroom.hub import HubService
 from caterpillar_learn.classroom.refusals import BokehRefusals
 from caterpillar_learn.classroom.server import HOST, JOINS_PER_MINUTE, UNOPENED_LIFETIME, serve
+from caterpillar_learn.classroom.store import FolderBusyError
 from caterpillar_learn.errors import describe
 from caterpillar_learn.extras import require
 from caterpillar_learn.hosting.network import pick_port, quiet_log
@@ -41,8 +42,12 @@ def _handle(args: argparse.Namespace) -> int:
         raise ClassroomError(describe("--join-limit", args.join_limit, "joins a minute from 1 to 100000"))
     if not 1 <= args.unopened_lifetime <= 3600:
         raise ClassroomError(describe("--unopened-lifetime", args.unopened_lifetime, "seconds from 1 to 3600"))
+    if args.sleep_after is not None and not 1 <= args.sleep_after <= 86_400:
+        raise ClassroomError(describe("--sleep-after", args.sleep_after, "seconds from 1 to 86400"))
     if args.archive is not None:
         return _archive(Path(args.data).expanduser(), args.archive)
+    if args.restore is not None:
+        return _restore(Path(args.data).expanduser(), Path(args.restore).expanduser())
     hub = HubService.from_environ(os.environ)  # started by a JupyterHub: its prefix, address and login
     if hub is not None:
         require("hub")
@@ -54,6 +59,7 @@ def _handle(args: argparse.Namespace) -> int:
         unopened_lifetime=args.unopened_lifetime,
         allow_hosts=tuple(name.strip().lower() for name in args.allow_host if name.strip()),
         hub=hub,
+        sleep_after=args.sleep_after,
     )
 
 
@@ -62,12 +68,36 @@ def _archive(data: Path, code: str) -> int:
     it from the live log (with the server stopped: a running server would not know)."""
     from caterpillar_learn.classroom.lobby import Lobby
 
-    lobby = Lobby.open(data)
+    try:
+        lobby = Lobby.open(data, hold=True)
+    except FolderBusyError:
+        raise ClassroomError(
+            f"--archive: a classroom server is running on {data}; archive the room from the teacher's console "
+            "(open the room, then Archive this room), or stop the server first"
+        ) from None
     try:
         written = lobby.archive(code)
     finally:
         lobby.close()
     print(text("classroom.archive.done", file=str(written)), flush=True)
+    return 0
+
+
+def _restore(data: Path, path: Path) -> int:
+    """``--restore FILE``: put the events of a quarantine (or archive) file back into ``data``'s log (with the
+    server stopped); the next start replays the room."""
+    from caterpillar_learn.classroom.quarantine import restore
+    from caterpillar_learn.classroom.store import EventStore
+
+    try:
+        store = EventStore.in_folder(data, hold=True)
+    except FolderBusyError:
+        raise ClassroomError(f"--restore: a classroom server is running on {data}; stop it first") from None
+    try:
+        code, count = restore(store, path)
+    finally:
+        store.close()
+    print(f"Restored {count} events of room {code} from {path}; the next start replays the room.", flush=True)
     return 0
 
 
@@ -120,9 +150,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--archive",
         metavar="CODE",
         help="archive the finished room CODE of --data (its record to a file in the archive folder) and exit; "
-        "stop the server first",
+        "refused while a server runs on --data (archive from the teacher's console then)",
+    )
+    parser.add_argument(
+        "--restore",
+        metavar="FILE",
+        help="put the events of a quarantine file (events of a damaged room set aside at start) or of an archive "
+        "back into --data's log and exit; stop the server first",
     )
     parser.add_argument(  # for tests and benchmarks: not in --help
         "--unopened-lifetime", type=float, default=UNOPENED_LIFETIME, help=argparse.SUPPRESS
     )
+    parser.add_argument("--sleep-after", type=float, default=None, help=argparse.SUPPRESS)  # a benchmark's
     parser.set_defaults(handler=_handle)

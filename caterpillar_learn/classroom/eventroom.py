@@ -9,6 +9,16 @@ pupils are and who has arrived), and the pages that follow it.  The game
 of each lives in its own module; this one holds no rule and knows nothing
 of Bokeh: a page is any callable that is told which part changed.
 
+Every event reaches the log through one door, :meth:`EventRoom.record`,
+which keeps the rule of the product: **an event that is refused, or that
+changes nothing, is not written.**  A room says which events would change
+nothing (:meth:`EventRoom.changes_nothing`: the same setting again, a page's
+tick); the events whose refusal only the pupil's own controller knows (a
+lesson's tap, :attr:`EventRoom.TRIED`) are tried on the room first, and
+written only once the room took them; every other event is checked before it
+is written and applied after.  A room that is closed (archived, stopped at a
+damaged event, or whose last write failed) refuses every event in its line.
+
 >>> from dataclasses import dataclass
 >>> @dataclass
 ... class Room(EventRoom):
@@ -32,7 +42,7 @@ import logging
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from caterpillar_learn.classroom.codes import ClassroomError
 from caterpillar_learn.classroom.identity import Attendance, Roster, secret_hash
@@ -67,6 +77,16 @@ class EventRoom(Attendance):
     #: Where the helper's answers for this room are worked out: here (a test, a replay) until the server
     #: hands the room its worker processes (:meth:`work_in`).
     helper: Helper = field(init=False, default=HERE, repr=False)
+    #: Writes one event and commits it (the lobby's store); ``None`` while the log is replayed.
+    write: Callable[[str, dict[str, Any]], object] | None = field(default=None, kw_only=True, repr=False)
+    #: Why the room takes no new event (a message's key and values; ``None`` while it takes them): archived,
+    #: stopped at a damaged event, or its last write failed (then :attr:`stale` too: the lobby replays it from
+    #: the file the next time it is needed).
+    closed: tuple[str, dict[str, Any]] | None = field(init=False, default=None, repr=False)
+    stale: bool = field(init=False, default=False, repr=False)
+    #: The events tried on the room before they are written: only the room's applying them tells whether they
+    #: are refused (a refused one raises and changes nothing).
+    TRIED: ClassVar[tuple[str, ...]] = ()
 
     def work_in(self, helper: Helper) -> None:
         """Work the helper's answers out with ``helper`` from now on (the server's
@@ -95,6 +115,74 @@ class EventRoom(Attendance):
             self.record("pupil_joined", data)
             return self.pupils[ident]
 
+    def record(self, kind: str, data: dict[str, Any]) -> bool:
+        """The one door to the log: write ``kind`` (committed), apply it, tell the pages; whether it was written.
+
+        Nothing is written for an event the room refuses (it raises, in one
+        line) or one that :meth:`changes_nothing`.  An event of :attr:`TRIED`
+        is applied first and written once the room took it; should that
+        write fail, the room is closed (:attr:`stale`) rather than left ahead
+        of its file.
+        """
+        with self.lock:
+            if self.closed is not None:
+                raise ClassroomError(self.closed_line())
+            if self.changes_nothing(kind, data):
+                return False
+            if kind in self.TRIED:
+                self.trial(kind, data)
+                try:
+                    self.before_write()
+                    if self.write is not None:
+                        self.write(kind, data)
+                except BaseException:
+                    self.closed, self.stale = ("classroom.msg.write_failed", {}), True
+                    log.exception("room %s: an event tried could not be written; the room is closed", self.code)
+                    raise
+                self.log.append((kind, dict(data)))  # after what :meth:`before_write` wrote, as in the file
+                self.version += 1
+            else:
+                self.before_write()
+                if self.write is not None:
+                    self.write(kind, data)
+                self.apply(kind, data)
+            self.notify(self.part_of(kind, data))
+        return True
+
+    def closed_line(self) -> str:
+        """Why the room takes nothing new, in the current language (the page's); "" while it takes events.
+
+        >>> room = EventRoom("KX47PQ")
+        >>> room.closed_line()
+        ''
+        >>> room.closed = ("classroom.archive.closed", {"code": "KX47PQ"}); room.closed_line()[:41]
+        'Your teacher has archived room KX47PQ: it'
+        """
+        if self.closed is None:
+            return ""
+        key, values = self.closed
+        return text(key, **values)
+
+    def apply(self, kind: str, data: Mapping[str, Any]) -> None:
+        """Apply one event of the log (live, or replayed after a restart): each game's own."""
+        raise NotImplementedError
+
+    def trial(self, kind: str, data: Mapping[str, Any]) -> None:
+        """Apply an event of :attr:`TRIED` live, but do not add it to :attr:`log` yet (:meth:`record` does, once
+        it is written): a refusal raises and changes nothing.  Only a room with :attr:`TRIED` events has one."""
+        raise NotImplementedError
+
+    def changes_nothing(self, kind: str, data: Mapping[str, Any]) -> bool:
+        """Whether ``kind`` with ``data`` would change nothing (then it is not written): nothing here."""
+        return False
+
+    def before_write(self) -> None:
+        """What the room writes before its next event (a lesson room: its tables' steps): nothing here."""
+
+    def part_of(self, kind: str, data: Mapping[str, Any]) -> int | None:
+        """The part whose pages an event changes (a pupil, a table), ``None`` for the whole room."""
+        return None
+
     def joining(self) -> dict[str, Any]:
         """What the room writes of a new pupil besides who they are (called under the lock): nothing here."""
         return {}
@@ -121,14 +209,19 @@ class EventRoom(Attendance):
     def unsubscribe(self, token: int) -> None:
         self._listeners.pop(token, None)
 
+    def is_busy(self) -> bool:
+        """Whether the room must stay awake: a page or the console follows it, or a page waits at the door."""
+        return bool(self._listeners) or bool(self.roster.requests)
+
     def followed(self) -> set[int]:
         """The parts (pupils, tables) that some page follows now."""
         return {part for part, _ in self._listeners.values() if part is not None}
 
-    def notify(self, part: int | None) -> None:
-        """Tell the pages: every page after a room-wide change, the part's and the room-wide ones after a part's."""
+    def notify(self, part: int | None, *, alone: bool = False) -> None:
+        """Tell the pages: every page after a room-wide change, the part's and the room-wide ones after a part's
+        (only the part's own, ``alone``, after a change no room-wide page shows)."""
         for wanted, listener in list(self._listeners.values()):
-            if part is None or wanted is None or wanted == part:
+            if part is None or wanted == part or (wanted is None and not alone):
                 try:
                     listener(part)
                 except Exception:  # a broken page must not break the room

@@ -307,7 +307,7 @@ class Attendance:
     roster: Roster
     pupils: Mapping[int, Any]
 
-    def record(self, kind: str, data: dict[str, Any]) -> None:
+    def record(self, kind: str, data: dict[str, Any]) -> bool:
         raise NotImplementedError
 
     def notify(self, pupil: int | None) -> None:

@@ -29,15 +29,14 @@ screen: the same views, and every event the page sends is ignored.
 
 from __future__ import annotations
 
+import itertools
 import logging
 from collections.abc import Mapping
 from typing import Any
 
 from caterpillar_learn.classroom import refusals
-from caterpillar_learn.classroom.codes import ClassroomError, JoinLimit
+from caterpillar_learn.classroom.codes import ClassroomError
 from caterpillar_learn.classroom.lessonroom import (
-    EVENT_BURST,
-    EVENTS_PER_MINUTE,
     LessonPupil,
     LessonRoom,
     RoomLesson,
@@ -56,8 +55,8 @@ log = logging.getLogger("caterpillar_learn.classroom")
 
 #: Events a page sends by itself, many times a second or at every load: never logged as refused.
 QUIET = ("tick", "device")
-#: The one key of a page's own token bucket.
-PAGE = "page"
+#: Each page's number in this process (what the room knows of the pages that play a pupil's lesson).
+PAGE_NUMBERS = itertools.count(1)
 
 
 class InRoom:
@@ -69,8 +68,27 @@ class InRoom:
 
     def place(self, room: LessonRoom, pupil: LessonPupil, read_only: bool) -> None:
         self.room, self.pupil, self.read_only = room, pupil, read_only
-        #: The events this page may still send (the joins' token bucket, one key: this page).
-        self.pace = JoinLimit(EVENT_BURST, EVENTS_PER_MINUTE)
+        #: This page's number: the room's list of the pages that play the pupil's lesson holds it.
+        self.page = next(PAGE_NUMBERS)
+        if not read_only and room.play_on(pupil.id, self.page):
+            room.notify(pupil.id)  # the pages taken over from say so at once (:meth:`refresh`)
+
+    def plays(self) -> bool:
+        """Whether this page plays the pupil's lesson: not the teacher's look, and no newer tab took over."""
+        return not self.read_only and self.room.plays(self.pupil.id, self.page)
+
+    def refresh(self) -> None:
+        """The lesson's views; on a page a newer tab took over from, the line that says so."""
+        widget: Any = self
+        super().refresh()  # type: ignore[misc]
+        if not self.read_only and not self.plays():
+            with language(widget.lang):
+                widget.message = text("classroom.lesson.taken_over")
+
+    def close(self) -> None:
+        """The page has gone: it plays the pupil's lesson no more (a newer tab need not take over from it)."""
+        self.room.leave(self.pupil.id, self.page)
+        super().close()  # type: ignore[misc]
 
     def resumable(self) -> bool:
         """Never: in a room the log keeps a pupil's place (a reload replays it), so the page keeps no save
@@ -93,10 +111,15 @@ class InRoom:
             return False
         if self.read_only:
             return True  # the teacher looks; nothing a page sends here reaches the pupil's lesson
+        if not self.plays():  # a newer tab of this pupil took over: this one says so (on this page alone)
+            with language(widget.lang):
+                widget.message = text("classroom.lesson.taken_over")
+            refusals.tell(self, f"room {self.room.code}, pupil {self.pupil.nickname!r}", event, widget.message)
+            return True
         self.pupil.lang = widget.lang  # what the teacher's roll or start speaks on this pupil's screen
         with language(widget.lang):
             try:
-                if not self.pace.allow(PAGE):  # a flood from one page is refused here, before the room
+                if not self.room.pace.allow(str(self.pupil.id)):  # a flood from a pupil's tabs is refused here
                     raise ClassroomError(text("classroom.lesson.too_fast"))
                 self.room.act(self.pupil.id, event)
             except CaterpillarLearnError as error:

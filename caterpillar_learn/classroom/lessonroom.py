@@ -24,19 +24,24 @@ the pages send no ticks (one that does is not written).  The room moves a
 table's clock when its bots have a move due and shows the move at once; the
 steps it took are written together, at most every :data:`CLOCK_WRITE`
 seconds for the whole room (``tables_clock``: each step's table and seconds,
-in order), and always before any other event of the room, so the time a
-pupil's own event carries (its ``elapsed``) comes after them.  A replay
+in order), and always before any other event of the room; the time since a
+pupil's table last moved is a step of its own, taken just before that
+pupil's event (an older log carried it inside the event, as ``elapsed``,
+and still replays).  A replay
 moves each table's clock by the same steps, so the bots play again exactly
 as they did; a crash forgets at most the bots' last few seconds, which the
 table then plays again the same way.  A table whose pupil has done nothing
 for :data:`IDLE_PAUSE` seconds is paused by the room (once, a step of that
 row), and a table nobody's page shows waits, so while nobody plays nothing
-is written.  An event that
-changes nothing (a tick, the same speed again) is not written, and each
-pupil's page may send at most :data:`EVENTS_PER_MINUTE` events a minute
-(a burst of :data:`EVENT_BURST` first; the page's widget counts,
-:class:`~caterpillar_learn.classroom.lessonpage.InRoom`): beyond that an
-event is refused and not written.
+is written.  An event that the pupil's controller refuses, or that
+changes nothing (a tick, the same speed again), is not written: a pupil's
+event is tried on the controller first and written once it took it
+(:meth:`~.eventroom.EventRoom.record`).  Each pupil, however many tabs they
+open, may send at most :data:`EVENTS_PER_MINUTE` events a minute (a burst
+of :data:`EVENT_BURST` first; one token bucket a pupil, :attr:`LessonRoom.pace`,
+which the page's widget asks, :class:`~caterpillar_learn.classroom.lessonpage.InRoom`),
+and at most :data:`PAGES_PER_PUPIL` of their pages play: a newer tab takes
+over from the oldest, which says so in one line.
 
 What the teacher sees of each pupil is :meth:`LessonRoom.progress`: the
 step, the questions asked and right at the first try, and whether the pupil
@@ -71,9 +76,9 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any
+from typing import Any, ClassVar
 
-from caterpillar_learn.classroom.codes import ClassroomError
+from caterpillar_learn.classroom.codes import ClassroomError, JoinLimit
 from caterpillar_learn.classroom.eventroom import EventRoom
 from caterpillar_learn.classroom.lessonpupil import (
     LESSON_NAMES,
@@ -129,6 +134,9 @@ CLOCK_WRITE = 5.0
 #: taps a few times a second at most.
 EVENT_BURST = 40
 EVENTS_PER_MINUTE = 600.0
+#: The pages that play one pupil's lesson at once: a tablet and one more (a reload whose old page Bokeh has not
+#: closed yet, a second device).  A newer page takes over from the oldest, which is told so in one line.
+PAGES_PER_PUPIL = 2
 #: The progress file's columns, one row per pupil and lesson: then one per idea of the practice (issue 33), each
 #: ``new`` (not met yet), ``practising`` or ``mastered``.
 CSV_COLUMNS = (
@@ -184,7 +192,6 @@ class LessonRoom(EventRoom):
     """One class in one lesson; every change is an event of its log, written before it is shown."""
 
     settings: LessonSettings
-    write: Callable[[str, dict[str, Any]], object] | None = None
     clock: Callable[[], float] = time.time
     game_name: str = field(init=False, default="lesson")
     pupils: dict[int, LessonPupil] = field(init=False, default_factory=dict)
@@ -203,6 +210,15 @@ class LessonRoom(EventRoom):
     #: The tables' steps shown and not written yet (``tables_clock``), and when the first of them was taken.
     _steps: list[dict[str, Any]] = field(init=False, default_factory=list, repr=False)
     _steps_since: float = field(init=False, default=0.0, repr=False)
+    #: What each pupil's pages may still send, together (a token bucket a pupil, keyed by the pupil's number):
+    #: a burst of :data:`EVENT_BURST`, then :data:`EVENTS_PER_MINUTE`, however many tabs the pupil opens.
+    pace: JoinLimit = field(init=False, default_factory=lambda: JoinLimit(EVENT_BURST, EVENTS_PER_MINUTE), repr=False)
+    #: The pages that play each pupil's lesson now, oldest first (at most :data:`PAGES_PER_PUPIL`).
+    _playing: dict[int, list[int]] = field(init=False, default_factory=dict, repr=False)
+    #: Set while a pupil's event is tried (:meth:`trial`): the controller's refusal then raises.
+    _trying: bool = field(init=False, default=False, repr=False)
+    #: A pupil's tap is tried on their controller before it is written: a refused one is not written.
+    TRIED: ClassVar[tuple[str, ...]] = ("lesson_event",)
 
     def work_in(self, helper: Helper) -> None:
         """The room's helper works with ``helper`` (the server's worker processes) from now on, moves still shared."""
@@ -338,14 +354,41 @@ class LessonRoom(EventRoom):
         """When a new pupil joined (the room's clock)."""
         return {"at": self.clock()}
 
-    def act(self, pupil: int, event: object) -> None:
-        """A pupil's page sends ``event``: checked, written, then played by the pupil's controller.
+    def play_on(self, pupil: int, page: int) -> list[int]:
+        """Page number ``page`` plays ``pupil``'s lesson from now on; the pages it takes over from (the oldest
+        beyond :data:`PAGES_PER_PUPIL`), which play no more.
 
-        Raises :class:`ClassroomError` (one line, nothing written) for an
-        event the room refuses; the controller's own refusal is the pupil's
-        :attr:`LessonPupil.refusal` (and its ``message``), like in a lesson.
+        >>> room = LessonRoom("KX47PQ", LessonSettings.build("01-beginner"))
+        >>> [room.play_on(1, page) for page in (7, 8, 9)], room.plays(1, 7), room.plays(1, 9)
+        ([[], [], [7]], False, True)
         """
         with self.lock:
+            pages = [number for number in self._playing.get(pupil, []) if number != page] + [page]
+            self._playing[pupil] = pages[-PAGES_PER_PUPIL:]
+            return pages[:-PAGES_PER_PUPIL]
+
+    def plays(self, pupil: int, page: int) -> bool:
+        """Whether page number ``page`` plays ``pupil``'s lesson (no newer pages took over from it)."""
+        return page in self._playing.get(pupil, ())
+
+    def leave(self, pupil: int, page: int) -> None:
+        """Page number ``page`` has closed: it plays no more."""
+        with self.lock:
+            pages = self._playing.get(pupil, [])
+            if page in pages:
+                pages.remove(page)
+
+    def act(self, pupil: int, event: object) -> None:
+        """A pupil's page sends ``event``: checked by the room, tried on the pupil's controller, and written
+        once the controller took it (:meth:`~.eventroom.EventRoom.record`).
+
+        Raises :class:`ClassroomError` (one line, nothing written) for an
+        event the room or the controller refuses; the controller's refusal
+        is also the pupil's :attr:`LessonPupil.refusal` (and its ``message``).
+        """
+        with self.lock:
+            if self.closed is not None:  # archived, stopped, or its last write failed: every tap hears why
+                raise ClassroomError(self.closed_line())
             found = self.pupils.get(pupil)
             if found is None:
                 raise ClassroomError(text("classroom.msg.no_pupil"))
@@ -354,8 +397,6 @@ class LessonRoom(EventRoom):
             except BadEventError as error:
                 raise ClassroomError(str(error)) from None
             assert isinstance(event, Mapping)
-            if self._changes_nothing(found, event):
-                return
             try:
                 line = json.dumps(dict(event), allow_nan=False, separators=(",", ":"))
             except (TypeError, ValueError):
@@ -369,19 +410,53 @@ class LessonRoom(EventRoom):
             if kind in ("box", "option") and isinstance(found.session, RoomLesson) and found.session.awaits_helper():
                 raise ClassroomError(text("classroom.lesson.wait_helper"))  # not written: a replay plays no other move
             data: dict[str, Any] = {"pupil": pupil, "event": json.loads(line), "at": self.clock()}
+            if self.changes_nothing("lesson_event", data):
+                return
             elapsed = self._unwritten.pop(pupil, 0.0)
-            if elapsed:
-                data["elapsed"] = round(elapsed, 3)  # the table's clock first, then the pupil's event
+            if elapsed:  # the table's clock first (a step written before the event), then the pupil's event
+                self._step(found, {"elapsed": round(elapsed, 3)}, time.monotonic(), tell=False)
             self.record("lesson_event", data)
 
-    @staticmethod
-    def _changes_nothing(pupil: LessonPupil, event: Mapping[str, Any]) -> bool:
-        """Whether ``event`` would change nothing and so is not written: a page's tick (a table's clock is the
-        server's) or the speed it has already."""
-        session = pupil.session
-        if not isinstance(session, RoomTable):
+    def changes_nothing(self, kind: str, data: Mapping[str, Any]) -> bool:
+        """Whether an event would change nothing and so is not written (see :meth:`EventRoom.record`): the
+        teacher's pause, hold or hidden names as they are already; a page's tick (a table's clock is the
+        server's) or the speed its table has already.
+
+        >>> room = LessonRoom("KX47PQ", LessonSettings.build("10-raupe-shape"))
+        >>> room.pause(False); room.hide_names(False); room.hold_at(None); room.log
+        []
+        """
+        same = {"class_paused": self.paused, "names_hidden": self.anonymous}
+        if kind in same:
+            return data.get("on") == same[kind]
+        if kind == "step_held":
+            return data.get("step") == self.hold
+        if kind != "lesson_event":
             return False
-        return event.get("type") == "tick" or (event.get("type") == "speed" and event.get("value") == session.speed)
+        pupil, event = self.pupils.get(data.get("pupil", -1)), data.get("event")
+        if pupil is None or not isinstance(event, Mapping) or not isinstance(pupil.session, RoomTable):
+            return False
+        return event.get("type") == "tick" or (
+            event.get("type") == "speed" and event.get("value") == pupil.session.speed
+        )
+
+    def trial(self, kind: str, data: Mapping[str, Any]) -> None:
+        """Play a pupil's event on their controller: its refusal raises (one line) and changes nothing."""
+        self._trying = True
+        try:
+            getattr(self, APPLY[kind])(data)
+        finally:
+            self._trying = False
+
+    def before_write(self) -> None:
+        """The tables' steps not written yet are written before any other event."""
+        self.write_steps()
+
+    def part_of(self, kind: str, data: Mapping[str, Any]) -> int | None:
+        """A pupil's event redraws that pupil's page (and the teacher's); a pupil joining the teacher's, as it
+        changes nothing on the other pupils' screens; the teacher's events every page."""
+        who = data.get("pupil") if kind in PUPILS_OWN else TEACHER if kind == "pupil_joined" else None
+        return who if isinstance(who, int) else None
 
     def _check_together(self, pupil: LessonPupil, kind: str) -> None:
         session = pupil.session
@@ -418,17 +493,6 @@ class LessonRoom(EventRoom):
             raise ClassroomError(describe("anonymize", on, "true or false"))
         with self.lock:
             self.record("names_hidden", {"on": on})
-
-    def record(self, kind: str, data: dict[str, Any]) -> None:
-        """Write the event (committed), apply it, tell the pages (a pupil's event: the teacher and that pupil;
-        a pupil joining: the teacher, as it changes nothing on the other pupils' screens).  The tables' steps
-        not written yet are written first."""
-        self.write_steps()
-        if self.write is not None:
-            self.write(kind, data)
-        self.apply(kind, data)
-        who = data.get("pupil") if kind in PUPILS_OWN else TEACHER if kind == "pupil_joined" else None
-        self.notify(who if isinstance(who, int) else None)
 
     def apply(self, kind: str, data: Mapping[str, Any]) -> None:
         """Apply one event of the log (live, or replayed after a restart) through its handler in :data:`APPLY`."""
@@ -512,6 +576,9 @@ class LessonRoom(EventRoom):
             session.handle(event)
         except CaterpillarLearnError as error:
             session.message = one_line(str(error))
+            if self._trying:  # refused live: the controller changed nothing, and nothing is written
+                pupil.refusal = session.message
+                raise ClassroomError(session.message) from None
         except Exception:  # a surprise in a controller must not stop the room (nor its replay)
             log.exception("room %s, pupil %r: event %.200r failed", self.code, pupil.nickname, event)
             session.message = text("ui.internal")
@@ -588,13 +655,19 @@ class LessonRoom(EventRoom):
         self.log.append(("tables_clock", data))
         self.version += 1
 
-    def _step(self, pupil: LessonPupil, step: dict[str, Any], now: float) -> None:
-        """Take a step at ``pupil``'s table now and show it; it is written with the next row."""
+    def _step(self, pupil: LessonPupil, step: dict[str, Any], now: float, *, tell: bool = True) -> None:
+        """Take a step at ``pupil``'s table now and show it (``tell``); it is written with the next row.
+
+        A bots' move that leaves the pupil's place in the lesson as it was redraws the pupil's page (and the
+        teacher's look at it) but not the teacher's grid, which shows nothing of it: 30 tables' bots would
+        otherwise redraw the whole grid many times a second."""
+        before = (pupil.place(), pupil.final)
         self._take_step(pupil, step)
         if not self._steps:
             self._steps_since = now
         self._steps.append({"pupil": pupil.id, **step})
-        self.notify(pupil.id)
+        if tell:
+            self.notify(pupil.id, alone=(pupil.place(), pupil.final) == before)
 
     def _move_tables(self, now: float) -> None:
         """Add the real time since the last look to each running table a page shows; move its clock when the

@@ -9,15 +9,21 @@ room's ``apply`` (the same code that applied each event live), and it gets
 the writer that commits its next events.  A room the index is not sure of
 (events after its last note, a damaged event at its last replay) is woken
 at start.  The lobby notes each played room's pupil count in the index
-(:meth:`Lobby.note`, with the clock and at close).
+(:meth:`Lobby.note`, with the clock and at close).  A room that nobody
+follows and nothing happens in goes back to sleep after :data:`SLEEP_AFTER`
+seconds (:meth:`Lobby.doze`, with the clock): its memory is given back, and
+the next need wakes it from the log again.
 
 A row that cannot be read or applied (damaged JSON, an illegal move) stops
 its own room there and nothing else: the room comes back as it was just
-before that event, every later event of the room stays in the file,
-unapplied and listed in a :class:`Damage` report (one line in the log at
-start, and on the teacher's console), and the room is read-only ("stopped
-at event N") so nothing new is written after events the teacher has not
-seen.  The other rooms play on.  (``docs/DEPLOY.md``, "Damaged data".)
+before that event, the damaged event and every later event of the room are
+listed in a :class:`Damage` report (one line in the log at start, and on the
+teacher's console), and the room is read-only ("stopped at event N") so
+nothing new is written after events the teacher has not seen.  A lobby that
+holds the data folder (the server, the command line) sets those events aside
+in a quarantine file (:mod:`.quarantine`), so the log never holds events its
+room did not apply; ``--restore`` puts them back.  The other rooms play on.
+(``docs/DEPLOY.md``, "Damaged data".)
 
 Joining goes through the lobby: the client's join limit first
 (:class:`~caterpillar_learn.classroom.codes.JoinLimit`), then the code and
@@ -40,11 +46,13 @@ from __future__ import annotations
 import logging
 import secrets
 import threading
+import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from caterpillar_learn.classroom import quarantine
 from caterpillar_learn.classroom.archive import archive_folder, is_finished, write_record
 from caterpillar_learn.classroom.codes import ClassroomError, JoinLimit, new_code, new_token, parse_code
 from caterpillar_learn.classroom.identity import RejoinNeeded, Removed, check_nickname, is_secret
@@ -62,6 +70,9 @@ __all__ = ["AnyRoom", "AnySettings", "Damage", "Lobby", "Room", "Rooms"]
 log = logging.getLogger("caterpillar_learn.classroom")
 
 TOKEN_KEY = "teacher_token"
+#: Seconds a room nobody follows (no page, no console) and nothing happens in stays awake before it goes back
+#: to sleep: its memory is given back, and the next join or look replays it from the log.
+SLEEP_AFTER = 600.0
 
 #: A room of the server: a Caterpillars room, Räuber Raupe tables, or a lesson room.
 AnyRoom = CaterpillarsRoom | RaupeRoom | LessonRoom
@@ -108,16 +119,41 @@ class Damage:
     applied: int
     #: The room's later events, ``(number in the file, kind)``: in the file, not applied.
     held: list[tuple[int, str]] = field(default_factory=list)
+    #: Where the damaged event and the later ones were set aside (:mod:`.quarantine`), in the data folder;
+    #: "" while they are in the live log.
+    quarantine: str = ""
 
     def line(self) -> str:
         """The one line the log shows at start."""
         later = len(self.held)
         numbers = ", ".join(str(ident) for ident, _ in self.held[:20]) + (", ..." if later > 20 else "")
+        said = f"room {self.room}: event {self.event} ({self.kind}) could not be replayed: {self.why}; "
+        if self.quarantine:
+            return one_line(
+                f"{said}the room stops after {self.applied} events; event {self.event} and {later} later "
+                f"event{'' if later == 1 else 's'}{': ' + numbers if later else ''} set aside in {self.quarantine} "
+                f"of the data folder (after a repair, caterpillar-learn classroom --restore FILE puts them back)",
+                limit=480,
+            )
         return one_line(
-            f"room {self.room}: event {self.event} ({self.kind}) could not be replayed: {self.why}; "
-            f"the room stops after {self.applied} events, {later} later event{'' if later == 1 else 's'} "
+            f"{said}the room stops after {self.applied} events, {later} later event{'' if later == 1 else 's'} "
             f"kept in the file unapplied{': ' + numbers if later else ''}",
             limit=400,
+        )
+
+    @classmethod
+    def from_note(cls, code: str, note: Mapping[str, Any], applied: int) -> Damage:
+        """The report of a room whose events were set aside, from its note (:func:`.quarantine.marked`)."""
+        held = [(int(h["event"]), str(h["kind"])) for h in note.get("held", []) if isinstance(h, Mapping)]
+        event = note.get("event")
+        return cls(
+            code,
+            event if isinstance(event, int) else 0,
+            str(note.get("kind", "?")),
+            str(note.get("why", "")),
+            applied,
+            held,
+            str(note.get("file", "?")),
         )
 
     def to_view(self) -> dict[str, Any]:
@@ -126,7 +162,13 @@ class Damage:
         return self.to_json() | {
             "title": text("classroom.damage.title", code=self.room),
             "report": text("classroom.damage.report", event=self.event, kind=self.kind, why=self.why),
-            "later": plural("classroom.damage.held", len(self.held), events=later) if self.held else "",
+            "later": (
+                text("classroom.damage.set_aside", file=self.quarantine, count=len(self.held) + 1)
+                if self.quarantine
+                else plural("classroom.damage.held", len(self.held), events=later)
+                if self.held
+                else ""
+            ),
             "advice": text("classroom.damage.advice"),
         }
 
@@ -139,6 +181,7 @@ class Damage:
             "why": self.why,
             "applied": self.applied,
             "held": [{"event": ident, "kind": kind} for ident, kind in self.held],
+            "quarantine": self.quarantine,
         }
 
 
@@ -187,8 +230,14 @@ class Lobby:
     is the damaged event has a report and no room).
     """
 
-    def __init__(self, store: EventStore, *, limit: JoinLimit | None = None) -> None:
+    def __init__(self, store: EventStore, *, limit: JoinLimit | None = None, sleep_after: float = SLEEP_AFTER) -> None:
         self.store = store
+        #: Seconds a room awake that nobody follows and nothing happens in waits before it sleeps again.
+        self.sleep_after = sleep_after
+        #: Each awake room's version when it was last seen to change or be followed, and when (monotonic).
+        self._touched: dict[str, tuple[int, float]] = {}
+        #: Called once rooms went to sleep (the server: let the garbage collector look at their objects again).
+        self.on_sleep: Callable[[], None] = lambda: None
         self.limit = limit if limit is not None else JoinLimit()
         #: The joins the limit refused, told to the log once every few seconds (a door's flood is one line).
         self.limited = Refusals()
@@ -218,13 +267,18 @@ class Lobby:
         self.replay()
 
     @classmethod
-    def open(cls, folder: str | Path, **kwargs: Any) -> Lobby:
+    def open(cls, folder: str | Path, *, hold: bool = False, **kwargs: Any) -> Lobby:
         """The lobby of a ``--data`` folder: every room in it, as it was.
 
         A file that cannot be used raises :class:`~caterpillar_learn.classroom.store.DamagedFileError`
         (one line; a damaged file is kept aside first).
         """
-        return cls(EventStore.in_folder(folder), **kwargs)
+        store = EventStore.in_folder(folder, hold=hold)
+        try:
+            return cls(store, **kwargs)
+        except BaseException:
+            store.close()  # and its hold on the folder
+            raise
 
     def work_in(self, helper: Helper) -> None:
         """Every room's helper works with ``helper`` from now on (the server's worker processes, after the replay,
@@ -265,6 +319,10 @@ class Lobby:
             self._pupils[entry.code] = entry.pupils
             if entry.is_behind or entry.stopped is not None or settings is None:
                 self._wake(entry.code)
+        for code, note in quarantine.marks(self.store).items():
+            if code not in self.listed:  # every row of it set aside (its room_created too): a report, no room
+                self.damage[code] = Damage.from_note(code, note, 0)
+                log.warning("%s", self.damage[code].line())
         if self.listed:
             log.info(
                 "%d rooms listed, %d replayed at start (%d stopped at a damaged event)",
@@ -286,6 +344,9 @@ class Lobby:
         """Room ``code``, replayed from its own events the first time it is needed; ``KeyError`` if there is none."""
         with self._waking:
             room = self._awake.get(code)
+            if room is not None and room.stale:  # its last write failed: replayed again from the file
+                del self._awake[code]
+                room = None
             if room is None and code in self.listed and code not in self.damage:
                 room = self._wake(code)
         if room is None:
@@ -332,9 +393,16 @@ class Lobby:
                 self._stop(code, row, error, created)
         self._seen[code] = last
         self._unnoted.add(code)
+        if code in self.damage:
+            self._set_aside(code, created)
+        elif (note := quarantine.marked(self.store, code)) is not None:  # set aside at an earlier start
+            room = self._awake.get(code)
+            self.damage[code] = Damage.from_note(code, note, 0 if room is None else 1 + len(room.log))
         woken = self._awake.get(code)
         if woken is not None:
             woken.write = self._writer(code) if code not in self.damage else self._refuser(code)
+            if code in self.damage:  # read-only: nothing is written after events not applied
+                woken.closed = ("classroom.damage.stopped", {"code": code, "event": self.damage[code].event})
             woken.work_in(self.helper)
         if code in self.damage:
             log.warning("%s", self.damage[code].line())
@@ -393,6 +461,23 @@ class Lobby:
             applied = 1 + len(room.log)  # room_created and the events after it
         why = str(error) if isinstance(error, CaterpillarLearnError) else f"{type(error).__name__}: {error}"
         self.damage[code] = Damage(code, row.id, _kind_of(row), one_line(why, limit=160), applied)
+
+    def _set_aside(self, code: str, created: Mapping[str, Any] | None) -> None:
+        """Move room ``code``'s damaged event and its later events to a quarantine file (:mod:`.quarantine`), so
+        the log holds only what the room applied: only a lobby that holds the data folder (the server, the
+        command line), and the events stay where they are if that fails."""
+        damage = self.damage[code]
+        if self.store.held is None or damage.quarantine:
+            return
+        ids = [damage.event, *(ident for ident, _ in damage.held)]
+        try:
+            settings = None if created is None else dict(created)
+            path = quarantine.set_aside(self.store, code, settings, ids, damage.to_json())
+        except Exception:
+            log.exception("room %s: the events after the damaged one could not be set aside", code)
+            return
+        damage.quarantine = f"{quarantine.FOLDER}/{path.name}"
+        self._seen[code] = max((row.id for row in self.store.rows(code)), default=0)  # the last row left
 
     def _refuser(self, code: str) -> Callable[[str, dict[str, Any]], object]:
         """The writer of a stopped room: it refuses, so nothing is written after events not applied."""
@@ -459,6 +544,7 @@ class Lobby:
         self.store.remove_room(room_code)
         if room is not None:  # a page still open on it writes nothing more: its events would have no room
             room.write = self._archived(room_code)
+            room.closed = ("classroom.archive.closed", {"code": room_code})
         for kept in (self.listed, self._awake, self._pupils, self._seen, self.damage):
             kept.pop(room_code, None)
         self._unnoted.discard(room_code)
@@ -486,11 +572,50 @@ class Lobby:
         finally:
             self._waking.release()
 
+    def doze(self, now: float | None = None) -> list[str]:
+        """Put back to sleep every room awake that nobody has followed and nothing has happened in for
+        :attr:`sleep_after` seconds (the server's clock calls this); the codes that went to sleep.
+
+        A room going to sleep writes what it holds unwritten (a lesson room's tables' steps), has its pupil
+        count noted in the index, and is closed: an object of it still held somewhere refuses every event
+        ("reload the page"), and the next need wakes a fresh one from the log.  A room stopped at a damaged
+        event stays awake (its report is shown).
+        """
+        now = time.monotonic() if now is None else now
+        slept = []
+        for code, room in list(self._awake.items()):
+            version, since = self._touched.get(code, (-1, now))
+            if room.version != version or room.is_busy() or code in self.damage:
+                self._touched[code] = (room.version, now)
+                continue
+            if now - since < self.sleep_after:
+                continue
+            with room.lock:
+                if room.is_busy() or room.version != version:
+                    continue
+                if isinstance(room, LessonRoom):
+                    room.write_steps()
+                self._pupils[code] = len(room.counted())
+                self._unnoted.add(code)
+                self.note()  # the count while the room is still awake (a room asleep is noted as it was)
+                room.closed, room.stale = ("classroom.msg.asleep", {}), True
+                del self._awake[code]
+                self._touched.pop(code, None)
+            slept.append(code)
+        if slept:
+            log.info("%d rooms nobody used for %.0f s went back to sleep: %s", len(slept), self.sleep_after, slept)
+            self.on_sleep()
+        return slept
+
     def _tick(self) -> None:
         try:
             self.note()
         except Exception:  # the index is only a shortcut: the events are written, a later note catches up
             log.exception("the room index could not be noted")
+        try:
+            self.doze()
+        except Exception:  # a room that cannot sleep stays awake
+            log.exception("the rooms could not go back to sleep")
         for room in list(self._awake.values()):
             if (
                 isinstance(room, RaupeRoom | LessonRoom) and room.code not in self.damage
@@ -516,6 +641,7 @@ class Lobby:
             raise ClassroomError(text("classroom.msg.slow_down"))
         room_code = parse_code(code)
         room = self.rooms.get(room_code)
+        self._touched.pop(room_code, None)  # a page on its way to the room: it stays awake for it
         if nickname is None:
             ident = None if room is None or not is_secret(secret) else room.roster.by_secret(secret)
             if room is not None and ident is None and room.roster.is_removed(secret):

@@ -43,11 +43,11 @@ from caterpillar_learn.caterpillars.levels import Level
 from caterpillar_learn.classroom import refusals
 from caterpillar_learn.classroom.rooms import CaterpillarsRoom, Pupil
 from caterpillar_learn.classroom.tables import RaupePupil, RaupeRoom, SharedTable
-from caterpillar_learn.i18n import text
+from caterpillar_learn.i18n import language, text
 from caterpillar_learn.raupe import Call, Mode, Play, parse_mode
 from caterpillar_learn.raupe import Game as RaupeGame
 from caterpillar_learn.ui.assets import widget_file, widget_styles
-from caterpillar_learn.ui.base import BadEventError, LearnWidget, handler, whole
+from caterpillar_learn.ui.base import LANGUAGE_EVENT, BadEventError, LearnWidget, handler, whole
 from caterpillar_learn.ui.caterpillars import CaterpillarsBoard
 from caterpillar_learn.ui.caterpillars.advice import Helper, Warmup
 from caterpillar_learn.ui.caterpillars.controller import HANDLERS as BOARD_HANDLERS
@@ -248,9 +248,10 @@ class ClassroomBoard(CaterpillarsBoard):
         return strings
 
     def handle(self, event: object) -> None:
-        super().handle(event)
         session = self.session
         assert isinstance(session, RoomSession)
+        if not closed(self, session.room, event):
+            super().handle(event)
         refusals.tell(self, f"room {session.room.code}, pupil {session.pupil.nickname!r}", event, session.message)
 
 
@@ -325,12 +326,28 @@ class SeatTable(seat.SeatRules):
         with self.room.lock:
             self.follow()
             if event["type"] in SEAT_IN_PLAY and not self.shared.running:
-                raise BadEventError(text("classroom.raupe.not_running"))
+                raise BadEventError(self.why_not_running())
             apply(event)
             self.follow()
 
+    def why_not_running(self) -> str:
+        """Why a card cannot be played now, in words that agree with what Start says: not started yet (press
+        Start), or over (a new game is a new room: the teacher's).
+
+        >>> from caterpillar_learn.classroom.tables import TableSettings
+        >>> room = RaupeRoom("KX47PQ", TableSettings.build(seats=2, seed=4))
+        >>> seat = SeatTable(room, room.join("Ada"))
+        >>> seat.why_not_running()
+        'Your table has not started yet: press Start.'
+        """
+        if self.shared.game.state.finished:
+            return text("classroom.raupe.finished")
+        return text("classroom.raupe.not_running")
+
     # -- the handlers, one per event -------------------------------------------------
     def on_start(self, event: Mapping[str, Any]) -> None:
+        if self.shared.game.state.finished:
+            raise BadEventError(text("classroom.raupe.finished"))
         if self.shared.started:
             raise BadEventError(text("classroom.raupe.already_started"))
         self.room.start(self.pupil.table)
@@ -410,7 +427,19 @@ class SeatWidget(RaupeWidget):
         LearnWidget.__init__(self, seat, lang=lang)  # type: ignore[misc]  # a seat is shaped like a RaupeTable
 
     def handle(self, event: object) -> None:
-        super().handle(event)
         seat = self.session
         assert isinstance(seat, SeatTable)
+        if not closed(self, seat.room, event):
+            super().handle(event)
         refusals.tell(self, f"room {seat.room.code}, pupil {seat.pupil.nickname!r}", event, seat.refusal)
+
+
+def closed(widget: LearnWidget[Any], room: CaterpillarsRoom | RaupeRoom, event: object) -> bool:
+    """Whether ``room`` is closed (archived, stopped, its last write failed): then the page's event is answered
+    with the room's line, in the page's language, and goes no further (the language switch still works)."""
+    if room.closed is None or (isinstance(event, Mapping) and event.get("type") == LANGUAGE_EVENT):
+        return False
+    with language(widget.lang):
+        widget.session.message = room.closed_line()
+    widget.refresh()
+    return True

@@ -113,6 +113,22 @@ def remove(db: sqlite3.Connection, code: str) -> int:
     return cursor.rowcount
 
 
+def rebuild(db: sqlite3.Connection, code: str) -> None:
+    """Index room ``code`` again from its rows, behind (``seen_id`` 0: the next start replays it), after rows
+    were set aside or put back (inside the caller's transaction); no rows, no entry."""
+    db.execute("DELETE FROM rooms WHERE code = ?", (code,))
+    db.execute(
+        "INSERT INTO rooms (code, first_id, last_id, events) "
+        "SELECT room, MIN(id), MAX(id), COUNT(*) FROM events WHERE room = ? GROUP BY room",
+        (code,),
+    )
+    db.execute(
+        "UPDATE rooms SET settings = (SELECT data FROM events WHERE events.id = rooms.first_id "
+        "AND events.kind = 'room_created' AND typeof(events.data) = 'text') WHERE code = ?",
+        (code,),
+    )
+
+
 def migrate(db: sqlite3.Connection) -> None:
     """Build the index of a format-1 file by one scan of its rows (inside the caller's transaction).
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from functools import partial
@@ -224,8 +224,6 @@ class CaterpillarsRoom(EventRoom):
     """One class playing Caterpillars with shared dice; every change is an event of its log."""
 
     settings: RoomSettings
-    #: Writes one event and commits it (the lobby's store); ``None`` while the log is replayed.
-    write: Callable[[str, dict[str, Any]], object] | None = None
     game_name: str = field(init=False, default="caterpillars")
     rolls: list[Roll] = field(init=False, default_factory=list)
     pupils: dict[int, Pupil] = field(init=False, default_factory=dict)
@@ -281,6 +279,10 @@ class CaterpillarsRoom(EventRoom):
     def reviewed(self, pupil: Pupil) -> dict[str, list[str]] | None:
         """The review of ``pupil``'s sheet if someone has asked for it already."""
         return self._reviews.get(pupil.id)
+
+    def is_busy(self) -> bool:
+        """Awake while followed (:meth:`EventRoom.is_busy`) or while a review is worked out for a pupil."""
+        return super().is_busy() or bool(self._reviewing)
 
     def reviewing(self, pupil: Pupil) -> bool:
         """Whether ``pupil``'s review is being worked out in the server's workers."""
@@ -356,13 +358,20 @@ class CaterpillarsRoom(EventRoom):
         with self.lock:
             self.record("auto_set", {"on": on})
 
-    def record(self, kind: str, data: dict[str, Any]) -> None:
-        """Write the event (committed), apply it, tell the pages."""
-        if self.write is not None:
-            self.write(kind, data)
-        self.apply(kind, data)
+    def changes_nothing(self, kind: str, data: Mapping[str, Any]) -> bool:
+        """Hints or the automatic roll set as they are already (see :meth:`EventRoom.record`).
+
+        >>> room = CaterpillarsRoom("KX47PQ", RoomSettings.build("beginner", hints=True))
+        >>> room.set_hints(True); room.set_auto(False); room.log
+        []
+        """
+        now = {"hints_set": self.hints, "auto_set": self.auto}
+        return kind in now and data.get("on") == now[kind]
+
+    def part_of(self, kind: str, data: Mapping[str, Any]) -> int | None:
+        """A move changes its pupil's sheet; every other event the whole room."""
         who = data.get("pupil") if kind == "move_placed" else None
-        self.notify(who if isinstance(who, int) else None)
+        return who if isinstance(who, int) else None
 
     def apply(self, kind: str, data: Mapping[str, Any]) -> None:
         """Apply one event of the log (live, or replayed after a restart): the engine does every check."""

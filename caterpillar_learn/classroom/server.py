@@ -131,6 +131,7 @@ def serve(
     unopened_lifetime: float = UNOPENED_LIFETIME,
     allow_hosts: tuple[str, ...] = (),
     hub: HubService | None = None,
+    sleep_after: float | None = None,
 ) -> int:
     """Open the rooms in ``data`` and serve them until interrupted (under a JupyterHub as its service
     ``hub``: :mod:`~caterpillar_learn.classroom.hub`).
@@ -145,19 +146,28 @@ def serve(
     from tornado.ioloop import PeriodicCallback
 
     from caterpillar_learn.advice.workers import Solves
-    from caterpillar_learn.classroom.codes import JoinLimit
+    from caterpillar_learn.classroom.codes import ClassroomError, JoinLimit
     from caterpillar_learn.classroom.lifetime import NOTICE_FILE, PageWidgets, every_page, write_notice
     from caterpillar_learn.classroom.lobby import Lobby
     from caterpillar_learn.classroom.scoresheets import PATH, ScoreSheets
+    from caterpillar_learn.classroom.store import FolderBusyError
     from caterpillar_learn.lessons.gallery import write_pictures
     from caterpillar_learn.ui.caterpillars.advice import PooledHelper
 
     quiet_diagnostics()  # difflib on every change otherwise
     burst = max(12, int(joins_per_minute // 2))
-    lobby = Lobby.open(data, limit=JoinLimit(burst=burst, per_minute=joins_per_minute))
+    try:  # the folder held for as long as the server runs: --archive and --restore wait for it to stop
+        lobby = Lobby.open(data, hold=True, limit=JoinLimit(burst=burst, per_minute=joins_per_minute))
+        if sleep_after is not None:  # a benchmark's: rooms go back to sleep sooner
+            lobby.sleep_after = sleep_after
+    except FolderBusyError:
+        raise ClassroomError(
+            f"--data: another classroom server is running on {data}; stop it first, or give this one another folder"
+        ) from None
     lobby.wake_newest()  # the room the teacher's console opens first, replayed while the rest starts
     start_server: Any = pn.serve
     freezer = Freezer()
+    lobby.on_sleep = freezer.closed  # a sleeping room's objects (cycles) are collected once the class settles
     widgets = PageWidgets(lambda: pn.state.curdoc)
     widgets.install()
     notices = Path(tempfile.mkdtemp(prefix="caterpillar-learn-classroom-"))

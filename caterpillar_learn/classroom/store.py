@@ -38,7 +38,9 @@ True
 
 from __future__ import annotations
 
+import fcntl
 import json
+import logging
 import os
 import sqlite3
 import threading
@@ -53,17 +55,35 @@ from caterpillar_learn.classroom.codes import ClassroomError
 from caterpillar_learn.classroom.roomindex import RoomEntry
 from caterpillar_learn.errors import brief, one_line
 
-__all__ = ["FORMAT", "DamagedEventError", "DamagedFileError", "EventStore", "StoredEvent", "StoredRow", "kept_name"]
+__all__ = [
+    "FORMAT",
+    "DamagedEventError",
+    "DamagedFileError",
+    "EventStore",
+    "FolderBusyError",
+    "StoredEvent",
+    "StoredRow",
+    "hold_folder",
+    "kept_name",
+]
+
+log = logging.getLogger("caterpillar_learn.classroom")
 
 #: The layout of the file; a newer one is refused rather than misread.
 FORMAT = 2
 #: The formats an older server wrote, indexed when opened (:func:`~.roomindex.migrate`).
 OLDER = ("1",)
 FILE_NAME = "classroom.sqlite3"
+#: The file a running server holds locked (``flock``) for as long as it runs: the operating system lets the
+#: lock go when the process ends, however it ends (SIGKILL, a power cut), so a stale lock cannot outlive it.
+LOCK_NAME = "classroom.lock"
 #: The tables every classroom file has (a file without them is not one).
 TABLES = ("events", "meta")
 #: The longest part of a refusal that quotes SQLite.
 SAID_CHARS = 70
+#: The share of free pages above which a start gives the space back (``VACUUM``): archived rooms leave free
+#: pages, which SQLite reuses but never returns to the disk by itself.
+FREE_SHARE = 0.5
 #: SQLite's words for a file it cannot read as a database: such a file is kept aside.
 CORRUPT = ("SQLITE_CORRUPT", "SQLITE_NOTADB")
 
@@ -82,6 +102,10 @@ CREATE INDEX IF NOT EXISTS events_by_room ON events (room, id);
 
 class DamagedFileError(ClassroomError):
     """The data file cannot be used: empty, read-only, of a newer format, or damaged (and then kept aside)."""
+
+
+class FolderBusyError(ClassroomError):
+    """Another process (a running server) holds the data folder."""
 
 
 class DamagedEventError(ClassroomError):
@@ -168,6 +192,8 @@ class EventStore:
         self._lock = threading.Lock()
         #: How many rows :meth:`rows` has read since the store was opened.
         self.rows_read = 0
+        #: The data folder's lock this store holds (:func:`hold_folder`), let go by :meth:`close`.
+        self.held: int | None = None
         in_memory = self.path == ":memory:"
         existed = not in_memory and Path(self.path).exists()
         if not in_memory:
@@ -201,6 +227,43 @@ class EventStore:
         elif stored != str(FORMAT):
             raise DamagedFileError(f"{self.path}: classroom data of format {stored}, expected {FORMAT}")
         self.set_meta("opened", repr(time.time()))  # a first write: a read-only file is refused here, not later
+        if existed:
+            self.compact()
+
+    def free_share(self) -> float:
+        """How much of the file SQLite holds free (pages left by archived rooms), from 0 to 1."""
+        with self._lock:
+            (pages,) = self._db.execute("PRAGMA page_count").fetchone()
+            (free,) = self._db.execute("PRAGMA freelist_count").fetchone()
+        return free / pages if pages else 0.0
+
+    def compact(self, *, above: float = FREE_SHARE) -> bool:
+        """Give the free space back (``VACUUM``) when more than ``above`` of the file is free; whether it did.
+
+        A start calls it: archiving leaves a room's pages free inside the file, which SQLite reuses for new
+        events but never gives back by itself.  It takes about a second for each 100 MB, and nothing else
+        happens meanwhile (a start, before any page).  Another process reading the file (``sqlite3``'s
+        ``.backup``) makes it wait for the next start.
+        """
+        share = self.free_share()
+        if share <= above:
+            return False
+        before = _size(self.path)
+        try:
+            with self._lock:
+                self._db.execute("VACUUM")
+                self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # the -wal file gives its room back too
+        except sqlite3.OperationalError as error:  # busy: another reader; the next start tries again
+            log.warning("%s: %.0f%% of the file is free, not compacted now (%s)", self.path, share * 100, error)
+            return False
+        log.info(
+            "%s: %.0f%% of the file was free after archiving; compacted from %.1f MB to %.1f MB",
+            self.path,
+            share * 100,
+            before / 1e6,
+            _size(self.path) / 1e6,
+        )
+        return True
 
     def _migrate(self) -> None:
         """Index a format-1 file (one scan of its rows) and mark it format 2, in one transaction."""
@@ -251,14 +314,24 @@ class EventStore:
         )
 
     @classmethod
-    def in_folder(cls, folder: str | Path) -> EventStore:
-        """The store of a ``--data`` folder (made if missing, readable by its owner only)."""
+    def in_folder(cls, folder: str | Path, *, hold: bool = False) -> EventStore:
+        """The store of a ``--data`` folder (made if missing, readable by its owner only); with ``hold``, the
+        folder is locked for this process until :meth:`close` (:func:`hold_folder`), or refused when another
+        process holds it."""
         where = Path(folder).expanduser()
         try:
             where.mkdir(parents=True, exist_ok=True, mode=0o700)
         except OSError as error:
             raise DamagedFileError(f"--data: cannot make the folder {where} ({error.strerror})") from None
-        return cls(where / FILE_NAME)
+        held = hold_folder(where) if hold else None
+        try:
+            store = cls(where / FILE_NAME)
+        except BaseException:
+            if held is not None:
+                os.close(held)
+            raise
+        store.held = held
+        return store
 
     def append(self, room: str, kind: str, data: Mapping[str, Any]) -> int:
         """Write one event and move the room's index entry, committed together; returns the event's id.
@@ -302,6 +375,46 @@ class EventStore:
                 self._db.execute("ROLLBACK")
                 raise
         return removed
+
+    def set_aside(self, code: str, ids: list[int], key: str, value: str) -> None:
+        """Delete room ``code``'s rows ``ids`` (already copied to a file), index the room again and keep meta
+        ``key`` (where they went), in one transaction."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                self._db.executemany("DELETE FROM events WHERE room = ? AND id = ?", [(code, i) for i in ids])
+                roomindex.rebuild(self._db, code)
+                self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+
+    def put_back(self, code: str, rows: list[tuple[int, str, object, float]], key: str) -> None:
+        """Insert room ``code``'s rows ``(id, kind, data, at)`` with their own numbers, index the room again and
+        forget meta ``key``, in one transaction; a number the log holds already refuses them all."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                for ident, kind, data, at in rows:
+                    if self._db.execute("SELECT 1 FROM events WHERE id = ?", (ident,)).fetchone() is not None:
+                        raise ClassroomError(f"event {ident}: the log holds an event of that number already")
+                    self._db.execute(
+                        "INSERT INTO events (id, room, kind, data, at) VALUES (?, ?, ?, ?, ?)",
+                        (ident, code, kind, data, at),
+                    )
+                roomindex.rebuild(self._db, code)
+                self._db.execute("DELETE FROM meta WHERE key = ?", (key,))
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+
+    def meta_items(self, prefix: str) -> dict[str, str]:
+        """Every meta entry whose key starts with ``prefix``."""
+        with self._lock:
+            found = self._db.execute("SELECT key, value FROM meta WHERE substr(key, 1, ?) = ?", (len(prefix), prefix))
+            return {str(key): str(value) for key, value in found.fetchall()}
 
     def rows(self, room: str | None = None) -> Iterator[StoredRow]:
         """Every row in the order written (only ``room``'s if given), as the file holds it.
@@ -348,6 +461,44 @@ class EventStore:
     def close(self) -> None:
         with self._lock:
             self._db.close()
+            if self.held is not None:
+                os.close(self.held)
+                self.held = None
+
+
+def hold_folder(folder: str | Path) -> int:
+    """Lock ``folder``'s :data:`LOCK_NAME` for this process (a file descriptor, held until closed or the process
+    ends); :class:`FolderBusyError` when another holds it.
+
+    >>> import tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> held = hold_folder(folder)
+    >>> hold_folder(folder)
+    Traceback (most recent call last):
+    ...
+    caterpillar_learn.classroom.store.FolderBusyError: a classroom server holds this data folder (classroom.lock)
+    >>> os.close(held); os.close(hold_folder(folder))
+    """
+    where = Path(folder).expanduser()
+    try:
+        handle = os.open(where / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError as error:  # the same line as the data file's own check
+        raise DamagedFileError(f"{where}: read-only; give the server a folder it may write (--data)") from (
+            None if isinstance(error, PermissionError) else error
+        )
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(handle)
+        raise FolderBusyError(f"a classroom server holds this data folder ({LOCK_NAME})") from None
+    os.ftruncate(handle, 0)
+    os.write(handle, f"{os.getpid()}\n".encode())  # who holds it, for a person who looks
+    return handle
+
+
+def _size(path: str) -> int:
+    """The data file's size and its ``-wal``'s, in bytes."""
+    return sum(Path(f"{path}{tail}").stat().st_size for tail in ("", "-wal") if Path(f"{path}{tail}").exists())
 
 
 def _check_place(path: Path, existed: bool) -> None:

@@ -258,7 +258,6 @@ class RaupeRoom(EventRoom):
     """A Räuber Raupe room: its pupils, their tables and the log."""
 
     settings: TableSettings
-    write: Callable[[str, dict[str, Any]], object] | None = None
     game_name: str = field(init=False, default="raupe")
     pupils: dict[int, RaupePupil] = field(init=False, default_factory=dict)
     tables: list[SharedTable] = field(init=False, default_factory=list)
@@ -291,8 +290,7 @@ class RaupeRoom(EventRoom):
         with self.lock:
             if not 0 <= table < len(self.tables):
                 raise ClassroomError(describe("table", table, f"a table from 1 to {len(self.tables)}"))
-            if not self.tables[table].started:
-                self.record("table_started", {"table": table})
+            self.record("table_started", {"table": table})
 
     def start_all(self) -> None:
         with self.lock:
@@ -309,13 +307,20 @@ class RaupeRoom(EventRoom):
                 elif table.running:
                     table.moved = 0.0  # nobody is watching: the next tick after a page opens adds no time
 
-    def record(self, kind: str, data: dict[str, Any]) -> None:
-        """Write the event (committed), apply it, tell the pages of its table and the teacher."""
-        if self.write is not None:
-            self.write(kind, data)
-        self.apply(kind, data)
-        table = data.get("table") if kind != "pupil_joined" else None  # a new pupil shows on the console too
-        self.notify(table if isinstance(table, int) else None)
+    def changes_nothing(self, kind: str, data: Mapping[str, Any]) -> bool:
+        """A table started again changes nothing (see :meth:`EventRoom.record`).
+
+        >>> room = RaupeRoom("KX47PQ", TableSettings.build(seats=2, seed=4))
+        >>> _ = room.join("Ada"); room.start(0); room.start_all()
+        >>> [kind for kind, _ in room.log]
+        ['pupil_joined', 'table_started']
+        """
+        return kind == "table_started" and self.tables[int(data["table"])].started
+
+    def part_of(self, kind: str, data: Mapping[str, Any]) -> int | None:
+        """A table's event changes its table's pages (and the teacher's); a new pupil shows on the console too."""
+        table = data.get("table") if kind != "pupil_joined" else None
+        return table if isinstance(table, int) else None
 
     def apply(self, kind: str, data: Mapping[str, Any]) -> None:
         """Apply one event of the log (live or replayed); the referee judges every table event."""

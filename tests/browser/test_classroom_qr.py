@@ -62,6 +62,13 @@ def test_the_qr_code_on_the_projector_holds_the_join_address(
     assert re.fullmatch(r"[A-Z0-9]{6}", code)
     address = f"{printed_address(classroom_server, 'Pupils join at:')}?room={code}"
     expect(teacher.get_by_test_id("join-url")).to_have_text(address)
+    # However narrow the door, the address wraps outside the code, never inside it ("T / WWU3R", issue 42).
+    teacher.get_by_test_id("join-url").evaluate("(node) => { node.style.width = '7em'; }")
+    held = teacher.get_by_test_id("join-url").locator(".cr-url-code")
+    expect(held).to_have_text(code)
+    assert held.evaluate("(node) => node.getClientRects().length") == 1
+    assert teacher.get_by_test_id("join-url").evaluate("(node) => node.getClientRects()[0].height") > 40  # it wrapped
+    teacher.get_by_test_id("join-url").evaluate("(node) => { node.style.width = ''; }")
 
     holder = teacher.get_by_test_id("join-qr")
     expect(holder).to_have_attribute("role", "img")

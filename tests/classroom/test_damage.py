@@ -381,7 +381,8 @@ def test_the_real_server_starts_with_one_line_and_the_console_shows_the_report(t
             page.close()
     finally:
         server.stop()
-    assert _rows(data) == before  # the roll was refused: nothing written, nothing removed
+    # the roll was refused: nothing written; the damaged event and the later ones were set aside (issue 46)
+    assert _rows(data) == [row for row in before if not (row[1] == code and row[0] >= bad)]
 
 
 def test_a_stopped_raupe_room_keeps_its_clock_still_and_writes_nothing(

@@ -141,17 +141,28 @@ def test_every_event_is_written_before_it_is_played_and_a_restart_replays_it(tmp
     again.store.close()
 
 
-def test_a_write_that_fails_leaves_the_lesson_as_it_was() -> None:
-    room = LessonRoom("KX47PQ", LessonSettings.build("01-beginner"))
-    ada = room.join("Ada")
+def test_a_write_that_fails_closes_the_room_and_the_file_brings_it_back_as_it_was(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A tap is tried on the controller before it is written: when the write then fails, the room in memory is
+    ahead of its file, so it takes nothing more (its pages say to reload) and the lobby replays it from the file."""
+    lobby = Lobby(EventStore(":memory:"))
+    _console, room = lesson_room(lobby)
+    (ada,) = arrive(room, "Ada")
 
-    def refuse(kind: str, data: dict[str, Any]) -> None:
+    def refuse(*args: object) -> int:
         raise ClassroomError("the disk is full")
 
-    room.write = refuse
+    monkeypatch.setattr(lobby.store, "append", refuse)
     with pytest.raises(ClassroomError, match="disk is full"):
         room.act(ada.id, {"type": "step", "delta": 1})
-    assert lesson_of(ada).step == 0 and [kind for kind, _ in room.log] == ["pupil_joined"]
+    with pytest.raises(ClassroomError, match="reload the page"):
+        room.act(ada.id, {"type": "step", "delta": 1})
+    monkeypatch.undo()
+    again = lobby.rooms[room.code]
+    assert again is not room and lesson_of(again.pupils[ada.id]).step == 0
+    again.act(ada.id, {"type": "step", "delta": 1})
+    assert lesson_of(again.pupils[ada.id]).step == 1
 
 
 def test_what_a_page_sends_is_checked_before_anything_is_written() -> None:
@@ -170,8 +181,10 @@ def test_what_a_page_sends_is_checked_before_anything_is_written() -> None:
     with pytest.raises(ClassroomError):
         room.act(99, {"type": "roll"})
     assert [kind for kind, _ in room.log] == ["pupil_joined"]
-    room.act(ada.id, {"type": "step", "delta": 7})  # a known kind the lesson refuses: written, refused, no harm
+    with pytest.raises(ClassroomError, match="step delta"):  # a known kind the lesson refuses: not written
+        room.act(ada.id, {"type": "step", "delta": 7})
     assert lesson_of(ada).step == 0 and "step delta" in ada.refusal
+    assert [kind for kind, _ in room.log] == ["pupil_joined"]
     with pytest.raises(ClassroomError, match="an event of a lesson room"):
         room.apply("move_placed", {"pupil": ada.id})
 
@@ -203,7 +216,8 @@ def test_hold_keeps_a_pupil_at_the_step_until_the_teacher_lets_go() -> None:
     for _ in range(2):
         right_step(room, ada)  # next, roll: the roll is made, the lesson stays at step 2
     assert lesson_of(ada).step == 1 and lesson_of(ada).revealed
-    room.act(ada.id, {"type": "step", "delta": 1})
+    with pytest.raises(ClassroomError, match="holds the class"):
+        room.act(ada.id, {"type": "step", "delta": 1})
     assert ada.refusal == "Your teacher holds the class here: wait for them."
     assert grid(console)["Ada"]["step"] == 2
     console.act("hold", step=None)

@@ -14,7 +14,7 @@ from caterpillar_learn.classroom.pupil import SeatTable, SeatWidget
 from caterpillar_learn.classroom.screens import room_view
 from caterpillar_learn.classroom.store import EventStore
 from caterpillar_learn.classroom.tables import RaupeRoom, TableSettings
-from caterpillar_learn.i18n import text
+from caterpillar_learn.i18n import language, text
 from caterpillar_learn.raupe import Game, next_table_event
 
 
@@ -145,3 +145,26 @@ def test_the_teacher_removes_a_seated_pupil_and_a_bot_takes_the_seat() -> None:
     room.remove(ben.id)
     assert room.tables[0].name(0) == "Player 1: Ava" and room.tables[0].name(1).endswith("(bot)")
     assert room.pupil_named("Ghost") is None and room.pupil_named("AVA") is ada
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_finished_table_says_it_is_over_and_how_to_play_again(lang: str) -> None:
+    """At a finished table a tap and Start say the same thing: the game is over, a new game is a new room (not
+    "press Start" while Start is refused as already started)."""
+    room = _room(Lobby(EventStore(":memory:")), seats=2, seed=1)
+    ada, ben = room.join("Ada"), room.join("Ben")
+    room.start(0)
+    shared = room.tables[0]
+    bot = shared.setup.bot_level(shared.setup.level)
+    rng = random.Random(1)
+    while not shared.game.state.finished:
+        shared.submit(next_table_event(shared.game.state, [bot, bot], rng))
+    widget = SeatWidget(SeatTable(room, ada), lang=lang)
+    written = len(room.log)
+    with language(lang):
+        finished, new_room = text("classroom.raupe.finished"), text("classroom.ui.new_room")
+    for kind, fields in (("play", {"index": 0}), ("mistake", {}), ("start", {}), ("shout", {"word": "shape"})):
+        widget.act(kind, **fields)
+        assert widget.message == finished, (kind, widget.message)
+    assert "Start" not in finished and new_room in finished
+    assert len(room.log) == written and ben.id in room.pupils
