@@ -92,7 +92,9 @@ def test_an_idle_child_gets_words_then_a_glowing_card_and_hears_no_bot(
         # 20 s of sitting still at least; longer only where a spell with no card that fits started the wait again.
         for step in range(1, 3 * IDLE_MS // TICK_MS + 1):
             _step(page)
-            seconds = step * TICK_MS / 1000  # the page's seconds: the table's are never more (a late tick adds none)
+            # The page's seconds since Start (the tick before the loop too): the table's are never more (a late
+            # tick adds none).
+            seconds = (step + 1) * TICK_MS / 1000
             now = page.get_by_test_id("raupe-now").text_content()
             if now == words and not said_words:
                 said_words = True

@@ -385,7 +385,7 @@ def test_every_widget_of_a_class_is_of_that_class_and_names_it_to_anywidget() ->
     [
         (lambda: CaterpillarsLesson("01-beginner", langg="de"), "keyword: got 'langg', expected one of lang, layout"),
         (lambda: CaterpillarsLesson("01-beginner", level="intermediate"), "keyword: got 'level', expected one of lang"),
-        (lambda: RaupeWidget("10-raupe-shape", speed=2), "keyword: got 'speed', expected one of lang, layout, lesson"),
+        (lambda: RaupeWidget("10-raupe-shape", speed=2), "keyword: got 'speed', expected one of hints, lang, layout"),
     ],
 )
 def test_a_keyword_a_lesson_would_ignore_is_refused_in_one_line(make: Any, named: str) -> None:
