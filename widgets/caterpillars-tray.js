@@ -84,7 +84,9 @@ export function drawTray(view, tumble, send) {
   }
   const roll = h("button", {
     key: "roll", class: "cl-button cl-primary", type: "button", "data-testid": "roll-button",
-    disabled: dice.rolled || over, "aria-keyshortcuts": "r", text: strings.roll, onclick: () => send("roll"),
+    // A held lesson's dice wait for the teacher (issue 42): Roll waits too.
+    disabled: dice.rolled || over || Boolean(view.lesson && view.lesson.held), "aria-keyshortcuts": "r", text: strings.roll,
+    onclick: () => send("roll"),
   });
   return h("div", { key: "tray", class: "cl-tray", "data-testid": "dice", role: "group", "aria-label": strings.dice },
     h("div", { key: "round", class: "cl-round", text: setup ? strings.setup_dice : fill(strings.round, { round: sheet.round }) }),

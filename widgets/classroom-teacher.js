@@ -89,6 +89,7 @@ import { fill, sender, watch } from "./shared.js";
  * @property {boolean} stuck
  * @property {string} why_stuck
  * @property {boolean} held
+ * @property {string} [round]  "round 4": the round of the pupil's game ("": a card lesson)
  * @property {Object<string, string>} [ideas]  the ideas the pupil's practice met: idea → practising or mastered, in words
  */
 /**
@@ -507,6 +508,7 @@ function render({ model, el }) {
         "aria-pressed": String(room.watching === row.id), text: row.name,
         onclick: (/** @type {Event} */ event) => { event.stopPropagation(); look(); } })),
       h("td", {}, h("span", { class: "cr-step", text: `${row.step} / ${row.steps}` }),
+        row.round ? h("span", { class: "cr-round", "data-testid": "pupil-round", text: row.round }) : null,
         h("span", { class: "cr-step-title", text: row.title }),
         h("span", { class: "cr-step-bar", "aria-hidden": "true" },
           h("span", { class: "cr-step-fill", style: `width: ${Math.round((100 * row.step) / Math.max(1, row.steps))}%` }))),

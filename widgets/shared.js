@@ -140,6 +140,11 @@ export const ICONS = {
   "note-off": '<path d="M9 17.5V5l11-2v12.5" fill="none" stroke="currentColor" stroke-width="2" stroke-linejoin="round"/>'
     + '<circle cx="6.5" cy="17.5" r="2.8"/><circle cx="17.5" cy="15.5" r="2.8"/>'
     + '<path d="M3 3l18 18" stroke="currentColor" stroke-width="2.4" stroke-linecap="round"/>',
+  // A raised open hand: "wait" (four fingers, a thumb, the palm).
+  wait: '<rect x="6" y="4" width="2.6" height="10" rx="1.3"/><rect x="9.4" y="2.5" width="2.6" height="11" rx="1.3"/>'
+    + '<rect x="12.8" y="3" width="2.6" height="11" rx="1.3"/><rect x="16.2" y="5" width="2.6" height="9" rx="1.3"/>'
+    + '<path d="M6 12h12.8v3.5a6.4 6.4 0 0 1-6.4 6.4h0A6.4 6.4 0 0 1 6 15.5z"/>'
+    + '<path d="M6.5 15.5L3.6 11.8a1.5 1.5 0 0 1 2.3-1.9L8 12.4" fill="none" stroke="currentColor" stroke-width="2.4" stroke-linecap="round"/>',
   tick: '<path d="M4 12.5l5 5L20 6.5" fill="none" stroke="currentColor" stroke-width="3" stroke-linecap="round" stroke-linejoin="round"/>',
   cross: '<path d="M6 6l12 12M18 6L6 18" fill="none" stroke="currentColor" stroke-width="3" stroke-linecap="round"/>',
   turn: '<path d="M19 12a7 7 0 1 1-2.1-5" fill="none" stroke="currentColor" stroke-width="2.4" stroke-linecap="round"/>'

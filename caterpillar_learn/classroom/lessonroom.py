@@ -78,6 +78,8 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, ClassVar
 
+from caterpillar_learn.caterpillars.levels import Level
+from caterpillar_learn.caterpillars.sheet import ROUNDS
 from caterpillar_learn.classroom.codes import ClassroomError, JoinLimit
 from caterpillar_learn.classroom.eventroom import EventRoom
 from caterpillar_learn.classroom.lessonpupil import (
@@ -97,6 +99,7 @@ from caterpillar_learn.errors import CaterpillarLearnError, describe, one_line
 from caterpillar_learn.i18n import current_language, language, text
 from caterpillar_learn.lessons import LESSONS
 from caterpillar_learn.practice import IDEAS
+from caterpillar_learn.practice.ideas import ideas_at
 from caterpillar_learn.ui.caterpillars.advice import Helper
 from caterpillar_learn.ui.events import BadEventError, event_type
 from caterpillar_learn.ui.raupe.controller import MAX_TICK
@@ -137,11 +140,12 @@ EVENTS_PER_MINUTE = 600.0
 #: The pages that play one pupil's lesson at once: a tablet and one more (a reload whose old page Bokeh has not
 #: closed yet, a second device).  A newer page takes over from the oldest, which is told so in one line.
 PAGES_PER_PUPIL = 2
-#: The progress file's columns, one row per pupil and lesson: then one per idea of the practice (issue 33), each
-#: ``new`` (not met yet), ``practising`` or ``mastered``.
+#: The progress file's first columns, one row per pupil and lesson; then one per idea of the practice that the
+#: lesson's level has (issue 33), named in the teacher's words (issue 42: "A zero where it hurts least", not a
+#: code name), each "not met yet", "practising" or "mastered" in words too (:meth:`LessonRoom.csv_columns`).
 CSV_COLUMNS = (
-    "nickname", "lesson", "step_reached", "steps", "questions_asked", "right_first_try", "final_score", "minutes",
-    *(f"idea_{idea}" for idea in IDEAS),
+    "nickname", "lesson", "step_reached", "steps", "round", "questions_asked", "right_first_try", "final_score",
+    "minutes",
 )  # fmt: skip
 
 #: The pupil number a change for the teacher alone is announced with (a pupil's page listens for its own).
@@ -166,6 +170,8 @@ class ProgressLine:
     held: bool
     #: The ideas the pupil's practice has met, each ``practising`` or ``mastered`` (:data:`IDEAS` order).
     ideas: tuple[tuple[str, str], ...] = ()
+    #: The round of the pupil's game, 1 to 12 (``None``: a card lesson, which has no rounds).
+    round: int | None = None
 
 
 #: Each event of a lesson room's log, and the :class:`LessonRoom` method that applies it.
@@ -293,9 +299,17 @@ class LessonRoom(EventRoom):
                     round((pupil.last_at - pupil.joined_at) / 60.0, 1),
                     pupil.session.held,
                     self.ideas_of(pupil),
+                    self.round_of(pupil),
                 )
             )
         return lines
+
+    @staticmethod
+    def round_of(pupil: LessonPupil) -> int | None:
+        """The round of ``pupil``'s game as the sheet says it (``None`` in a card lesson): the grid shows it beside
+        the step, so that a teacher sees who played on (issue 42)."""
+        session = pupil.session
+        return min(session.game.state.round, ROUNDS) if isinstance(session, RoomLesson) else None
 
     @staticmethod
     def ideas_of(pupil: LessonPupil) -> tuple[tuple[str, str], ...]:
@@ -327,7 +341,8 @@ class LessonRoom(EventRoom):
         """
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\r\n")
-        writer.writerow(CSV_COLUMNS)
+        writer.writerow(self.csv_columns())
+        ideas = self.csv_ideas()
         for line in self.progress():
             pupil = self.pupils[line.id]
             writer.writerow(
@@ -336,14 +351,24 @@ class LessonRoom(EventRoom):
                     self.settings.lesson,
                     pupil.reached,
                     line.steps,
+                    "" if line.round is None else line.round,
                     line.asked,
                     line.right_first,
                     "" if line.final is None else line.final,
                     f"{line.minutes:.1f}",
-                    *(dict(line.ideas).get(idea, "new") for idea in IDEAS),
+                    *(text(f"practice.state.{dict(line.ideas).get(idea, 'new')}") for idea in ideas),
                 ]
             )
         return out.getvalue()
+
+    def csv_ideas(self) -> tuple[str, ...]:
+        """The ideas the progress file has a column for: those of the lesson's level (none in a card lesson)."""
+        lesson = LESSONS.get(self.settings.lesson)
+        return ideas_at(Level(lesson.level)) if lesson is not None else ()
+
+    def csv_columns(self) -> tuple[str, ...]:
+        """The progress file's columns: :data:`CSV_COLUMNS`, then each idea of :meth:`csv_ideas` in words."""
+        return (*CSV_COLUMNS, *(text(f"practice.idea.{idea}") for idea in self.csv_ideas()))
 
     def csv_name(self) -> str:
         """The download's file name: the lesson, the room and the date (``01-beginner-KX47PQ-2026-12-03.csv``)."""

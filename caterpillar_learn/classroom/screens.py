@@ -111,6 +111,8 @@ class ProgressRow(TypedDict):
     held: bool
     #: The ideas the pupil's practice has met: idea → its state in words (practising, mastered).
     ideas: dict[str, str]
+    #: "round 4" beside the step ("": a card lesson).
+    round: str
 
 
 class LessonView(TypedDict):
@@ -351,6 +353,7 @@ def lesson_view(room: LessonRoom) -> LessonView:
             "why_stuck": line.why_stuck,
             "held": line.held,
             "ideas": {idea: text(f"practice.state.{state}") for idea, state in line.ideas},
+            "round": "" if line.round is None else text("classroom.lesson.round", round=line.round),
         }
         for line in lines
     ]

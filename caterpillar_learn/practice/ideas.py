@@ -1,7 +1,7 @@
 """The idea a costly move missed, named from the engine's own comparison of the move and the best one.
 
 A small fixed list (:data:`IDEAS`), written for teachers in
-``docs/TEACHERS.md``; the first idea whose claim holds names the mistake.
+``docs/ENGINEERS.md``; the first idea whose claim holds names the mistake.
 Each claim is a plain fact about the two moves, which
 ``tests/practice/test_ideas.py`` checks on every position it tries:
 
@@ -31,6 +31,21 @@ from caterpillar_learn.caterpillars.sheet import BOXES
 
 #: Every idea a mistake can be named by, in the order they are tried.
 IDEAS: tuple[str, ...] = ("bonus", "action", "zero", "score_die", "middle", "box")
+
+
+def ideas_at(level: Level) -> tuple[str, ...]:
+    """The ideas a mistake at ``level`` can be named by (:data:`IDEAS` order): bonus boxes and the action die
+    only where the level has them.
+
+    >>> ideas_at(Level.BEGINNER)
+    ('zero', 'score_die', 'middle', 'box')
+    >>> ideas_at(Level.EXPERT)
+    ('bonus', 'action', 'zero', 'score_die', 'middle', 'box')
+    """
+    rules = level.rules
+    absent = {"bonus"} if not rules.bonus_boxes else set()
+    absent |= {"action"} if not rules.action_die else set()
+    return tuple(idea for idea in IDEAS if idea not in absent)
 
 
 def idea_of(level: Level, roll: Roll, chosen: Move, best: Move) -> str:

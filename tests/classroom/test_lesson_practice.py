@@ -15,13 +15,14 @@ from pathlib import Path
 from caterpillar_learn.advice import solver
 from caterpillar_learn.advice.values import rank_options
 from caterpillar_learn.advice.workers import Solves
-from caterpillar_learn.caterpillars import Move
+from caterpillar_learn.caterpillars import Level, Move
 from caterpillar_learn.caterpillars.sheet import BOXES
 from caterpillar_learn.classroom.lessonroom import CSV_COLUMNS, LessonPupil, LessonRoom
 from caterpillar_learn.classroom.lobby import Lobby
 from caterpillar_learn.classroom.store import EventStore
 from caterpillar_learn.i18n import text
 from caterpillar_learn.practice import IDEAS
+from caterpillar_learn.practice.ideas import ideas_at
 from caterpillar_learn.ui.caterpillars import advice
 from tests.classroom.test_lesson_room import Clock, arrive, grid, lesson_of, lesson_room, right_step
 
@@ -105,11 +106,13 @@ def test_three_pupils_the_grid_the_class_line_and_the_progress_file() -> None:
     )
     console.act("export")
     file = list(csv.DictReader(io.StringIO(console.download["text"])))
-    assert tuple(file[0]) == CSV_COLUMNS
+    level_ideas = ideas_at(Level.BEGINNER)
+    assert tuple(file[0]) == (*CSV_COLUMNS, *(text(f"practice.idea.{idea}") for idea in level_ideas))
     for row in file:
         book = books[row["nickname"]]
-        assert {idea: row[f"idea_{idea}"] for idea in IDEAS} == {
-            idea: book.idea_state(idea) if idea in book.ideas else "new" for idea in IDEAS
+        assert {idea: row[text(f"practice.idea.{idea}")] for idea in level_ideas} == {
+            idea: text(f"practice.state.{book.idea_state(idea) if idea in book.ideas else 'new'}")
+            for idea in level_ideas
         }
 
 

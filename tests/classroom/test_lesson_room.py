@@ -30,6 +30,7 @@ from caterpillar_learn.classroom.lessonroom import (
 )
 from caterpillar_learn.classroom.lobby import Lobby
 from caterpillar_learn.classroom.store import EventStore
+from caterpillar_learn.i18n import text
 from tests.classroom.lessonbot import todo_tap
 
 JOIN = "http://127.0.0.1:5006/join"
@@ -276,8 +277,12 @@ def test_the_progress_file_holds_every_pupil() -> None:
     file = console.download
     assert file["name"].startswith(f"01-beginner-{room.code}-") and file["name"].endswith(".csv")
     rows = list(csv.DictReader(io.StringIO(file["text"])))
-    assert tuple(rows[0]) == CSV_COLUMNS
+    # The level's ideas only (no bonus box, no action die at Beginner), named in words (issue 42).
+    ideas = ("zero", "score_die", "middle", "box")
+    assert tuple(rows[0]) == (*CSV_COLUMNS, *(text(f"practice.idea.{idea}") for idea in ideas))
+    assert not [column for column in rows[0] if column.startswith("idea_")]
     assert [row["nickname"] for row in rows] == ["Ada", "Ben", "'=cmd|calc"]
+    assert rows[0]["round"] == str(lesson_of(pupils[0]).game.state.round)
     ada = rows[0]
     assert ada["lesson"] == "01-beginner" and ada["steps"] == "13"
     assert int(ada["step_reached"]) == lesson_of(pupils[0]).step + 1

@@ -70,6 +70,8 @@ LESSON_HANDLERS: dict[str, str] = {
 PAGE_EVENTS = frozenset({"device", "nickname", "book"})
 #: The events of a practice under way: the book keeps what they did, so a save does not keep them.
 PRACTICE_EVENTS = frozenset({"box", "option", "close", "practice_start", "practice_next", "practice_stop"})
+#: The moves a hold stops once the held step is done: the dice and the board wait for the teacher (issue 42).
+HELD_MOVES = frozenset({"roll", "box", "option"})
 #: The grown-ups' notes on how the board works (``lessons.help.<key>``); ``led`` only where rounds are led.
 HELP = ("roll", "click", "menu", "hint", "questions", "whatif", "led", "seed")
 
@@ -206,6 +208,12 @@ class LessonSession(Session):
         """Whether a teacher holds the class at (or before) this step."""
         return self.hold is not None and self.step >= self.hold
 
+    @property
+    def waits_for_teacher(self) -> bool:
+        """Whether the learner has done the step the teacher holds the class at: the dice and the board wait
+        (issue 42: a hold that holds), so that what comes after it is about the dice on this board."""
+        return self.held and self.is_step_done() and not self.practising
+
     def let_go(self) -> None:
         """The teacher let go (or moved the hold on): the lesson catches up with what the learner did meanwhile."""
         if self.held:
@@ -299,6 +307,8 @@ class LessonSession(Session):
         label), ``menu``, ``hint``, ``new_game``, or while practising ``sheet``, ``menu`` or ``practice_next``."""
         if self.practice_panel is not None and (self.practising or self.practice_panel.offers(self.game)):
             return self.practice_panel.target()  # offered: the end scene stays, and the practice is the one thing to do
+        if self.waits_for_teacher:
+            return "wait"  # nothing of the learner's to do: the teacher holds the class here
         quiz = self.quiz
         if quiz.question is not None and quiz.is_pending:
             if quiz.showing:
@@ -364,8 +374,11 @@ class LessonSession(Session):
         return self.quiz.is_pending
 
     def legal_moves(self) -> list[Move]:
-        """None while a question about this round waits for its right answer (the stars would give it away), or
-        while the helper works out what the round needs (:meth:`awaits_helper`)."""
+        """None while a question about this round waits for its right answer (the stars would give it away),
+        while the helper works out what the round needs (:meth:`awaits_helper`), or while the lesson waits for the
+        teacher (:attr:`waits_for_teacher`)."""
+        if self.waits_for_teacher:
+            return []
         question = self.quiz.question
         if self.asking and question is not None and question.kind != "fly":
             return []
@@ -401,6 +414,8 @@ class LessonSession(Session):
             self.message = ""
             self._practise(event)  # the book keeps it: not an event of the lesson's save
             return
+        if kind in HELD_MOVES and self.waits_for_teacher:
+            raise BadEventError(text("classroom.lesson.held"))
         if kind == "roll" and self.game.phase != "over" and not self.revealed:
             self._pass_words()
         if kind in ("option", "hint") and self.asking:
@@ -663,6 +678,8 @@ class LessonSession(Session):
             body = ""
         if todo and (todo in body or _same_button(todo, body)):  # said once is enough (issues 29 and 40)
             todo = ""
+        if self.waits_for_teacher:  # what the learner does now: wait (a picture beside it on the page)
+            todo, body = text("classroom.lesson.held"), ""
         target = self.todo_target()
         views["lesson"] = {
             "name": lesson.name,
@@ -676,6 +693,7 @@ class LessonSession(Session):
             "can_next": self.can_go_on(),
             "todo": todo,
             "target": target,
+            "held": self.waits_for_teacher,
             "new_game": target == "new_game" and not views["final"],
             "guide": self._guide(),
             "numbers": self.numbers,
