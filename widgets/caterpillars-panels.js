@@ -171,10 +171,10 @@ export function drawStepper(view, send) {
       // a step whose question is asked has none: the question reads itself).
       speaker([lesson.title, lesson.body].filter(Boolean).join("\n"), view.lang, strings, {}, lesson.body || "")),
     h("p", { key: "body", class: "cl-step-body", "data-testid": "lesson-body", text: lesson.body }),
-    lesson.todo ? h("p", { key: "todo", class: "cl-todo" + (lesson.held ? " cl-held" : ""), "data-testid": "lesson-todo",
-      "data-held": lesson.held ? "true" : null, "data-speak": true },
-    // Held by the teacher: a raised hand says "wait" to a child who does not read (issue 42).
-    lesson.held ? icon("wait", "learn-icon cl-held-icon") : null, h("span", { text: lesson.todo })) : null,
+    lesson.todo ? h("p", { key: "todo", class: "cl-todo" + (lesson.waits ? " cl-held" : ""), "data-testid": "lesson-todo",
+      "data-waits": lesson.waits ? "true" : null, "data-speak": true },
+    // Waiting for the teacher (a hold, the class's roll): a raised hand says "wait" to a child who does not read.
+    lesson.waits ? icon("wait", "learn-icon cl-held-icon") : null, h("span", { text: lesson.todo })) : null,
     lesson.new_game ? h("button", { key: "new-game", class: "cl-button cl-primary", type: "button", "data-testid": "new-game",
       text: strings.new_game, onclick: () => send("new_game") }) : null,
     lesson.guide ? h("p", { key: "guide", class: "cl-guide", "data-testid": "lesson-guide" },

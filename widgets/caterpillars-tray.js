@@ -84,8 +84,8 @@ export function drawTray(view, tumble, send) {
   }
   const roll = h("button", {
     key: "roll", class: "cl-button cl-primary", type: "button", "data-testid": "roll-button",
-    // A held lesson's dice wait for the teacher (issue 42): Roll waits too.
-    disabled: dice.rolled || over || Boolean(view.lesson && view.lesson.held), "aria-keyshortcuts": "r", text: strings.roll,
+    // The dice wait for the teacher (a hold, or the teacher rolls for the class: issue 42): Roll waits too.
+    disabled: dice.rolled || over || Boolean(view.lesson && view.lesson.waits), "aria-keyshortcuts": "r", text: strings.roll,
     onclick: () => send("roll"),
   });
   return h("div", { key: "tray", class: "cl-tray", "data-testid": "dice", role: "group", "aria-label": strings.dice },

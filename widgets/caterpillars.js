@@ -98,7 +98,7 @@ import { sound } from "./sound.js";
  * @property {string} [todo]
  * @property {string} [target]  the one thing to do now, marked with data-todo (see markTodo)
  * @property {boolean} [new_game]  the stepper offers New game itself (lesson 0's end)
- * @property {boolean} [held]  the learner has done the step the teacher holds the class at: everything waits
+ * @property {boolean} [waits]  the learner waits for the teacher (a hold, the class's roll): nothing is theirs to do
  * @property {string} [guide]  why only one box has a star (a round the lesson leads)
  * @property {boolean} [numbers]  whether the numbers for grown-ups show
  * @property {boolean} [quiet_talk]  the move's words are shown but not read aloud by themselves

@@ -192,9 +192,9 @@ class RoomLesson(LessonSession):
     replay) they are worked out at once, as in Voila.
 
     >>> lesson = RoomLesson("01-beginner")
-    >>> lesson.hold = 0
-    >>> lesson.handle({"type": "roll"}); lesson.step
-    0
+    >>> lesson.hold = 1
+    >>> lesson.handle({"type": "roll"}); lesson.step, lesson.waits_for_teacher
+    (1, True)
     >>> lesson.hold = None; lesson.let_go(); lesson.step
     2
     """
@@ -205,6 +205,15 @@ class RoomLesson(LessonSession):
 
     def __init__(self, name: str, seed: int | None = None, helper: Helper | None = None) -> None:
         super().__init__(name, seed, helper=SharedHelper() if helper is None else helper)
+        #: The teacher rolls for the class (mode ``together``), and how many rolls the teacher has made so far.
+        self.teacher_rolls = False
+        self.released = 0
+
+    def rolls_for_learner(self) -> bool:
+        """Whether the next dice are the teacher's to roll: the class's roll has not come yet (issue 42: the page
+        says "your teacher rolls" and marks no Roll of the pupil's)."""
+        fresh = not self.revealed and self.game.phase != "over"
+        return self.teacher_rolls and fresh and self.progress.rolls >= self.released
 
     def views(self) -> dict[str, Any]:
         views = super().views()

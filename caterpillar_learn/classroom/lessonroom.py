@@ -270,8 +270,7 @@ class LessonRoom(EventRoom):
     def _waits_for_teacher(self, pupil: LessonPupil) -> bool:
         session = pupil.session
         if isinstance(session, RoomLesson):
-            fresh = not session.revealed and session.game.phase != "over"
-            return fresh and session.progress.rolls >= self.released
+            return session.rolls_for_learner()
         if isinstance(session, RoomTable):
             return not session.started and self.released == 0
         return False
@@ -538,6 +537,7 @@ class LessonRoom(EventRoom):
         session.hold = self.hold
         if isinstance(session, RoomLesson):
             session.told = partial(self.notify, ident)  # a worker's answer redraws this pupil's page
+            session.teacher_rolls, session.released = self.settings.mode == "together", self.released
         self.pupils[ident] = LessonPupil(ident, nickname, session, float(data.get("at", 0.0)))
 
     def _on_removed(self, data: Mapping[str, Any]) -> None:
@@ -628,6 +628,8 @@ class LessonRoom(EventRoom):
         at = float(data.get("at", 0.0))
         for pupil in self.pupils.values():  # the dice appear on every sheet that waits for them
             session = pupil.session
+            if isinstance(session, RoomLesson):
+                session.released = self.released
             with language(pupil.lang or current_language()):  # in the words of the pupil's page
                 if isinstance(session, RoomLesson) and not session.revealed and session.game.phase != "over":
                     if session.progress.rolls < self.released:

@@ -40,7 +40,7 @@ def test_a_held_pupil_cannot_roll_or_place_past_the_hold_and_the_question_after_
     filled = session.game.state.filled
     assert session.todo_target() == "wait" and session.legal_moves() == []
     view = session.views()["lesson"]
-    assert view["held"] is True and view["todo"] == text("classroom.lesson.held")
+    assert view["waits"] is True and view["todo"] == text("classroom.lesson.held")
     rows = len(room.log)
     caterpillar, box = describe_slot(next(iter(session.game.state.empty_slots())))
     tapped = {"type": "box", "caterpillar": caterpillar, "box": box}

@@ -301,6 +301,11 @@ def test_together_the_teachers_roll_shows_the_dice_on_every_sheet() -> None:
     ada, ben, cem = arrive(room, "Ada", "Ben", "Cem")
     room.act(ada.id, {"type": "step", "delta": 1})
     written = len(room.log)
+    # Ada's page marks nothing of hers and says whose roll it is, with a picture (issue 42): no "Tap Roll".
+    page = lesson_widget(room, ada)
+    assert lesson_of(ada).todo_target() == "wait"
+    assert page.lesson["waits"] is True and page.lesson["todo"] == text("classroom.msg.wait_roll")
+    assert page.lesson["target"] == "wait" and text("lessons.todo.rolled") not in page.lesson["body"]
     with pytest.raises(ClassroomError, match="Wait for your teacher"):
         room.act(ada.id, {"type": "roll"})
     assert not lesson_of(ada).revealed and len(room.log) == written  # refused before it was written
@@ -309,6 +314,7 @@ def test_together_the_teachers_roll_shows_the_dice_on_every_sheet() -> None:
     dice = [lesson_of(p).game.roll().dice for p in (ada, ben, cem)]
     assert all(lesson_of(p).revealed for p in (ada, ben, cem)) and dice[0] == dice[1] == dice[2]
     assert [row["step"] for row in grid(console).values()] == [3, 3, 3]
+    assert lesson_of(ada).todo_target() != "wait" and not lesson_widget(room, ada).lesson["waits"]
 
 
 @pytest.mark.parametrize("lesson", ["00-setup", "10-raupe-shape", "14-raupe-spot-the-mistake"])

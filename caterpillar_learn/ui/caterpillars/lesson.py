@@ -208,6 +208,11 @@ class LessonSession(Session):
         """Whether a teacher holds the class at (or before) this step."""
         return self.hold is not None and self.step >= self.hold
 
+    def rolls_for_learner(self) -> bool:
+        """Whether the next roll is someone else's (a classroom where the teacher rolls for the class): then the
+        page marks nothing of the learner's and says whose roll it is.  Here, in a lesson of one's own: never."""
+        return False
+
     @property
     def waits_for_teacher(self) -> bool:
         """Whether the learner has done the step the teacher holds the class at: the dice and the board wait
@@ -323,7 +328,7 @@ class LessonSession(Session):
         if self.menu_slot is not None:
             return "menu"
         if not self.revealed:
-            return "roll"
+            return "wait" if self.rolls_for_learner() else "roll"
         if self.current.check == "hint" and phase == "play" and not self.hint:
             return "hint"
         return "sheet"
@@ -666,6 +671,7 @@ class LessonSession(Session):
             views["sheet"] = sheet_view(
                 self.game, [], self.pending, self.uid, answers=answers, chosen=chosen, result=not hide_result
             )
+        target = self.todo_target()
         todo = "" if self.is_step_done() else self.words(f"lessons.todo.{current.check}")
         if current.question is not None and not self.is_step_done():  # an open question says what to do itself
             todo = "" if self.quiz.question is not None else self.words("lessons.todo.rolled")
@@ -680,7 +686,8 @@ class LessonSession(Session):
             todo = ""
         if self.waits_for_teacher:  # what the learner does now: wait (a picture beside it on the page)
             todo, body = text("classroom.lesson.held"), ""
-        target = self.todo_target()
+        elif target == "wait":  # the teacher rolls for the class: "Tap Roll" is not the learner's to do
+            todo, body = text("classroom.msg.wait_roll"), ""
         views["lesson"] = {
             "name": lesson.name,
             "heading": text(lesson.title_key),
@@ -693,7 +700,7 @@ class LessonSession(Session):
             "can_next": self.can_go_on(),
             "todo": todo,
             "target": target,
-            "held": self.waits_for_teacher,
+            "waits": target == "wait",
             "new_game": target == "new_game" and not views["final"],
             "guide": self._guide(),
             "numbers": self.numbers,
