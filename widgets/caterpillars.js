@@ -98,6 +98,7 @@ import { sound } from "./sound.js";
  * @property {string} [todo]
  * @property {string} [target]  the one thing to do now, marked with data-todo (see markTodo)
  * @property {boolean} [new_game]  the stepper offers New game itself (lesson 0's end)
+ * @property {boolean} [no_hint]  the room switched the helper's Hint off (after the guided game)
  * @property {boolean} [waits]  the learner waits for the teacher (a hold, the class's roll): nothing is theirs to do
  * @property {string} [guide]  why only one box has a star (a round the lesson leads)
  * @property {boolean} [numbers]  whether the numbers for grown-ups show
@@ -572,7 +573,7 @@ function render({ model, el }) {
     // A lesson's end scene (the flight's reward, the score, what to do next) stands beside the board, in the
     // steps' column, so that the board and the end are in view together (issue 40); a board keeps it below.
     const final = drawFinal(view, send);
-    const after = [drawTalk(view), view.dice.kind === "play" && !practising ? drawHint(view, send) : null, grown ? drawWhatIf(view, send) : null,
+    const after = [drawTalk(view), view.dice.kind === "play" && !practising && !(view.lesson && view.lesson.no_hint) ? drawHint(view, send) : null, grown ? drawWhatIf(view, send) : null,
       steps ? null : final, practising ? null : drawPractice(view, send), grown ? saveLink(view.record, view.strings, send, draw) : null];
     const question = drawQuestion(view.question, send, view.lang, view.strings);
     // A lesson puts its steps and question beside the game (dice, caterpillars, what the game says) on a

@@ -120,6 +120,8 @@ import { fill, sender, watch } from "./shared.js";
  * @property {string} standard
  * @property {Array<{value: string, text: string}>} lessons
  * @property {Array<{value: string, text: string}>} modes
+ * @property {Array<{value: string, text: string}>} [hint_choices]  a lesson room's hints: the lesson's own, on, off
+ * @property {Array<{value: string, text: string}>} [languages]  a lesson room's first language ("": the server's)
  */
 
 const PIPS = {
@@ -259,7 +261,13 @@ function render({ model, el }) {
     if (form.game === "lesson") {
       fields.push(
         choice("room-lesson", strings.lesson, desk.lessons || [], "01-beginner", null, "lesson"),
-        choice("room-mode", strings.mode, desk.modes || [], "own", null, "mode"));
+        choice("room-mode", strings.mode, desk.modes || [], "own", null, "mode"),
+        // Set up like a lesson's notebook (issue 42): the seed, the hints and the pages' first language.
+        h("label", { key: "room-seed", class: "cr-field" }, h("span", { text: strings.seed }),
+          h("input", { type: "number", name: "seed", min: "0", max: "999999999", inputmode: "numeric", "data-testid": "room-seed",
+            placeholder: strings.seed })),
+        choice("room-lesson-hints", strings.lesson_hints, desk.hint_choices || [], "lesson", null, "lesson_hints"),
+        choice("room-lesson-lang", strings.lesson_lang, desk.languages || [], "", null, "lesson_lang"));
     } else if (form.game === "raupe") {
       fields.push(
         choice("room-seats", strings.seats, [2, 3, 4].map((n) => ({ value: String(n), text: String(n) })), "2", null, "seats"),
@@ -278,7 +286,9 @@ function render({ model, el }) {
     if (form.game !== "lesson") fields.push(tick("room-hints", strings.hints, true, null, "hints"));
     const create = () => {
       const variation = form.layout === "setup" && form.level !== "beginner" && Boolean(field("variation", false));
-      const fieldsSent = form.game === "lesson" ? { game: "lesson", lesson: field("lesson", "01-beginner"), mode: field("mode", "own") }
+      const hints = { on: true, off: false }[String(field("lesson_hints", "lesson"))];
+      const fieldsSent = form.game === "lesson" ? { game: "lesson", lesson: field("lesson", "01-beginner"), mode: field("mode", "own"),
+        seed: field("seed", ""), hints: hints === undefined ? "" : hints, lang: field("lesson_lang", "") }
         : form.game === "raupe" ? { game: "raupe", seats: Number(field("seats", "2")), bots: field("bots", "beginner"), hints: field("hints", true) }
           : { game: "caterpillars", level: form.level, layout: form.layout, labels: field("labels", "") || desk.standard || "",
             dice: field("dice", "server"), hints: field("hints", true), variation };

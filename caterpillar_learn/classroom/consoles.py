@@ -281,7 +281,9 @@ class TeacherConsole:
 def _settings(event: Mapping[str, Any]) -> RoomSettings | TableSettings | LessonSettings:
     """A new room's settings from the form's fields (each one checked)."""
     if event.get("game") == "lesson":
-        return LessonSettings.build(event.get("lesson"), event.get("mode", "own"))
+        return LessonSettings.build(
+            event.get("lesson"), event.get("mode", "own"), event.get("seed"), event.get("hints"), event.get("lang")
+        )
     if event.get("game") == "raupe":
         return TableSettings.build(event.get("seats", 2), event.get("bots", "beginner"), hints=event.get("hints", True))
     if event.get("game") not in ("caterpillars", None):
@@ -466,7 +468,8 @@ class TeacherWidget(LearnWidget[TeacherConsole]):
         "place", "nickname", "final", "all_boxes", "flies", "review", "reviewing", "start_tables", "no_room", "tables",
         "waiting_pupils", "remove", "remove_ask", "remove_yes", "remove_no", "rename", "rename_save", "let_in",
         "refuse", "requests", "print_sheets",
-        "lesson", "mode", "progress", "step", "asked", "right_first", "stuck", "hold", "hold_none", "pause", "resume",
+        "lesson", "mode", "seed", "lesson_hints", "lesson_lang", "progress", "step", "asked", "right_first", "stuck",
+        "hold", "hold_none", "pause", "resume",
         "anonymize", "export", "watch_close", "roll_lesson", "start_lesson", "anonymous", "paused_note",
         "archive", "archive_ask", "archive_yes", "archive_no", "pick_room",
     )  # fmt: skip

@@ -180,10 +180,12 @@ LessonWidget = LessonBoard | LessonTable
 
 
 def lesson_widget(room: LessonRoom, pupil: LessonPupil, *, read_only: bool = False) -> LessonWidget:
-    """The widget of ``pupil``'s lesson (the class for the room's lesson)."""
+    """The widget of ``pupil``'s lesson (the class for the room's lesson), in the language the pupil's page last
+    used, or else the one the teacher set the room up with (issue 42)."""
+    lang = pupil.lang or room.settings.lang
     if room.kind == "raupe":
-        return LessonTable(room, pupil, read_only=read_only)
-    return LessonBoard(room, pupil, read_only=read_only)
+        return LessonTable(room, pupil, read_only=read_only, lang=lang)
+    return LessonBoard(room, pupil, read_only=read_only, lang=lang)
 
 
 def widget_class(room: LessonRoom) -> type[LessonWidget]:

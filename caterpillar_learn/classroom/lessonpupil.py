@@ -26,7 +26,7 @@ import logging
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any, ClassVar, TypeVar
 
@@ -34,7 +34,7 @@ from caterpillar_learn.caterpillars import Move, Roll, State
 from caterpillar_learn.caterpillars.levels import Level
 from caterpillar_learn.classroom.codes import ClassroomError
 from caterpillar_learn.errors import describe
-from caterpillar_learn.i18n import text
+from caterpillar_learn.i18n import available_languages, text
 from caterpillar_learn.lessons import LESSONS, SETUPS, get_table
 from caterpillar_learn.ui.base import BadEventError
 from caterpillar_learn.ui.caterpillars.advice import HERE, Helper, Warmup
@@ -70,6 +70,8 @@ T = TypeVar("T")
 LESSON_NAMES: tuple[str, ...] = (*(name for name, lesson in LESSONS.items() if lesson.widgets != ("lab",)), *SETUPS)
 #: ``own``: every pupil at their own pace; ``together``: the teacher's roll (or start) for the whole class.
 MODES = ("own", "together")
+#: The largest seed a teacher may give a lesson room (the console's form takes a number of up to nine digits).
+MAX_SEED = 999_999_999
 #: The seed of each lesson's notebook (its ``SEED`` parameter): the room deals what Voila deals.
 NOTEBOOK_SEEDS: dict[str, int] = {
     "00-setup": 1, "01-beginner": 1, "02-intermediate": 2, "03-advanced": 3, "04-expert": 4,
@@ -96,41 +98,73 @@ def lesson_title(name: str) -> str:
 
 @dataclass(frozen=True)
 class LessonSettings:
-    """What the teacher chose for a lesson room (its ``room_created`` event): the lesson and the mode.
+    """What the teacher chose for a lesson room (its ``room_created`` event): the lesson and the mode, and as a
+    lesson's notebook has them (issue 42), the seed, the hints and the pages' first language.
 
     >>> LessonSettings.build("01-beginner", "together").to_json()
     {'game': 'lesson', 'lesson': '01-beginner', 'mode': 'together', 'seed': 1}
+    >>> LessonSettings.build("10-raupe-shape", seed=7, hints=False, lang="de").to_json()
+    {'game': 'lesson', 'lesson': '10-raupe-shape', 'mode': 'own', 'seed': 7, 'hints': False, 'lang': 'de'}
     >>> LessonSettings.build("06-nothing")
     Traceback (most recent call last):
     ...
     caterpillar_learn.classroom.codes.ClassroomError: lesson: got '06-nothing', expected one of 00-setup, \
 01-beginner, 02-intermediate, 03-advanced, 04-expert, 10-raupe-shape, 11-raupe-colour, \
 12-raupe-change-card, 13-raupe-butterflies-and-aphids, 14-raupe-spot-the-mistake, 15-raupe-race
+    >>> LessonSettings.build("01-beginner", seed=-1)
+    Traceback (most recent call last):
+    ...
+    caterpillar_learn.classroom.codes.ClassroomError: seed: got -1, expected a whole number from 0 to 999999999
     """
 
     lesson: str
     mode: str
     seed: int
+    #: The helper's hints (``None``: as the lesson has them): off, a card lesson shows no strategy line and a
+    #: Caterpillars lesson no Hint once its guided game is over (a step that teaches the hint keeps it).
+    hints: bool | None = None
+    #: The language every pupil's page starts in (``None``: the server's); each page may still switch.
+    lang: str | None = None
 
     @classmethod
-    def build(cls, lesson: object, mode: object = "own") -> LessonSettings:
+    def build(
+        cls, lesson: object, mode: object = "own", seed: object = None, hints: object = None, lang: object = None
+    ) -> LessonSettings:
         if not isinstance(lesson, str) or lesson not in LESSON_NAMES:
             raise ClassroomError(describe("lesson", lesson, "one of " + ", ".join(LESSON_NAMES)))
         if mode not in MODES:
             raise ClassroomError(describe("mode", mode, "one of " + ", ".join(MODES)))
-        return cls(lesson, str(mode), NOTEBOOK_SEEDS[lesson])
+        if seed in (None, ""):
+            seed = NOTEBOOK_SEEDS[lesson]
+        if isinstance(seed, str) and seed.strip().isdigit():
+            seed = int(seed.strip())  # typed into the console's form
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+            raise ClassroomError(describe("seed", seed, f"a whole number from 0 to {MAX_SEED}"))
+        hints = None if hints == "" else hints  # the form's "as the lesson has it"
+        if hints is not None and not isinstance(hints, bool):
+            raise ClassroomError(describe("hints", hints, "on (true), off (false) or the lesson's own (none)"))
+        if lang in ("", None):
+            lang = None
+        elif lang not in available_languages():
+            raise ClassroomError(describe("language", lang, "one of " + ", ".join(available_languages())))
+        return cls(lesson, str(mode), seed, hints, None if lang is None else str(lang))
 
     @property
     def kind(self) -> str:
         return lesson_kind(self.lesson)
 
     def to_json(self) -> dict[str, Any]:
-        return {"game": "lesson", "lesson": self.lesson, "mode": self.mode, "seed": self.seed}
+        data: dict[str, Any] = {"game": "lesson", "lesson": self.lesson, "mode": self.mode, "seed": self.seed}
+        if self.hints is not None:
+            data["hints"] = self.hints
+        if self.lang is not None:
+            data["lang"] = self.lang
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> LessonSettings:
-        settings = cls.build(data["lesson"], data["mode"])
-        return cls(settings.lesson, settings.mode, int(data["seed"]))
+        settings = cls.build(data["lesson"], data["mode"], hints=data.get("hints"), lang=data.get("lang"))
+        return replace(settings, seed=int(data["seed"]))
 
 
 class SharedHelper(Helper):
@@ -224,9 +258,10 @@ class RoomLesson(LessonSession):
 class RoomTable(RaupeTable):
     """A Räuber Raupe lesson in a room: the lesson's own table; a hold before play keeps the game from starting."""
 
-    def __init__(self, name: str, seed: int) -> None:
+    def __init__(self, name: str, seed: int, hints: bool | None = None) -> None:
         self.hold: int | None = None
-        super().__init__(get_table(name), seed, name)
+        setup = get_table(name)
+        super().__init__(setup if hints is None else replace(setup, hints=hints), seed, name)
 
     @property
     def held(self) -> bool:
@@ -252,10 +287,14 @@ Controller = RoomLesson | RoomTable
 
 
 def new_controller(settings: LessonSettings, helper: Helper | None = None) -> Controller:
-    """A fresh controller of the room's lesson, as its notebook makes it (``helper``: the room's, shared)."""
+    """A fresh controller of the room's lesson, as its notebook makes it (``helper``: the room's, shared), with
+    the room's seed and hints."""
     if settings.kind == "raupe":
-        return RoomTable(settings.lesson, settings.seed)
-    return RoomLesson(settings.lesson, settings.seed, helper)
+        return RoomTable(settings.lesson, settings.seed, hints=settings.hints)
+    lesson = RoomLesson(settings.lesson, settings.seed, helper)
+    if settings.hints is not None:
+        lesson.free_hints = settings.hints
+    return lesson
 
 
 @dataclass

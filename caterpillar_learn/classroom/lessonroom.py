@@ -630,7 +630,7 @@ class LessonRoom(EventRoom):
             session = pupil.session
             if isinstance(session, RoomLesson):
                 session.released = self.released
-            with language(pupil.lang or current_language()):  # in the words of the pupil's page
+            with language(pupil.lang or self.settings.lang or current_language()):  # in the words of the pupil's page
                 if isinstance(session, RoomLesson) and not session.revealed and session.game.phase != "over":
                     if session.progress.rolls < self.released:
                         self._play(pupil, {"type": "roll"}, at)

@@ -31,7 +31,7 @@ from caterpillar_learn.caterpillars.levels import Level
 from caterpillar_learn.classroom.lessonroom import LESSON_NAMES, MODES, LessonRoom, LessonSettings, lesson_title
 from caterpillar_learn.classroom.rooms import DICE_SOURCES, LAYOUTS, STANDARD_LABELS, CaterpillarsRoom, RoomSettings
 from caterpillar_learn.classroom.tables import RaupeRoom, TableSettings
-from caterpillar_learn.i18n import plural, text
+from caterpillar_learn.i18n import available_languages, language_name, plural, text
 from caterpillar_learn.practice import IDEAS
 from caterpillar_learn.raupe import LEVELS, outcome
 
@@ -173,6 +173,9 @@ class DeskView(TypedDict, total=False):
     standard: str
     lessons: list[dict[str, str]]
     modes: list[dict[str, str]]
+    #: A lesson room's hints (the lesson's own, on, off) and its pages' first language (the server's, or one).
+    hint_choices: list[dict[str, str]]
+    languages: list[dict[str, str]]
 
 
 class JoinView(TypedDict):
@@ -234,13 +237,23 @@ def desk_view(rooms: list[DeskRoom], current: str) -> DeskView:
         "standard": format_labels(STANDARD_LABELS),
         "lessons": [{"value": name, "text": f"{name[:2]} · {lesson_title(name)}"} for name in LESSON_NAMES],
         "modes": _choices("classroom.mode.", MODES),
+        "hint_choices": _choices("classroom.lesson_hints.", ["lesson", "on", "off"]),
+        "languages": [{"value": "", "text": text("classroom.lesson_lang.server")}]
+        + [{"value": code, "text": language_name(code)} for code in available_languages()],
     }
 
 
 def _room_title(settings: RoomSettings | TableSettings | LessonSettings) -> str:
     if isinstance(settings, LessonSettings):
         mode = text(f"classroom.mode.{settings.mode}")
-        return text("classroom.title.lesson", lesson=lesson_title(settings.lesson), mode=mode)
+        title = text("classroom.title.lesson", lesson=lesson_title(settings.lesson), mode=mode)
+        # What the teacher set the room up with, on the console (issue 42): the seed, the hints, the language.
+        extra = [text("classroom.title.seed", seed=settings.seed)]
+        if settings.hints is not None:
+            extra.append(text(f"classroom.title.hints_{'on' if settings.hints else 'off'}"))
+        if settings.lang is not None:
+            extra.append(language_name(settings.lang))
+        return " · ".join([title, *extra])
     if isinstance(settings, TableSettings):
         return text("classroom.title.raupe", seats=settings.seats)
     return text(

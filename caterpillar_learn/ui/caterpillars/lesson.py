@@ -122,6 +122,9 @@ class LessonSession(Session):
         self.lesson: Lesson = get_lesson(name)
         #: The step (0-based) nobody goes past: a teacher holds the class there (``None``: no hold).
         self.hold: int | None = None
+        #: Whether the helper's Hint is offered once the guided game is over (a classroom's room may switch it
+        #: off: issue 42); a step that teaches the hint keeps it.
+        self.free_hints = True
         lesson = self.lesson
         #: The practice of the learner's own costliest moves, in a lesson whose free games keep its level.
         self.practice_panel: PracticePanel | None = None
@@ -212,6 +215,10 @@ class LessonSession(Session):
         """Whether the next roll is someone else's (a classroom where the teacher rolls for the class): then the
         page marks nothing of the learner's and says whose roll it is.  Here, in a lesson of one's own: never."""
         return False
+
+    def offers_hint(self) -> bool:
+        """Whether the Hint is the learner's now: always in the guided game, after it as :attr:`free_hints` says."""
+        return self.free_hints or self.games_made <= 1
 
     @property
     def waits_for_teacher(self) -> bool:
@@ -421,6 +428,8 @@ class LessonSession(Session):
             return
         if kind in HELD_MOVES and self.waits_for_teacher:
             raise BadEventError(text("classroom.lesson.held"))
+        if kind == "hint" and not self.offers_hint():
+            raise BadEventError(text("classroom.msg.hints_off"))
         if kind == "roll" and self.game.phase != "over" and not self.revealed:
             self._pass_words()
         if kind in ("option", "hint") and self.asking:
@@ -701,6 +710,7 @@ class LessonSession(Session):
             "todo": todo,
             "target": target,
             "waits": target == "wait",
+            "no_hint": not self.offers_hint(),
             "new_game": target == "new_game" and not views["final"],
             "guide": self._guide(),
             "numbers": self.numbers,
