@@ -1,17 +1,22 @@
 """Lighthouse on a Voila lesson, the classroom's door and a pupil's page (docs/PERFORMANCE.md).
 
-    .venv/bin/python benchmarks/lighthouse_pages.py [--runs 3] [--pages voila,door,pupil] [--json OUT]
+    .venv/bin/python benchmarks/lighthouse_pages.py [--runs 3] [--pages voila,door,pupil]
+        [--presets desktop,mobile] [--json OUT] [--second-visits | --ready]
 
 Lighthouse (npm ``lighthouse``, the exact version pinned in
 ``benchmarks/lighthouse/package.json``, every package of it pinned with its
 sha512 in ``package-lock.json``) is installed with ``npm ci --ignore-scripts``
 into the git-ignored ``.cache/lighthouse-<version>/`` the first time, then
 run against the Debian Chromium (``CHROME_PATH=/usr/bin/chromium``, headless)
-on three pages:
+on these pages:
 
 * ``voila``: ``caterpillar-learn serve`` on a free port and its first lesson,
   ``/voila/render/01-beginner.ipynb`` (a kernel runs the notebook before the
-  page is complete: every run starts one);
+  page is complete: every run starts one), the light page (issue 40);
+* ``voila-full`` (only when asked for): the same lesson on Voila's whole page,
+  ``?template=caterpillar-learn`` (Voila's JupyterLab application, the
+  lessons' page before issue 40 and Binder's still), the "before" to compare
+  in the same sitting;
 * ``door``: ``caterpillar-learn classroom`` on a free port with a fresh data
   folder, and its pupils' door ``/join``;
 * ``pupil``: a pupil's sheet in a room of that server.  Before Lighthouse
@@ -24,13 +29,24 @@ on three pages:
 Each page is measured ``--runs`` times with Lighthouse's mobile preset (its
 default: a phone's screen, simulated slow 4G and a 4× slower CPU) and with
 ``--preset=desktop`` (a desktop screen, simulated fast network, no CPU
-slowdown); throttling is Lighthouse's default simulation.  Categories:
+slowdown), or only the ``--presets`` named; throttling is Lighthouse's default simulation.  Categories:
 performance, accessibility and best practices.  The table gives the median
 over the runs of the performance score, time to interactive, total blocking
 time, the bytes the page loaded (``total-byte-weight``), what text
 compression would save (``uses-text-compression``), the JavaScript loaded
 but not run (``unused-javascript``), and the accessibility and best-practices
-scores; below it, every console error Lighthouse saw on each page (all runs).
+scores, and whether the page met its target (:data:`TARGETS`: the budgets of
+docs/PERFORMANCE.md, "Light pages"; a lesson on the mobile profile must be
+interactive within 8 s, issue 40); below it, every console error Lighthouse
+saw on each page (all runs).
+
+Lighthouse counts what travels over HTTP: a lesson's widget module and state
+come through the kernel's websocket, which it neither counts nor waits for.
+``--ready`` measures that part too, in Playwright: the time from the start of
+the navigation until the page is ready to use (the lesson's Roll button
+enabled, the door's code field, the sheet), with Chromium's own throttling
+close to Lighthouse's mobile profile (:data:`READY_CPU_SLOWDOWN`,
+:data:`READY_NETWORK`), the median of ``--runs`` fresh browser contexts.
 
 The raw reports (``<page>-<preset>-run<N>.report.json``), Lighthouse's own
 output and the servers' logs go to ``artifacts/lighthouse/``.  Chromium and
@@ -61,16 +77,22 @@ sys.path.insert(0, str(ROOT))
 from playwright.sync_api import Error as PlaywrightError  # noqa: E402
 from playwright.sync_api import expect, sync_playwright  # noqa: E402
 
+from caterpillar_learn.ui.hosting.jupyter_data import VOILA_TEMPLATE  # noqa: E402
 from tests.browser.conftest import Server, cli_command, free_port, printed_address, start_server  # noqa: E402
 from tests.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 
-PAGES = ("voila", "door", "pupil")
+PAGES = ("voila", "voila-full", "door", "pupil")
+#: What is measured unless ``--pages`` says otherwise.
+DEFAULT_PAGES = ("voila", "door", "pupil")
 PRESETS = ("desktop", "mobile")
 #: package.json and package-lock.json of the pinned Lighthouse (committed).
 PACKAGE = ROOT / "benchmarks" / "lighthouse"
 #: Raw reports, Lighthouse's output and the servers' logs (ignored by git).
 ARTIFACTS = ROOT / "artifacts" / "lighthouse"
 LESSON = "01-beginner"
+#: ``voila-full``: the same lesson on Voila's whole page (its JupyterLab application), the lessons' page
+#: before issue 40 and Binder's still, to measure the light page's "before" in the same sitting.
+FULL_TEMPLATE = VOILA_TEMPLATE
 CATEGORIES = ("performance", "accessibility", "best-practices")
 CHROME_FLAGS = (
     "--headless=new --no-sandbox --disable-gpu --disable-background-networking"
@@ -86,6 +108,43 @@ ATTEMPTS = 3
 JOIN_TIMEOUT_MS = 60_000
 TEACHER_LABEL = "Teacher (keep this address to yourself):"
 KIB = 1024.0
+
+
+class Target(NamedTuple):
+    """A page's budget on one preset (``None``: no budget on that figure)."""
+
+    interactive_ms: float | None
+    sent_kib: float | None = None
+
+    def missed(self, found: dict[str, float | None]) -> list[str]:
+        """What the medians ``found`` went beyond (an empty list: the target is met)."""
+        over = []
+        interactive, sent = found.get("interactive"), found.get("sent")
+        if self.interactive_ms is not None and (interactive is None or interactive > self.interactive_ms):
+            over.append(f"interactive {cell(interactive, 1000.0, 1, ' s')} > {self.interactive_ms / 1000:.0f} s")
+        if self.sent_kib is not None and (sent is None or sent > self.sent_kib * KIB):
+            over.append(f"sent {cell(sent, KIB)} KiB > {self.sent_kib:,.0f} KiB")
+        return over
+
+    def describe(self) -> str:
+        parts = [f"≤ {self.sent_kib:,.0f} KiB"] if self.sent_kib is not None else []
+        parts += [f"≤ {self.interactive_ms / 1000:.0f} s"] if self.interactive_ms is not None else []
+        return ", ".join(parts)
+
+
+#: The budgets of docs/PERFORMANCE.md ("Light pages"): issue 19's, and issue 40's 8 s for a lesson on a phone.
+TARGETS = {
+    ("voila", "desktop"): Target(4_000, 1_536),
+    ("voila", "mobile"): Target(8_000),
+    ("door", "desktop"): Target(2_000, 800),
+    ("door", "mobile"): Target(8_000),
+    ("pupil", "desktop"): Target(2_000, 800),
+    ("pupil", "mobile"): Target(8_000),
+}
+#: ``--ready``: Chromium's CPU slowdown, as Lighthouse's mobile profile (4x).
+READY_CPU_SLOWDOWN = 4
+#: ``--ready``: Lighthouse's mobile network (slow 4G: 150 ms, 1.6 Mbit/s down, 750 kbit/s up), as DevTools sets it.
+READY_NETWORK = {"offline": False, "latency": 150, "downloadThroughput": 1_638_400 / 8, "uploadThroughput": 750_000 / 8}
 
 
 class Figures(NamedTuple):
@@ -321,10 +380,13 @@ def join_room(browser: Any, door: str, code: str, nickname: str) -> str:
 def page_urls(pages: list[str], count: int, tmp: Path, servers: contextlib.ExitStack) -> dict[str, list[str]]:
     """``count`` addresses per page (one per Lighthouse run); the servers are stopped when ``servers`` closes."""
     urls: dict[str, list[str]] = {}
-    if "voila" in pages:
+    if "voila" in pages or "voila-full" in pages:
         lessons = start_lessons()
         servers.callback(lessons.stop)
-        urls["voila"] = [lesson_url(lessons)] * count
+        if "voila" in pages:
+            urls["voila"] = [lesson_url(lessons)] * count
+        if "voila-full" in pages:
+            urls["voila-full"] = [f"{lesson_url(lessons)}?template={FULL_TEMPLATE}"] * count
     if "door" in pages or "pupil" in pages:
         classroom = start_classroom_server(tmp / "data")
         servers.callback(classroom.stop)
@@ -377,14 +439,24 @@ COLUMNS: tuple[tuple[str, Callable[[dict[str, float | None]], str]], ...] = (
 )
 
 
+def verdict(page: str, preset: str, found: dict[str, float | None]) -> str:
+    """The target column: met, or what went beyond it."""
+    target = TARGETS.get((page, preset))
+    if target is None:
+        return "–"
+    missed = target.missed(found)
+    return f"{target.describe()}: " + ("met" if not missed else "**missed** (" + "; ".join(missed) + ")")
+
+
 def table(rows: list[dict[str, Any]]) -> str:
     lines = [
-        "| page | preset | " + " | ".join(name for name, _ in COLUMNS) + " |",
-        "|---|---|" + "---:|" * len(COLUMNS),
+        "| page | preset | " + " | ".join(name for name, _ in COLUMNS) + " | target |",
+        "|---|---|" + "---:|" * len(COLUMNS) + "---|",
     ]
     for row in rows:
         cells = " | ".join(show(row["medians"]) for _, show in COLUMNS)
-        lines.append(f"| {row['page']} | {row['preset']} | {cells} |")
+        target = verdict(row["page"], row["preset"], row["medians"])
+        lines.append(f"| {row['page']} | {row['preset']} | {cells} | {target} |")
     return "\n".join(lines)
 
 
@@ -418,7 +490,7 @@ def measure(binary: Path, page: str, preset: str, urls: list[str]) -> list[Figur
 
 
 #: What shows that each page is ready to use (a test id), for the second-visit measurement.
-READY = {"voila": "roll-button", "door": "join-code", "pupil": "sheet"}
+READY = {"voila": "roll-button", "voila-full": "roll-button", "door": "join-code", "pupil": "sheet"}
 
 
 def second_visits(urls: dict[str, list[str]], runs: int) -> list[dict[str, Any]]:
@@ -472,6 +544,56 @@ def second_visit_table(rows: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def ready_times(urls: dict[str, list[str]], runs: int) -> list[dict[str, Any]]:
+    """Seconds from the start of each page's navigation until it is ready to use (:data:`READY`), with
+    Chromium's CPU and network throttled as Lighthouse's mobile profile; the median over ``runs`` fresh
+    browser contexts (the kernel's websocket included, which Lighthouse does not wait for)."""
+    rows = []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            for page_name, addresses in urls.items():
+                times = [_ready_time(browser, url, READY[page_name]) for url in addresses[:runs]]
+                print(f"{page_name} ready: {', '.join(f'{t:.1f} s' for t in times)}", flush=True)
+                rows.append({"page": page_name, "ready": median(list(times)), "runs": len(times)})
+        finally:
+            browser.close()
+    return rows
+
+
+def _ready_time(browser: Any, url: str, ready: str) -> float:
+    context = browser.new_context(viewport={"width": 412, "height": 823}, is_mobile=True, has_touch=True)
+    context.set_default_timeout(JOIN_TIMEOUT_MS)
+    try:
+        page = context.new_page()
+        devtools = context.new_cdp_session(page)
+        devtools.send("Network.enable")
+        devtools.send("Network.setCacheDisabled", {"cacheDisabled": True})
+        devtools.send("Network.emulateNetworkConditions", READY_NETWORK)
+        devtools.send("Emulation.setCPUThrottlingRate", {"rate": READY_CPU_SLOWDOWN})
+        began = time.monotonic()
+        page.goto(url, wait_until="commit")
+        expect(page.get_by_test_id(ready).first).to_be_enabled(timeout=JOIN_TIMEOUT_MS * 2)
+        return time.monotonic() - began
+    finally:
+        context.close()
+
+
+def ready_table(rows: list[dict[str, Any]]) -> str:
+    lines = ["| page | ready to use, mobile throttling (s) | runs |", "|---|---:|---:|"]
+    for row in rows:
+        lines.append(f"| {row['page']} | {cell(row['ready'], 1.0, 1)} | {row['runs']} |")
+    return "\n".join(lines)
+
+
+def chosen_presets(text: str) -> list[str]:
+    presets = [p.strip() for p in text.split(",") if p.strip()]
+    unknown = sorted(set(presets) - set(PRESETS))
+    if unknown or not presets:
+        raise SystemExit(f"unknown preset(s) {', '.join(unknown) or '(none)'}: choose among {', '.join(PRESETS)}")
+    return [p for p in PRESETS if p in presets]
+
+
 def chosen_pages(text: str) -> list[str]:
     pages = [p.strip() for p in text.split(",") if p.strip()]
     unknown = sorted(set(pages) - set(PAGES))
@@ -483,11 +605,17 @@ def chosen_pages(text: str) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--runs", type=int, default=3, help="Lighthouse runs per page and preset (median)")
-    parser.add_argument("--pages", default=",".join(PAGES), help="pages to measure, among " + ", ".join(PAGES))
+    parser.add_argument("--pages", default=",".join(DEFAULT_PAGES), help="pages to measure, among " + ", ".join(PAGES))
     parser.add_argument(
         "--second-visits",
         action="store_true",
         help="measure only what each page fetches on a reload with its cache kept (Playwright, no Lighthouse)",
+    )
+    parser.add_argument("--presets", default=",".join(PRESETS), help="Lighthouse presets, among " + ", ".join(PRESETS))
+    parser.add_argument(
+        "--ready",
+        action="store_true",
+        help="measure only how long each page takes to be ready to use with mobile throttling (Playwright)",
     )
     parser.add_argument(
         "--json",
@@ -498,6 +626,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.runs < 1:
         parser.error("--runs must be at least 1")
     pages = chosen_pages(args.pages)
+    presets = chosen_presets(args.presets)
+    if args.ready:
+        with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as servers:
+            ARTIFACTS.mkdir(parents=True, exist_ok=True)
+            ready = ready_times(page_urls(pages, args.runs, Path(tmp), servers), args.runs)
+        print(f"\n## Ready to use, median of {args.runs} run(s)\n")
+        print(ready_table(ready))
+        return 0
     if args.second_visits:
         with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as servers:
             ARTIFACTS.mkdir(parents=True, exist_ok=True)
@@ -512,12 +648,15 @@ def main(argv: list[str] | None = None) -> int:
     rows: list[dict[str, Any]] = []
     errors: dict[str, list[str]] = {}
     with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as servers:
-        urls = page_urls(pages, args.runs * len(PRESETS), Path(tmp), servers)
+        urls = page_urls(pages, args.runs * len(presets), Path(tmp), servers)
         for page in [p for p in pages if p in urls]:
             errors[page] = []
-            for index, preset in enumerate(PRESETS):
+            for index, preset in enumerate(presets):
                 runs = measure(binary, page, preset, urls[page][index * args.runs : (index + 1) * args.runs])
-                rows.append({"page": page, "preset": preset, "runs": len(runs), "medians": medians(runs)})
+                summary = medians(runs)
+                target = TARGETS.get((page, preset))
+                met = None if target is None else not target.missed(summary)
+                rows.append({"page": page, "preset": preset, "runs": len(runs), "medians": summary, "target_met": met})
                 for run in runs:
                     errors[page] += [text for text in run.console_errors if text not in errors[page]]
     print(f"\n## Lighthouse {version}, median of {args.runs} run(s) ({time.monotonic() - began:.0f} s)\n")

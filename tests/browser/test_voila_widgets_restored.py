@@ -14,12 +14,18 @@ Each test makes its race happen every time, with a script that runs before the
 page's own (a late re-check timer; anywidget's 2 s over at once).  Without the
 extension (``caterpillar_learn/ui/hosting/labextensions/caterpillar_learn_voila``,
 which says how it mends them) both fail.
+
+Since issue 40 ``serve``'s lessons are light pages without Voila's application
+(and without these races); the full page, Binder's template, is still one
+``?template=`` away, and that is the page these tests open.
 """
 
 from __future__ import annotations
 
 import pytest
 from playwright.sync_api import Page, expect
+
+from caterpillar_learn.ui.hosting.jupyter_data import VOILA_TEMPLATE
 
 from .conftest import Server
 from .driver import RENDER_TIMEOUT, lesson_card
@@ -44,7 +50,7 @@ ANYWIDGET_OUT_OF_TIME = """(() => {
 
 def open_lesson_with(page: Page, server: Server, script: str) -> None:
     page.add_init_script(script)
-    page.goto(f"{server.url}voila/render/{LESSON}.ipynb")
+    page.goto(f"{server.url}voila/render/{LESSON}.ipynb?template={VOILA_TEMPLATE}")
 
 
 def test_the_board_is_drawn_when_get_model_rechecks_late(page: Page, lessons_server: Server) -> None:

@@ -17,7 +17,8 @@ from pathlib import Path
 from jupyterlab_server.config import get_federated_extensions
 from voila.utils import get_voila_labextensions_path  # type: ignore[import-untyped]
 
-from caterpillar_learn.ui.hosting.serve import SHARE, VOILA_LABEXTENSIONS, VOILA_TEMPLATE, voila_argv
+from caterpillar_learn.ui.hosting.jupyter_data import VOILA_LIGHT_TEMPLATE, VOILA_TEMPLATE
+from caterpillar_learn.ui.hosting.serve import SHARE, VOILA_LABEXTENSIONS, voila_argv
 
 ROOT = Path(__file__).resolve().parents[2]
 NAME = "caterpillar_learn_voila"
@@ -51,9 +52,14 @@ def test_the_files_are_package_data() -> None:
     assert line, "pyproject.toml: no package-data for caterpillar_learn.ui.hosting"
     patterns = ast.literal_eval(line.group(1))
     package = ROOT / "caterpillar_learn" / "ui" / "hosting"
-    shipped = [*(VOILA_LABEXTENSIONS / NAME).rglob("*"), *(SHARE / "voila" / "templates" / VOILA_TEMPLATE).rglob("*")]
+    templates = SHARE / "voila" / "templates"
+    shipped = [
+        *(VOILA_LABEXTENSIONS / NAME).rglob("*"),
+        *(templates / VOILA_TEMPLATE).rglob("*"),
+        *(templates / VOILA_LIGHT_TEMPLATE).rglob("*"),
+    ]
     files = [p.relative_to(package).as_posix() for p in shipped if p.is_file() and "__pycache__" not in p.parts]
-    assert {"index.html.j2", "remoteEntry.js"} <= {name.rsplit("/", 1)[-1] for name in files}
+    assert {"index.html.j2", "remoteEntry.js", "lesson-page.js"} <= {name.rsplit("/", 1)[-1] for name in files}
     for name in files:
         assert any(fnmatch(name, pattern) for pattern in patterns), name
     assert json.loads((VOILA_LABEXTENSIONS / NAME / "package.json").read_text(encoding="utf-8"))["name"] == NAME

@@ -11,7 +11,8 @@ lessons' Voila template and the same page data,
 card opens its lesson in Voila (``BASE/voila/render/PATH``).
 
 An install switches it on: ``etc/jupyter/jupyter_server_config.d/caterpillar_learn.json``
-(:mod:`~caterpillar_learn.ui.hosting.jupyter_data`).  It adds one page and
+(:mod:`~caterpillar_learn.ui.hosting.jupyter_data`).  It adds the gallery's page and each lesson's printed page
+(``BASE/caterpillar-learn/print/<lesson>``) and
 changes nothing else on the server: Voila's template and front-end
 extensions stay as the server's configuration says (``binder/`` chooses the
 lessons' own).
@@ -39,11 +40,15 @@ from tornado.ioloop import IOLoop
 
 from caterpillar_learn.ui.hosting.gallery_page import Routes, tree_namespace
 from caterpillar_learn.ui.hosting.jupyter_data import SHARE, VOILA_TEMPLATE
+from caterpillar_learn.ui.hosting.print_page import print_route
 
 __all__ = ["ROUTES", "GalleryPage", "gallery_template", "is_shown", "load_jupyter_server_extension"]
 
 #: The gallery's pages on a Jupyter server: ``BASE/caterpillar-learn/gallery`` and ``.../gallery/PATH``.
 ROUTES = Routes(folders="caterpillar-learn/gallery", home="caterpillar-learn/gallery")
+#: A lesson's printed page on a Jupyter server: ``BASE/caterpillar-learn/print/<lesson>``
+#: (:mod:`~caterpillar_learn.ui.hosting.print_page`).
+PRINTED = "caterpillar-learn/print"
 #: The notebooks a gallery shows: those Voila renders as lessons.
 NOTEBOOK = ".ipynb"
 
@@ -115,7 +120,8 @@ def _load_jupyter_server_extension(server_app: ServerApp) -> None:
     web_app = server_app.web_app
     base_url = web_app.settings["base_url"]
     route = url_path_join(base_url, ROUTES.folders) + path_regex
-    web_app.add_handlers(".*$", [(route, GalleryPage, {"template": gallery_template()})])  # type: ignore[no-untyped-call]
+    printed = print_route(base_url, PRINTED)
+    web_app.add_handlers(".*$", [(route, GalleryPage, {"template": gallery_template()}), printed])  # type: ignore[no-untyped-call]
     server_app.log.info("caterpillar-learn: the lesson gallery at %s", ROUTES.folder(base_url, ""))
 
 

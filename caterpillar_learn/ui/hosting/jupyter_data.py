@@ -4,9 +4,11 @@ The package carries two folders laid out as Jupyter's own are, and an
 install copies each one under ``sys.prefix`` (setuptools ``data_files``, as
 Voila's own templates and JupyterLab's extensions are installed):
 
-* :data:`SHARE` becomes ``share/jupyter``: the lessons' Voila template
-  (``voila/templates/caterpillar-learn``, :data:`VOILA_TEMPLATE`) and the
-  front-end extension that mends two widget races
+* :data:`SHARE` becomes ``share/jupyter``: the lessons' Voila templates
+  (``voila/templates/caterpillar-learn``, :data:`VOILA_TEMPLATE`, Voila's
+  whole page, and ``voila/templates/caterpillar-learn-light``,
+  :data:`VOILA_LIGHT_TEMPLATE`, the light page ``serve`` shows) and the
+  front-end extension that mends two widget races on the whole page
   (``voila/labextensions/caterpillar_learn_voila``: the folder Voila alone
   reads, so JupyterLab never loads it).
 * :data:`ETC` becomes ``etc/jupyter``: ``jupyter_server_config.d/caterpillar_learn.json``
@@ -35,6 +37,7 @@ __all__ = [
     "VOILA_EXTENSIONS",
     "VOILA_LABEXTENSION",
     "VOILA_LABEXTENSIONS",
+    "VOILA_LIGHT_TEMPLATE",
     "VOILA_TEMPLATE",
     "installed_files",
 ]
@@ -46,13 +49,18 @@ SHARE = HERE / "share"
 ETC = HERE / "etc"
 #: Where each folder goes under ``sys.prefix`` when the package is installed.
 INSTALLED_AS = {SHARE: "share/jupyter", ETC: "etc/jupyter"}
-#: The lessons' Voila template: Voila's ``lab`` page, without the style sheets it links from a CDN.
+#: The lessons' Voila template: Voila's ``lab`` page, without the style sheets it links from a CDN (Binder's).
 VOILA_TEMPLATE = "caterpillar-learn"
+#: The lessons' light Voila template (``caterpillar-learn serve``, issue 40): the same page and kernel, with
+#: ``static/lesson-page.js`` (a few KiB) in place of Voila's JupyterLab application; its lesson list and
+#: error pages are :data:`VOILA_TEMPLATE`'s.
+VOILA_LIGHT_TEMPLATE = "caterpillar-learn-light"
 #: The Voila-only front-end extension (its ``static/remoteEntry.js`` says what it mends and how).
 VOILA_LABEXTENSION = "caterpillar_learn_voila"
 #: Front-end extensions for Voila alone (``voila/labextensions/*/`` of :data:`SHARE`).
 VOILA_LABEXTENSIONS = SHARE / "voila" / "labextensions"
-#: The front-end extensions a lesson page loads (issue 19), each one because a lesson needs it:
+#: The front-end extensions Voila's whole page (:data:`VOILA_TEMPLATE`: Binder's lessons, and ``serve``'s for a
+#: notebook that is not all anywidgets) loads (issue 19), each one because a lesson needs it:
 #: ipywidgets' manager and Voila's own widget manager draw every widget; anywidget runs the boards
 #: (``widgets/*.js``); :data:`VOILA_LABEXTENSION` mends the races.  Everything else installed beside
 #: them (jupytext, the Notebook's and Panel's JupyterLab extensions, pygments' theme) is for

@@ -4,12 +4,15 @@ Voila runs in this process on the ``lessons/`` folder: the page at
 ``http://localhost:PORT/`` is the lesson gallery (a card per lesson, with a
 picture of its board; ``?lang=de`` shows it in German, and its cards open
 the lessons in that language) and a lesson shows its widgets and text but
-never its code.  Learners see no tracebacks either
+never its code, on a light page (the ``caterpillar-learn-light`` template:
+its widget run by a few KiB of JavaScript instead of Voila's JupyterLab
+application, issue 40; a notebook that is not all anywidgets opens on
+Voila's whole page).  Learners see no tracebacks either
 (``show_tracebacks`` is forced off, and so are jupyter_server's), and no
 configuration file is read: Voila would otherwise execute a ``voila.py``
 found in the working directory.
 
-For a class (see docs/TEACHERS.md):
+For a class (see docs/ENGINEERS.md):
 
 * ``--host ADDR`` opens the lessons to the network.  Loopback stays the
   default; on any other address the server needs a token: a random one is
@@ -79,7 +82,12 @@ from caterpillar_learn.hosting.network import (
 )
 from caterpillar_learn.i18n import LANGUAGE_ENV, LANGUAGES_ENV, available_languages, set_language
 from caterpillar_learn.lessons.notebooks import CHECKOUT_LESSONS, lesson_notebooks, shipped_lessons
-from caterpillar_learn.ui.hosting.jupyter_data import SHARE, VOILA_EXTENSIONS, VOILA_LABEXTENSIONS, VOILA_TEMPLATE
+from caterpillar_learn.ui.hosting.jupyter_data import (
+    SHARE,
+    VOILA_EXTENSIONS,
+    VOILA_LABEXTENSIONS,
+    VOILA_LIGHT_TEMPLATE,
+)
 
 #: Voila's own default port, so the URL matches what Voila's documentation says.
 DEFAULT_PORT = 8866
@@ -248,7 +256,7 @@ def voila_argv(lessons: Path, port: int, *, open_browser: bool, hosting: Hosting
         "--VoilaConfiguration.strip_sources=True",
         f"--VoilaConfiguration.extra_labextensions_path={VOILA_LABEXTENSIONS}",
         *(f"--VoilaConfiguration.extension_allowlist={name}" for name in VOILA_EXTENSIONS),
-        f"--VoilaConfiguration.template={VOILA_TEMPLATE}",
+        f"--VoilaConfiguration.template={VOILA_LIGHT_TEMPLATE}",  # the light page (issue 40)
         "--VoilaConfiguration.classic_tree=True",  # the lesson list drawn on the server (the template's tree.html)
         f"--MappingKernelManager.default_kernel_name={KERNEL_NAME}",
         "--VoilaConfiguration.multi_kernel_manager_class=caterpillar_learn.ui.hosting.voila_app.ClassroomKernelManager",
@@ -272,12 +280,12 @@ def voila_argv(lessons: Path, port: int, *, open_browser: bool, hosting: Hosting
 def serve(lessons: Path, port: int, *, open_browser: bool, hosting: Hosting = Hosting()) -> int:
     """Serve ``lessons`` with Voila on ``port`` of ``hosting.host`` until interrupted."""
     # lazy: the rest of the command line must not pay for importing Jupyter
-    from caterpillar_learn.ui.hosting.voila_app import ClassroomVoila
+    from caterpillar_learn.ui.hosting.voila_print import PrintingVoila
 
     argv = voila_argv(lessons, port, open_browser=open_browser, hosting=hosting)
     with pinned_kernel():
         # No configuration file at all: Voila would execute a voila.py from the working directory.
-        app = ClassroomVoila(config_file_paths=[], allowed_hosts=allowed_hosts(hosting.host, hosting.allow_hosts))
+        app = PrintingVoila(config_file_paths=[], allowed_hosts=allowed_hosts(hosting.host, hosting.allow_hosts))
         app.initialize(argv)
         app.start()
     return 0
