@@ -1,4 +1,4 @@
-"""How much each lesson asks a learner to read, per language: the table in docs/TEACHERS.md.
+"""How much each lesson asks a learner to read, per language: the table in docs/ENGINEERS.md.
 
     .venv/bin/python scripts/reading_load.py [--root CHECKOUT]
 

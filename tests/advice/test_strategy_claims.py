@@ -1,6 +1,6 @@
 """The strategy insight, its figures, and the other facts the lessons and the teachers' guide state.
 
-* ``docs/TEACHERS.md`` quotes mean totals of simulated games: every number is
+* ``docs/ENGINEERS.md`` quotes mean totals of simulated games: every number is
   simulated again here (same command, same seed), and its two sentences (best
   play lets one caterpillar go hungry and feeds the other two together;
   greedy play ends the most level) are checked against those numbers.
@@ -55,7 +55,7 @@ def assert_the_insight(figures: Figures) -> None:
 
 
 def guide_table() -> dict[str, Figures]:
-    guide = (ROOT / "docs" / "TEACHERS.md").read_text(encoding="utf-8")
+    guide = (ROOT / "docs" / "ENGINEERS.md").read_text(encoding="utf-8")
     table: dict[str, Figures] = {}
     for level, strategy, cells in ROW.findall(guide):
         numbers = tuple(float(cell) for cell in cells.replace("|", " ").split())
@@ -64,7 +64,7 @@ def guide_table() -> dict[str, Figures]:
 
 
 def test_the_guide_quotes_the_simulated_figures() -> None:
-    """docs/TEACHERS.md: `caterpillar-learn simulate --level L --strategy S --games 2000 --seed 1`."""
+    """docs/ENGINEERS.md: `caterpillar-learn simulate --level L --strategy S --games 2000 --seed 1`."""
     table = guide_table()
     assert set(table) == {"beginner", "intermediate"} and all(set(t) == set(STRATEGIES) for t in table.values())
     for level, quoted in table.items():
@@ -74,7 +74,7 @@ def test_the_guide_quotes_the_simulated_figures() -> None:
 
 
 def test_the_guides_sentences_hold_for_its_figures() -> None:
-    guide = (ROOT / "docs" / "TEACHERS.md").read_text(encoding="utf-8")
+    guide = (ROOT / "docs" / "ENGINEERS.md").read_text(encoding="utf-8")
     table = guide_table()
     for figures in table.values():
         assert_the_insight(figures)

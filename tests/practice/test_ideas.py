@@ -58,9 +58,9 @@ def test_every_idea_has_a_claim_and_words_for_teachers() -> None:
     from pathlib import Path
 
     assert list(CLAIMS) == list(IDEAS)
-    teachers = (Path(__file__).parents[2] / "docs" / "TEACHERS.md").read_text()
+    teachers = (Path(__file__).parents[2] / "docs" / "ENGINEERS.md").read_text()
     for idea in IDEAS:
-        assert f"`{idea}`" in teachers, f"docs/TEACHERS.md does not explain the idea {idea!r}"
+        assert f"`{idea}`" in teachers, f"docs/ENGINEERS.md does not explain the idea {idea!r}"
 
 
 @given(positions(), st.randoms(use_true_random=False))

@@ -10,7 +10,7 @@ a game, a new game) and every text the page shows is collected on the way.
 Every lesson's words live in the catalogue (the notebooks hold no Markdown):
 :func:`reading_load` counts a lesson's intro and "try this" texts, and
 ``python -m tests.raupe_ui.test_reading`` prints the table that
-``docs/TEACHERS.md`` quotes.
+``docs/ENGINEERS.md`` quotes.
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ def lesson_texts(lesson: str, lang: str) -> list[str]:
 def reading_load(lesson: str, lang: str) -> tuple[int, int]:
     """The reading load (sentences, words) of a lesson's intro and "try this" items in ``lang``.
 
-    The same count as ``scripts/reading_load.py`` (the table of ``docs/TEACHERS.md``); the
+    The same count as ``scripts/reading_load.py`` (the table of ``docs/ENGINEERS.md``); the
     panels' two headings (the title, "Try this") come on top.
     """
     with language(lang):
