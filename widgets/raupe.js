@@ -467,7 +467,8 @@ function render({ model, el }) {
       h("div", { class: "rr-left" }, h("div", { class: "rr-pile-box" }, pile), calls, slip),
       h("div", { class: "rr-right" },
         h("div", { class: "rr-talk" },
-          h("ul", { class: "rr-opponents", "data-testid": "raupe-opponents" },
+          // The others' cards are the game's: a question between games leaves them out (issue 40: few words).
+          h("ul", { class: "rr-opponents", "data-testid": "raupe-opponents", hidden: asking },
             h("li", { class: "rr-heading", key: "heading", text: str("opponents") }),
             t.opponents.map((o) => h("li", { class: "rr-opponent-row", key: o.seat }, `${o.name}: `,
               h("b", { "data-testid": "raupe-opponent", "data-seat": o.seat, text: String(o.cards) })))),

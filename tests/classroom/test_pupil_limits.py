@@ -101,7 +101,7 @@ def test_twelve_tabs_of_one_pupil_write_at_most_what_one_page_may(tmp_path: Path
             while time.monotonic() < end:
                 tab.write("LessonBoard", "event", {**steps(sent + 1)[-1], "seq": sent})
                 sent += 1
-                time.sleep(0.01)
+                time.sleep(0.01)  # time itself: a flood's pace, a hundred taps a second from each tab
 
         start = time.monotonic()
         threads = [threading.Thread(target=tap, args=(tab,)) for tab in tabs]
@@ -109,7 +109,13 @@ def test_twelve_tabs_of_one_pupil_write_at_most_what_one_page_may(tmp_path: Path
             thread.start()
         for thread in threads:
             thread.join()
-        time.sleep(1.0)  # the last taps reach the log
+        deadline, last = time.monotonic() + 15, -1
+        while time.monotonic() < deadline:  # the last taps reach the log: until two looks agree
+            now = rows(data / FILE_NAME, code)
+            if now == last:
+                break
+            last = now
+            time.sleep(0.3)  # poll: the next look at the log's rows, bounded by the deadline
         elapsed = time.monotonic() - start
         written = rows(data / FILE_NAME, code) - before
         one_page = EVENT_BURST + EVENTS_PER_MINUTE / 60 * elapsed

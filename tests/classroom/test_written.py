@@ -65,7 +65,7 @@ def answer(page: PageClient, widget: str, event: dict[str, object], before: str)
             page.write(widget, "event", event)
             if page.wait(lambda: page.trait(widget, "message") not in ("", before), timeout=3):
                 return str(page.trait(widget, "message"))
-        time.sleep(0.2)
+        time.sleep(0.2)  # poll: the next try, at most 20
     raise AssertionError(f"{widget} did not answer {event}")
 
 

@@ -158,6 +158,10 @@ class LessonView(TypedDict, total=False):
     quiet_talk: bool
     #: How many of the lesson's questions were answered right so far (a new one sounds "Right!").
     rights: int
+    #: Whether the learner waits for the teacher (a hold, or the class's roll): nothing is theirs to do (issue 42).
+    waits: bool
+    #: Whether the room switched the helper's Hint off (after the guided game).
+    no_hint: bool
 
 
 def dice_roles(dice: Sequence[int], move: Move) -> dict[str, list[int]]:

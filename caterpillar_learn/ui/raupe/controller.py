@@ -170,6 +170,16 @@ SHOW_AFTER = 2
 _NO_OUTCOME = Outcome(winners=(), stalemate=False)
 
 
+def _in_few_words(feedback: Feedback | None) -> Feedback | None:
+    """A slip question's wrong answer says why, and no more (issue 40: at most 40 words on the screen): the
+    general "Not quite. Change your answer and check again." goes, the reason stays."""
+    wrong = text("lessons.feedback.wrong")
+    if feedback is None or feedback.correct or not feedback.text.startswith(wrong):
+        return feedback
+    why = feedback.text[len(wrong) :].strip()
+    return Feedback(False, why[:1].upper() + why[1:] if why else text("lessons.feedback.try_again"))
+
+
 class RaupeTable(seat.SeatRules):
     """One game at one table, driven by events; a bad event only sets :attr:`message`.
 
@@ -478,6 +488,7 @@ class RaupeTable(seat.SeatRules):
         if self.quiz.question is not None and self.quiz.question.kind == "slip":
             # Practice, not one of the lesson's answers: the record keeps those (and a reload brings them back).
             del self.quiz.answers[-1:]
+            self.quiz.feedback = _in_few_words(self.quiz.feedback)
         if self.quiz.question is not None and self.quiz.question.kind == "slip" and self.quiz.is_right:
             said = self.quiz.feedback.text if self.quiz.feedback is not None else ""
             self.slips_asked.pop(0)
@@ -546,6 +557,7 @@ class RaupeTable(seat.SeatRules):
             self.deal()
             if slips and self.human is not None:
                 self.started, self.slips_asked = False, slips
+                self.message = ""  # the last game's winner is old news beside the new deal's question (issue 40)
                 self.ask_slip()
                 return
         self.started = True
