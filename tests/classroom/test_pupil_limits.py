@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from caterpillar_learn.classroom.codes import JoinLimit
 from caterpillar_learn.classroom.lessonpage import lesson_widget
 from caterpillar_learn.classroom.lessonroom import (
     EVENT_BURST,
@@ -41,6 +42,8 @@ def steps(count: int) -> list[dict[str, object]]:
 
 def test_a_new_tab_takes_over_from_the_oldest_and_the_tabs_share_one_pupils_budget() -> None:
     room = LessonRoom("KX47PQ", LessonSettings.build("01-beginner"))
+    # The budget's clock stands still during the flood (a loaded machine's slow loop refilled it: issue 41).
+    room.pace = JoinLimit(EVENT_BURST, EVENTS_PER_MINUTE, clock=lambda: 0.0)
     ada = room.join("Ada")
     pages = []
     for _ in range(PAGES_PER_PUPIL + 1):
@@ -58,7 +61,7 @@ def test_a_new_tab_takes_over_from_the_oldest_and_the_tabs_share_one_pupils_budg
         for page in playing:
             page.handle(tap)
     written = sum(1 for kind, _ in room.log if kind == "lesson_event")
-    assert 0 < written <= EVENT_BURST + 5, written  # at most the pupil's burst, not one per tab
+    assert written == EVENT_BURST, written  # the pupil's burst, not one per tab
     assert playing[0].message == text("classroom.lesson.too_fast")
     playing[1].close()  # a tab closed: the next one plays without taking over from anyone
     newest = lesson_widget(room, ada)
