@@ -23,7 +23,9 @@
   var VIEW = "application/vnd.jupyter.widget-view+json";
   var RETRY_MS = 1000;
   var MAX_RETRY_MS = 10000;
-  var page = (window.__caterpillarLearnPage = { models: 0, views: 0, received: 0, sent: 0, reconnected: 0, errors: [] });
+  /** @type {{models: number, views: number, received: number, sent: number, reconnected: number, errors: string[], fullPage?: string}} */
+  var page = { models: 0, views: 0, received: 0, sent: 0, reconnected: 0, errors: [] };
+  /** @type {any} */ (window).__caterpillarLearnPage = page;
 
   function config() {
     var node = document.getElementById("jupyter-config-data");
@@ -78,6 +80,7 @@
     this.reopened = new Set(); // functions called each time the socket opens again
     this.outbox = [];
     this.wait = RETRY_MS;
+    this.closing = false; // the page is leaving (or reopening on Voila's whole page): no reconnect
     this.open(false);
   }
 
