@@ -21,9 +21,8 @@ from playwright.sync_api import Browser, Page
 from caterpillar_learn.i18n import language
 from caterpillar_learn.raupe import legal_plays
 from caterpillar_learn.ui.raupe import RaupeWidget
-from caterpillar_learn.ui.raupe.controller import TOO_LATE
-from tests.raupe_ui.helpers import ready
-from tests.raupe_ui.test_table import state, wrong_side
+from tests.raupe_ui.helpers import ready, slip
+from tests.raupe_ui.test_table import state
 
 from .conftest import screenshot
 from .words import MOST_WORDS, assert_few_words
@@ -53,13 +52,7 @@ def lost(lesson: str, lang: str) -> RaupeWidget:
     with language(lang):
         widget = ready(lesson, seed=3)
         widget.act("start")
-        table = widget.session
-        while table.real - table.pile_changed < TOO_LATE:  # a card that does not fit, put down in plain sight
-            widget.act("tick", dt=0.5)
-        index, side = wrong_side(state(widget))
-        if widget.hand[index]["side"] != side:
-            widget.act("flip", index=index)
-        widget.act("play", index=index, seen=len(state(widget).pile), since=9.0)
+        slip(widget)
         widget.act("speed", value=2.5)  # the bots at their fastest
         for step in range(4000):  # a slow child: a fitting card every 6 s at most; the bots play their hands out
             if state(widget).finished:

@@ -9,7 +9,6 @@ teacher's settings sent again as they are write nothing either.
 
 from __future__ import annotations
 
-import re
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -23,8 +22,9 @@ from caterpillar_learn.classroom.lobby import Lobby
 from caterpillar_learn.classroom.rooms import RoomSettings
 from caterpillar_learn.classroom.store import FILE_NAME, EventStore
 from caterpillar_learn.classroom.tables import TableSettings
-from tests.browser.conftest import Server, cli_command, free_port, start_server
+from tests.browser.conftest import Server
 from tests.classroom.probe import PageClient
+from tests.classroom.test_server import _serve
 
 #: The refused events each page sends.
 REFUSED = 50
@@ -39,15 +39,8 @@ KINDS = {
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, str, str, Path]]:
     folder = tmp_path_factory.mktemp("written")
-    port = free_port()
-    cmd = [*cli_command(), "classroom", "--port", str(port), "--data", str(folder / "data")]
-    running = start_server(cmd, f"http://127.0.0.1:{port}/join", folder / "server.log")
-    token = re.search(r"token=(\S+)", running.log.read_text())
-    assert token, running.log_tail()
-    try:
-        yield running, f"http://127.0.0.1:{port}", token.group(1), folder / "data" / FILE_NAME
-    finally:
-        running.stop()
+    for running, base, token in _serve(folder):  # the classroom tests' own server, on this folder
+        yield running, base, token, folder / "data" / FILE_NAME
 
 
 def rows(path: Path, code: str) -> int:

@@ -12,8 +12,8 @@ from caterpillar_learn.ui.quiz import QuestionView
 from caterpillar_learn.ui.raupe import RaupeWidget
 from caterpillar_learn.ui.raupe.controller import TOO_LATE
 from caterpillar_learn.ui.raupe.seat import to_do
-from tests.raupe_ui.helpers import ready
-from tests.raupe_ui.test_table import state, wrong_side
+from tests.raupe_ui.helpers import ready, slip
+from tests.raupe_ui.test_table import state
 
 
 def slipped(times: int, lesson: str = "10-raupe-shape") -> RaupeWidget:
@@ -21,13 +21,7 @@ def slipped(times: int, lesson: str = "10-raupe-shape") -> RaupeWidget:
     widget = ready(lesson, seed=3)
     widget.act("start")
     for _ in range(times):
-        table = widget.session
-        while table.real - table.pile_changed < TOO_LATE:  # a card that does not fit, put down in plain sight
-            widget.act("tick", dt=0.5)
-        index, side = wrong_side(state(widget))
-        if widget.hand[index]["side"] != side:
-            widget.act("flip", index=index)
-        widget.act("play", index=index, seen=len(state(widget).pile), since=9.0)  # the pile, long in sight
+        slip(widget)  # a card that does not fit, put down in plain sight
         assert "slip" in widget.table and not widget.message.startswith("You put")  # shown as wrong at once
     widget.act("start")  # the next game: dealt, and first the slips
     return widget
