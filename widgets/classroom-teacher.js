@@ -60,7 +60,7 @@ import { fill, sender, watch } from "./shared.js";
  * @property {string} [qr]  SVG markup drawn by Python
  * @property {string} [phase]  "waiting", "setup", "play" or "over"
  * @property {string} [round_text]
- * @property {DiceFaces} [dice]
+ * @property {ClassSheet} [sheet]  the class's dice and how the class chose, once the teacher has rolled
  * @property {string} [dice_source]  "server" or "typed"
  * @property {string} [dice_help]
  * @property {boolean} [can_roll]
@@ -106,6 +106,22 @@ import { fill, sender, watch } from "./shared.js";
  * @property {boolean} can_roll
  * @property {string} roll_text
  * @property {number} released
+ * @property {ClassSheet|null} [sheet]  where the teacher rolls for a Caterpillars lesson: the class's latest dice
+ * @property {string} [print_url]  the lesson's printed page for this room's seed and language (the plan, the answers)
+ */
+/**
+ * @typedef {Object} ClassBox  one box of the class's sheet
+ * @property {number} slot
+ * @property {string} label  "" while the box has no label yet
+ * @property {number} count  the pupils who wrote this roll there
+ * @property {string} text  the box and its count in words (its accessible name)
+ */
+/**
+ * @typedef {Object} ClassSheet  the class's dice on the projector, on the room's sheet, with a count on each box
+ * @property {DiceFaces} dice
+ * @property {Array<{name: string, boxes: ClassBox[]}>} caterpillars
+ * @property {string} caption  "How the class chose"
+ * @property {string} placed  "2 of 3 placed"
  */
 /**
  * @typedef {Object} DeskView
@@ -117,7 +133,7 @@ import { fill, sender, watch } from "./shared.js";
  * @property {Array<{value: string, text: string}>} layouts
  * @property {Array<{value: string, text: string}>} dice
  * @property {Array<{value: string, text: string}>} bots
- * @property {string} standard
+ * @property {Object<string, string>} standards  each level's own sheet (its lesson's labels), as typed labels
  * @property {Array<{value: string, text: string}>} lessons
  * @property {Array<{value: string, text: string}>} modes
  * @property {Array<{value: string, text: string}>} [hint_choices]  a lesson room's hints: the lesson's own, on, off
@@ -185,11 +201,20 @@ function qrCode(svg, name) {
  * @param {Object<string, string>} strings
  */
 function sheetsLink(room, strings) {
-  if (!room.sheets_url) return null;
+  return room.sheets_url ? teacherLink(room.sheets_url, strings.print_sheets, "print-sheets") : null;
+}
+
+/**
+ * A page for the teacher alone, in a new tab (score sheets, a lesson's printed page): the console's token goes
+ * with it once, and that page takes it out of its address.
+ * @param {string} url  relative to the console, with its own arguments
+ * @param {string} words
+ * @param {string} testid
+ */
+function teacherLink(url, words, testid) {
   const token = new URLSearchParams(window.location.search).get("token");
-  const href = room.sheets_url + (token ? "&token=" + encodeURIComponent(token) : "");
-  return h("a", { class: "cr-button cr-link", href, target: "_blank", rel: "noopener", "data-testid": "print-sheets",
-    text: strings.print_sheets });
+  const href = url + (token ? "&token=" + encodeURIComponent(token) : "");
+  return h("a", { key: testid, class: "cr-button cr-link", href, target: "_blank", rel: "noopener", "data-testid": testid, text: words });
 }
 
 /**
@@ -278,7 +303,7 @@ function render({ model, el }) {
         choice("room-layout", strings.layout, desk.layouts || [], form.layout, shows("layout")));
       if (form.layout === "typed") {
         fields.push(h("label", { key: "room-labels", class: "cr-field cr-wide" }, h("span", { text: strings.labels }),
-          h("input", { type: "text", name: "labels", "data-testid": "room-labels", defaultValue: desk.standard || "" })));
+          h("input", { type: "text", name: "labels", "data-testid": "room-labels", defaultValue: (desk.standards || {})[form.level] || "" })));
       }
       if (form.layout === "setup" && form.level !== "beginner") fields.push(tick("room-variation", strings.variation, false, null, "variation"));
       fields.push(choice("room-dice-source", strings.dice, desk.dice || [], "server", null, "dice"));
@@ -290,7 +315,7 @@ function render({ model, el }) {
       const fieldsSent = form.game === "lesson" ? { game: "lesson", lesson: field("lesson", "01-beginner"), mode: field("mode", "own"),
         seed: field("seed", ""), hints: hints === undefined ? "" : hints, lang: field("lesson_lang", "") }
         : form.game === "raupe" ? { game: "raupe", seats: Number(field("seats", "2")), bots: field("bots", "beginner"), hints: field("hints", true) }
-          : { game: "caterpillars", level: form.level, layout: form.layout, labels: field("labels", "") || desk.standard || "",
+          : { game: "caterpillars", level: form.level, layout: form.layout, labels: field("labels", "") || (desk.standards || {})[form.level] || "",
             dice: field("dice", "server"), hints: field("hints", true), variation };
       send("create", fieldsSent);
     };
@@ -329,7 +354,7 @@ function render({ model, el }) {
     const roll = () => send("roll", room.dice_source === "typed" ? { dice: nodes.dice ? nodes.dice.value : "" } : {});
     if (room.dice_source === "typed") {
       // New dice on the projector: the field is emptied once for them (the server read what was typed).
-      const diceKey = room.dice && room.dice.values ? room.dice.label + "/" + room.round_text : null;
+      const diceKey = room.sheet ? room.sheet.dice.label + "/" + room.round_text : null;
       const fresh = diceKey !== ui.dice;
       ui.dice = diceKey;
       controls.push(h("label", { key: "dice-input", class: "cr-field" }, h("span", { text: strings.dice_input }),
@@ -493,6 +518,7 @@ function render({ model, el }) {
     controls.push(tick("anonymize", strings.anonymize, Boolean(lesson.anonymous), (value) => send("anonymize", { on: value })));
     controls.push(h("button", { class: "cr-button", type: "button", "data-testid": "export-csv", text: strings.export,
       onclick: () => send("export") }));
+    if (lesson.print_url) controls.push(teacherLink(lesson.print_url, strings.print_lesson, "print-lesson"));
     return h("div", { key: "controls", class: "cr-controls" }, controls,
       lesson.paused ? h("p", { class: "cr-note", role: "status", "data-testid": "paused-note", text: strings.paused_note }) : null);
   }
@@ -518,7 +544,7 @@ function render({ model, el }) {
         "aria-pressed": String(room.watching === row.id), text: row.name,
         onclick: (/** @type {Event} */ event) => { event.stopPropagation(); look(); } })),
       h("td", {}, h("span", { class: "cr-step", text: `${row.step} / ${row.steps}` }),
-        row.round ? h("span", { class: "cr-round", "data-testid": "pupil-round", text: row.round }) : null,
+        row.round ? h("span", { class: "cr-pupil-round", "data-testid": "pupil-round", text: row.round }) : null,
         h("span", { class: "cr-step-title", text: row.title }),
         h("span", { class: "cr-step-bar", "aria-hidden": "true" },
           h("span", { class: "cr-step-fill", style: `width: ${Math.round((100 * row.step) / Math.max(1, row.steps))}%` }))),
@@ -563,6 +589,30 @@ function render({ model, el }) {
   }
 
   /**
+   * The class's dice, big, above the room's sheet: three caterpillars of four boxes, each box its label and, once
+   * pupils have placed, how many wrote this roll there (one view for a Caterpillars room and a lesson room).
+   * @param {ClassSheet} sheet
+   * @param {Object<string, string>} strings
+   * @param {boolean} counted  whether to say how many have placed under it (a Caterpillars room has its own line)
+   */
+  function drawClassSheet(sheet, strings, counted) {
+    const dice = sheet.dice;
+    return h("div", { key: "class-sheet", class: "cr-class-sheet", role: "group", "aria-label": strings.sheet, "data-testid": "class-sheet" },
+      h("div", { key: "dice", class: "cr-dice", "data-testid": "room-dice", "aria-label": dice.label },
+        (dice.values || []).map(bigDie), dice.action ? h("span", { key: "action", class: "cr-action", text: dice.action }) : null),
+      h("p", { key: "caption", class: "cr-sheet-caption", text: sheet.caption }),
+      h("div", { key: "caterpillars", class: "cr-sheet" }, sheet.caterpillars.map((caterpillar) =>
+        h("div", { key: caterpillar.name, class: `cr-caterpillar cr-${caterpillar.name.toLowerCase()}` },
+          h("span", { class: "cr-caterpillar-name", text: caterpillar.name }),
+          caterpillar.boxes.map((box) => h("div", { key: String(box.slot), class: box.count ? "cr-box cr-chosen" : "cr-box",
+            role: "img", "aria-label": box.text, "data-testid": "class-box", "data-slot": String(box.slot),
+            "data-label": box.label, "data-count": String(box.count) },
+          h("span", { class: "cr-box-label", "aria-hidden": "true", text: box.label || "·" }),
+          box.count ? h("span", { class: "cr-box-count", "aria-hidden": "true", text: String(box.count) }) : null))))),
+      counted ? h("p", { key: "placed", class: "cr-placed", "data-testid": "class-sheet-placed", text: sheet.placed }) : null);
+  }
+
+  /**
    * @param {RoomView} room
    * @param {Object<string, string>} strings
    */
@@ -575,6 +625,7 @@ function render({ model, el }) {
     h("div", { class: "cr-play" },
       h("h2", { class: "cr-title", text: room.title }),
       drawLessonControls(room, lesson, strings),
+      lesson.sheet ? drawClassSheet(lesson.sheet, strings, true) : null,
       drawRequests(room, strings),
       lesson.anonymous || !pupils.length ? null : drawPupils(pupils, strings, false)),
     drawProgress(room, lesson, strings));
@@ -587,14 +638,12 @@ function render({ model, el }) {
   function drawRoom(room, strings, listed = false) {
     if (!room.code) return h("p", { key: "none", class: "cr-empty", text: listed ? strings.pick_room : strings.no_room });
     if (room.game === "lesson") return drawLessonRoom(room, strings);
-    const dice = room.dice && room.dice.values ? room.dice : null;
     return h("section", { key: `game/${room.code}`, class: "cr-projector", "aria-label": room.title },
       drawDoor(room, strings),
       h("div", { class: "cr-play" },
         h("h2", { class: "cr-title", text: room.title }),
         room.game === "raupe" ? null : h("div", { key: "round", class: "cr-round", "data-testid": "room-round", text: room.round_text }),
-        dice ? h("div", { key: "dice", class: "cr-dice", "data-testid": "room-dice", "aria-label": dice.label },
-          dice.values.map(bigDie), dice.action ? h("span", { key: "action", class: "cr-action", text: dice.action }) : null) : null,
+        room.sheet ? drawClassSheet(room.sheet, strings, false) : null,
         room.placed ? h("div", { key: "placed", class: "cr-placed", "data-testid": "placed-count", "data-count": String(room.placed.count),
           "data-total": String(room.placed.total), text: room.placed.text }) : null,
         drawControls(room, strings),

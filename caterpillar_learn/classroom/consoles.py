@@ -471,7 +471,7 @@ class TeacherWidget(LearnWidget[TeacherConsole]):
         "lesson", "mode", "seed", "lesson_hints", "lesson_lang", "progress", "step", "asked", "right_first", "stuck",
         "hold", "hold_none", "pause", "resume",
         "anonymize", "export", "watch_close", "roll_lesson", "start_lesson", "anonymous", "paused_note",
-        "archive", "archive_ask", "archive_yes", "archive_no", "pick_room",
+        "archive", "archive_ask", "archive_yes", "archive_no", "pick_room", "sheet", "print_lesson",
     )  # fmt: skip
 
     desk = traitlets.Dict().tag(sync=True, view=True)

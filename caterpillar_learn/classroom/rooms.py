@@ -51,31 +51,39 @@ from caterpillar_learn.classroom.codes import ClassroomError
 from caterpillar_learn.classroom.eventroom import MAX_PUPILS, EventRoom
 from caterpillar_learn.errors import describe
 from caterpillar_learn.i18n import text
+from caterpillar_learn.lessons.caterpillars import LEVEL_LESSONS, sheet_labels
 
 __all__ = [
     "DICE_SOURCES",
     "LAYOUTS",
     "MAX_PUPILS",
-    "STANDARD_LABELS",
     "CaterpillarsRoom",
     "Pupil",
     "RoomGame",
     "RoomSettings",
     "parse_labels",
+    "standard_labels",
 ]
 
 log = logging.getLogger("caterpillar_learn.classroom")
 
-#: The printed labels with the blanks filled so that no caterpillar repeats a label
-#: (the strategy lab's layout, ``advice.LAB_LABELS``): every pupil gets the same sheet.
-STANDARD_LABELS: tuple[int, ...] = (1, 3, 6, 4, 6, 2, 3, 5, 5, 4, 2, 1)
-#: ``standard``: :data:`STANDARD_LABELS`; ``typed``: twelve labels the teacher types;
-#: ``setup``: the printed layout, its blanks filled from the class's own setup rolls.
+#: ``standard``: the sheet of the level's own lesson (:func:`standard_labels`); ``typed``: twelve labels the
+#: teacher types; ``setup``: the printed layout, its blanks filled from the class's own setup rolls.
 LAYOUTS = ("standard", "typed", "setup")
 #: ``server``: seeded dice drawn by the server; ``typed``: real dice rolled at the front and typed in.
 DICE_SOURCES = ("server", "typed")
 #: How the typed labels may be written: numbers, ``-`` or ``.`` for a blank label.
 BLANK_MARKS = ("-", ".", "_", "…")
+
+
+def standard_labels(level: Level) -> tuple[int | None, ...]:
+    """The sheet of a level's own lesson, its labels as the lesson fills them: a class that played lesson 01
+    meets lesson 01's sheet again in a Beginner room (issue 42).  A room keeps the labels it was made with.
+
+    >>> standard_labels(Level.BEGINNER)
+    (1, 2, 6, 3, 6, 2, 1, 5, 5, 1, 2, 6)
+    """
+    return sheet_labels(LEVEL_LESSONS[level.value])
 
 
 def parse_labels(value: object) -> tuple[int | None, ...]:
@@ -142,7 +150,7 @@ class RoomSettings:
             if not isinstance(value, bool):
                 raise ClassroomError(describe(name, value, "true or false"))
         if layout == "standard":
-            printed: tuple[int | None, ...] = STANDARD_LABELS
+            printed: tuple[int | None, ...] = standard_labels(chosen)
         elif layout == "typed":
             printed = parse_labels(labels)
         else:

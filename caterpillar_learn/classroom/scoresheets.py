@@ -55,8 +55,8 @@ import html
 import logging
 import secrets
 from dataclasses import dataclass
-from typing import Any
-from urllib.parse import urlencode
+from typing import Any, ClassVar
+from urllib.parse import quote, urlencode
 
 import tornado.web
 
@@ -68,8 +68,22 @@ from caterpillar_learn.classroom.screens import format_labels
 from caterpillar_learn.errors import brief
 from caterpillar_learn.hosting.network import notice_page
 from caterpillar_learn.i18n import current_language, text
+from caterpillar_learn.ui.hosting.print_page import answer_print
 
-__all__ = ["COOKIE", "PAPERS", "PATH", "PaperSheet", "ScoreSheets", "paper_sheets", "sheets_page", "sheets_pass"]
+__all__ = [
+    "COOKIE",
+    "PAPERS",
+    "PATH",
+    "PRINT_PATH",
+    "LessonPrint",
+    "PaperSheet",
+    "ScoreSheets",
+    "TeacherOnly",
+    "paper_sheets",
+    "print_patterns",
+    "sheets_page",
+    "sheets_pass",
+]
 
 log = logging.getLogger("caterpillar_learn.classroom")
 
@@ -159,7 +173,7 @@ def paper_sheets(room: CaterpillarsRoom) -> list[PaperSheet]:
     >>> from caterpillar_learn.classroom.rooms import RoomSettings
     >>> room = CaterpillarsRoom("KX47PQ", RoomSettings.build("beginner"))
     >>> [(sheet.nickname, sheet.state.labels[:4]) for sheet in paper_sheets(room)]
-    [('', (1, 3, 6, 4))]
+    [('', (1, 2, 6, 3))]
     """
     with room.lock:
         pupils = sorted(room.counted(), key=lambda pupil: (pupil.nickname.casefold(), pupil.id))
@@ -229,36 +243,63 @@ def sheets_page(room: CaterpillarsRoom, paper: str) -> str:
     )
 
 
-class ScoreSheets(tornado.web.RequestHandler):
-    """``GET /sheets?room=CODE[&paper=letter]``: the room's score sheets, for the teacher's browser alone."""
+class TeacherOnly(tornado.web.RequestHandler):
+    """A page for the teacher's browser alone: the token once (the console's link), then the pass in a cookie
+    for this page's :attr:`path` and the same address without the token; a hub's login under a JupyterHub."""
+
+    #: Where the page lives (the cookie's path too), and the address's arguments kept when the token is taken out.
+    path: ClassVar[str] = PATH
+    kept: ClassVar[tuple[str, ...]] = ("room", "paper")
 
     def initialize(self, lobby: Any, gate: Any = None) -> None:
         self.lobby, self.gate = lobby, gate
 
-    async def get(self) -> None:
+    async def get(self, *parts: str) -> None:
         self.set_header("Cache-Control", "no-store")
         if self.gate is not None:  # a hub's: its teacher, or its login first (anyone else is refused there)
             if await self.gate.teacher(self) is None:
                 self.redirect(self.gate.login_for(self.request.uri))
                 return
-            self._answer()
+            await self.answer(*parts)
             return
         token = self.get_query_argument("token", None)
         if token is not None:  # the console's link: the token once, then a cookie and an address without it
             if not self.lobby.is_teacher(token):
                 self._refuse()
                 return
-            self.set_cookie(COOKIE, sheets_pass(self.lobby.token), path=PATH, httponly=True, samesite="Strict")
-            kept = {key: self.get_query_argument(key) for key in ("room", "paper") if self.get_query_argument(key, "")}
-            self.redirect(PATH.lstrip("/") + ("?" + urlencode(kept) if kept else ""), status=303)
+            self.set_cookie(COOKIE, sheets_pass(self.lobby.token), path=self.path, httponly=True, samesite="Strict")
+            kept = {key: self.get_query_argument(key) for key in self.kept if self.get_query_argument(key, "")}
+            self.redirect(self.here(*parts) + ("?" + urlencode(kept) if kept else ""), status=303)
             return
         shown = self.get_cookie(COOKIE, "") or ""
         if not secrets.compare_digest(shown.encode(), sheets_pass(self.lobby.token).encode()):
             self._refuse()
             return
-        self._answer()
+        await self.answer(*parts)
 
-    def _answer(self) -> None:
+    def here(self, *parts: str) -> str:
+        """This page's address relative to itself (where the browser goes once the token is taken out)."""
+        return self.path.rsplit("/", 1)[-1]
+
+    async def answer(self, *parts: str) -> None:
+        """The page, to a browser known to be the teacher's."""
+        raise NotImplementedError
+
+    def _refuse(self) -> None:
+        log.warning("a teacher's page (%s) asked for without the teacher's token, from %s", self.path,
+                    self.request.remote_ip)  # fmt: skip
+        self._notice(403, text("classroom.page.teacher_only"))
+
+    def _notice(self, status: int, message: str) -> None:
+        self.set_status(status)
+        self.set_header("Content-Type", "text/html; charset=UTF-8")
+        self.finish(notice_page(text("classroom.ui.print_sheets"), message))
+
+
+class ScoreSheets(TeacherOnly):
+    """``GET /sheets?room=CODE[&paper=letter]``: the room's score sheets, for the teacher's browser alone."""
+
+    async def answer(self, *parts: str) -> None:
         """The sheets of the room asked for, to a browser known to be the teacher's."""
         try:
             code = parse_code(self.get_query_argument("room", ""))
@@ -275,11 +316,27 @@ class ScoreSheets(tornado.web.RequestHandler):
             self.set_header("Content-Type", "text/html; charset=UTF-8")
             self.finish(sheets_page(room, paper))
 
-    def _refuse(self) -> None:
-        log.warning("score sheets asked for without the teacher's token, from %s", self.request.remote_ip)
-        self._notice(403, text("classroom.page.teacher_only"))
 
-    def _notice(self, status: int, message: str) -> None:
-        self.set_status(status)
-        self.set_header("Content-Type", "text/html; charset=UTF-8")
-        self.finish(notice_page(text("classroom.ui.print_sheets"), message))
+#: Where a lesson's printed page lives on the classroom server (``/print/01-beginner?seed=1&lang=de``).
+PRINT_PATH = "/print"
+
+
+class LessonPrint(TeacherOnly):
+    """``GET /print/<lesson>?seed=N&lang=L``: the lesson's printed page (its plan, the guided game's dice and
+    answers, a rules card; :mod:`caterpillar_learn.lessons.printable`), as ``serve`` prints it, for the teacher
+    alone (its answers are not for the pupils' tablets)."""
+
+    path = PRINT_PATH
+    kept = ("seed", "lang")
+
+    def here(self, *parts: str) -> str:
+        return quote(parts[0])
+
+    async def answer(self, *parts: str) -> None:
+        await answer_print(self, parts[0])
+
+
+def print_patterns(lobby: Any, gate: Any = None) -> list[tuple[str, type[TeacherOnly], dict[str, Any]]]:
+    """The teacher's printed pages as Tornado routes: the class's score sheets and every lesson's page."""
+    handed = {"lobby": lobby, "gate": gate}
+    return [(PATH, ScoreSheets, handed), (PRINT_PATH + "/([A-Za-z0-9_-]+)", LessonPrint, handed)]

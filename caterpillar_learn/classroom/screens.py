@@ -23,19 +23,23 @@ from __future__ import annotations
 
 from functools import lru_cache
 from typing import Any, TypedDict
+from urllib.parse import urlencode
 
 import segno
 
-from caterpillar_learn.caterpillars import score
+from caterpillar_learn.caterpillars import CATERPILLARS, Move, Roll, SetupChoice, score
 from caterpillar_learn.caterpillars.levels import Level
+from caterpillar_learn.caterpillars.sheet import ROUNDS
+from caterpillar_learn.classroom.lessonpupil import RoomLesson
 from caterpillar_learn.classroom.lessonroom import LESSON_NAMES, MODES, LessonRoom, LessonSettings, lesson_title
-from caterpillar_learn.classroom.rooms import DICE_SOURCES, LAYOUTS, STANDARD_LABELS, CaterpillarsRoom, RoomSettings
+from caterpillar_learn.classroom.rooms import DICE_SOURCES, LAYOUTS, CaterpillarsRoom, RoomSettings, standard_labels
 from caterpillar_learn.classroom.tables import RaupeRoom, TableSettings
-from caterpillar_learn.i18n import available_languages, language_name, plural, text
+from caterpillar_learn.i18n import available_languages, current_language, language_name, plural, text
 from caterpillar_learn.practice import IDEAS
 from caterpillar_learn.raupe import LEVELS, outcome
 
 __all__ = [
+    "ClassSheet",
     "DeskView",
     "DiceFaces",
     "JoinView",
@@ -46,6 +50,7 @@ __all__ = [
     "RequestLine",
     "RoomView",
     "TableLine",
+    "class_sheet",
     "desk_view",
     "format_labels",
     "join_address",
@@ -59,6 +64,32 @@ class DiceFaces(TypedDict, total=False):
     values: list[int]
     action: str | None
     label: str
+
+
+class ClassBox(TypedDict):
+    """One box of the class's sheet: its label ("" while blank), how many pupils wrote this roll there, in words."""
+
+    slot: int
+    label: str
+    count: int
+    text: str
+
+
+class ClassCaterpillar(TypedDict):
+    name: str
+    boxes: list[ClassBox]
+
+
+class ClassSheet(TypedDict):
+    """The class's dice on the projector (issue 42): the dice big, the room's labels on one sheet, and how the
+    class chose (a count on each box, once pupils have placed).  The teacher's console draws it the same way for a
+    Caterpillars room and for a lesson room where the teacher rolls."""
+
+    dice: DiceFaces
+    caterpillars: list[ClassCaterpillar]
+    #: "How the class chose" (above the boxes), and "2 of 3 placed" (a Caterpillars room says it in its own line).
+    caption: str
+    placed: str
 
 
 class PupilLine(TypedDict):
@@ -131,6 +162,10 @@ class LessonView(TypedDict):
     #: The grid's idea columns (every idea some pupil met), and the line naming the idea most pupils miss now.
     ideas: list[dict[str, str]]
     class_line: str
+    #: Where the teacher rolls for the class (a Caterpillars lesson): the class's dice once rolled.
+    sheet: ClassSheet | None
+    #: The lesson's printed page (the plan, the guided game's dice and answers) for the room's seed and language.
+    print_url: str
 
 
 class RoomView(TypedDict, total=False):
@@ -155,6 +190,8 @@ class RoomView(TypedDict, total=False):
     #: The room's printable score sheets (``scoresheets.PATH``), relative to the console; the page adds its token.
     sheets_url: str
     lesson: LessonView
+    #: The class's dice and how the class chose (once the teacher has rolled).
+    sheet: ClassSheet
     watching: int
     #: Whether the teacher may archive the room now (finished, or stopped at a damaged event).
     archivable: bool
@@ -170,7 +207,8 @@ class DeskView(TypedDict, total=False):
     layouts: list[dict[str, str]]
     dice: list[dict[str, str]]
     bots: list[dict[str, str]]
-    standard: str
+    #: The labels of each level's own sheet (the level's lesson), as the typed layout's field starts.
+    standards: dict[str, str]
     lessons: list[dict[str, str]]
     modes: list[dict[str, str]]
     #: A lesson room's hints (the lesson's own, on, off) and its pages' first language (the server's, or one).
@@ -234,7 +272,7 @@ def desk_view(rooms: list[DeskRoom], current: str) -> DeskView:
         "layouts": _choices("classroom.layout.", LAYOUTS),
         "dice": _choices("classroom.dice.", DICE_SOURCES),
         "bots": [{"value": name, "text": name} for name in LEVELS],
-        "standard": format_labels(STANDARD_LABELS),
+        "standards": {level.value: format_labels(standard_labels(level)) for level in Level},
         "lessons": [{"value": name, "text": f"{name[:2]} · {lesson_title(name)}"} for name in LESSON_NAMES],
         "modes": _choices("classroom.mode.", MODES),
         "hint_choices": _choices("classroom.lesson_hints.", ["lesson", "on", "off"]),
@@ -329,11 +367,66 @@ def room_view(room: CaterpillarsRoom | RaupeRoom | LessonRoom | None, join_base:
         }
     )
     if room.rolls:
-        roll = room.rolls[-1]
-        view["dice"] = {"values": list(roll.dice), "action": roll.action, "label": str(roll)}
+        chosen = [p.game.history[room.turn - 1].choice for p in counted if len(p.game.history) >= room.turn]
+        view["sheet"] = class_sheet(settings.labels, room.rolls[-1], chosen, len(counted))
     if not room.can_roll() and counted:
         view["leaderboard"] = _leaderboard(room)
     return view
+
+
+def class_sheet(
+    labels: tuple[int | None, ...], roll: Roll, chosen: list[Move | SetupChoice], pupils: int
+) -> ClassSheet:
+    """The class's dice on one sheet, and how many pupils wrote this roll in each box (``chosen``: the choices made
+    for it so far, one a pupil who placed; a setup choice counts each box it labels).
+
+    >>> from caterpillar_learn.caterpillars import DEFAULT_LABELS
+    >>> sheet = class_sheet(DEFAULT_LABELS, Roll((3, 5)), [Move(2, 5), Move(2, 5), Move(7, 3)], 4)
+    >>> sheet["caption"], sheet["placed"], sheet["dice"]["values"]
+    ('How the class chose', '3 of 4 placed', [3, 5])
+    >>> alex = sheet["caterpillars"][0]["boxes"]
+    >>> [(box["label"], box["count"]) for box in alex], alex[2]["text"]
+    ([('1', 0), ('', 0), ('6', 2), ('', 0)], 'Alex, box 3, label 6: 2 pupils')
+    """
+    counts = [0] * len(labels)
+    for choice in chosen:
+        slots = [slot for slot, _ in choice.assignments] if isinstance(choice, SetupChoice) else [choice.slot]
+        for slot in slots:
+            counts[slot] += 1
+    caterpillars: list[ClassCaterpillar] = []
+    for row, name in enumerate(CATERPILLARS):
+        boxes: list[ClassBox] = []
+        for box in range(4):
+            slot = row * 4 + box
+            label = labels[slot]
+            shown = text("classroom.sheet.blank") if label is None else str(label)
+            words = plural("classroom.sheet.box", counts[slot], caterpillar=name, number=box + 1, label=shown)
+            written = "" if label is None else str(label)
+            boxes.append({"slot": slot, "label": written, "count": counts[slot], "text": words})
+        caterpillars.append({"name": name, "boxes": boxes})
+    return {
+        "dice": {"values": list(roll.dice), "action": roll.action, "label": str(roll)},
+        "caterpillars": caterpillars,
+        "caption": text("classroom.sheet.caption"),
+        "placed": text("classroom.placed", count=len(chosen), total=pupils),
+    }
+
+
+def _lesson_sheet(room: LessonRoom) -> ClassSheet | None:
+    """A lesson room where the teacher rolls for a Caterpillars lesson: the class's latest roll on the lesson's
+    sheet, counted over the pupils who have it (a pupil held back, or behind, is not counted yet)."""
+    if room.settings.mode != "together" or room.kind != "caterpillars" or room.released == 0:
+        return None
+    games = [p.session.game for p in room.counted() if isinstance(p.session, RoomLesson)]
+    if not games:
+        return None
+    turn = games[0].turns - ROUNDS + room.released - 1  # the class's latest roll, a turn of every pupil's game
+    dealt = [game for game in games if turn < len(game.rolls)]
+    if not dealt or turn >= games[0].turns:  # past the guided game: each pupil's own game
+        return None
+    chosen = [game.history[turn].choice for game in games if len(game.history) > turn]
+    shown = dealt[0].state if dealt[0].state.is_setup_done else dealt[0].initial
+    return class_sheet(shown.labels, dealt[0].rolls[turn], chosen, len(games))
 
 
 def _shown(room: LessonRoom, ident: int, nickname: str) -> str:
@@ -391,6 +484,9 @@ def lesson_view(room: LessonRoom) -> LessonView:
         "released": room.released,
         "ideas": [{"idea": idea, "text": text(f"practice.idea.{idea}")} for idea in IDEAS if idea in met],
         "class_line": class_line,
+        "sheet": _lesson_sheet(room),
+        "print_url": f"print/{room.settings.lesson}?"
+        + urlencode({"seed": room.settings.seed, "lang": room.settings.lang or current_language()}),
     }
 
 

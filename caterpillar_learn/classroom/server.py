@@ -14,7 +14,8 @@ One process serves three pages (one Bokeh session each), built by
   it and gets the sheet back at once; another tablet with the same nickname
   waits for the teacher (:mod:`~caterpillar_learn.classroom.identity`);
 * ``/sheets?room=CODE``: the room's score sheets on paper, one page per
-  pupil, for the teacher alone (:mod:`~caterpillar_learn.classroom.scoresheets`).
+  pupil, and each lesson's printed page (``/print/<lesson>``), for the teacher alone
+  (:mod:`~caterpillar_learn.classroom.scoresheets`).
 
 **Push** (:mod:`~caterpillar_learn.classroom.push`): a change in a room
 redraws every page that follows it, one page at a turn of the event loop,
@@ -149,7 +150,7 @@ def serve(
     from caterpillar_learn.classroom.codes import ClassroomError, JoinLimit
     from caterpillar_learn.classroom.lifetime import NOTICE_FILE, PageWidgets, every_page, write_notice
     from caterpillar_learn.classroom.lobby import Lobby
-    from caterpillar_learn.classroom.scoresheets import PATH, ScoreSheets
+    from caterpillar_learn.classroom.scoresheets import print_patterns
     from caterpillar_learn.classroom.store import FolderBusyError
     from caterpillar_learn.lessons.gallery import write_pictures
     from caterpillar_learn.ui.caterpillars.advice import PooledHelper
@@ -179,7 +180,7 @@ def serve(
     if hub is None:
         join_url: str | None = join_base(host, port)
         websocket_origin = [*origins(host, port), *(f"{name}:{port}" for name in allow_hosts)]
-        patterns: list[tuple[str, Any, dict[str, Any]] | tuple[str, Any]] = [(PATH, ScoreSheets, {"lobby": lobby})]
+        patterns: list[tuple[str, Any, dict[str, Any]] | tuple[str, Any]] = [*print_patterns(lobby)]
     else:  # behind the hub's proxy, on its host and port: the names this computer and --allow-host give
         gate = TeacherGate(hub, hub_auth(hub))
         join_url = hub.join_url()
@@ -189,7 +190,7 @@ def serve(
 
         settings.allowed_ws_origin.set_value([f"{name}:*" for name in sorted(allowed_hosts(host, allow_hosts))])
         websocket_origin = []
-        patterns = [(PATH, ScoreSheets, {"lobby": lobby, "gate": gate}), *gate.patterns]
+        patterns = [*print_patterns(lobby, gate), *gate.patterns]
         on_hub = {"prefix": prefix, "auth_provider": gate.provider, "cookie_secret": cookie_secret(gate.auth.api_token)}
     # Hints are worked out in worker processes, never on the event loop (the processes start at the first solve).
     pool = Solves()

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
 
 from caterpillar_learn.caterpillars import Game
 from caterpillar_learn.caterpillars.sheet import ROUNDS
@@ -252,6 +253,29 @@ def guided_game(lesson: Lesson, seed: int | None = None) -> Game:
     return Game(lesson.level, variation=lesson.variation, seed=game.rng.randrange(2**32), rolls=rolls)
 
 
+#: The lesson that teaches each level's game: its guided game's sheet is the level's sheet in a classroom room.
+LEVEL_LESSONS = {
+    "beginner": "01-beginner",
+    "intermediate": "02-intermediate",
+    "advanced": "03-advanced",
+    "expert": "04-expert",
+}
+
+
+@cache
+def sheet_labels(name: str) -> tuple[int | None, ...]:
+    """The labels of lesson ``name``'s guided game once its setup is done (the page fills them with the first
+    choice, whatever the seed): a class that played the lesson meets the same sheet in a room.
+
+    >>> sheet_labels("01-beginner")
+    (1, 2, 6, 3, 6, 2, 1, 5, 5, 1, 2, 6)
+    """
+    game = guided_game(get_lesson(name))
+    while game.phase == "setup":
+        game.play(game.legal_moves()[0])
+    return game.state.labels
+
+
 def get_lesson(name: str) -> Lesson:
     """The lesson called ``name`` (its notebook's file name without ``.ipynb``)."""
     try:
@@ -260,4 +284,15 @@ def get_lesson(name: str) -> Lesson:
         raise KeyError(describe("lesson", name, "one of " + ", ".join(LESSONS))) from None
 
 
-__all__ = ["CHECKS", "LESSONS", "Lesson", "Practice", "Progress", "Step", "get_lesson", "guided_game"]
+__all__ = [
+    "CHECKS",
+    "LESSONS",
+    "LEVEL_LESSONS",
+    "Lesson",
+    "Practice",
+    "Progress",
+    "Step",
+    "get_lesson",
+    "guided_game",
+    "sheet_labels",
+]

@@ -24,11 +24,11 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from caterpillar_learn.caterpillars import Game, Move, Roll, rank
+from caterpillar_learn.caterpillars import Game, Level, Move, Roll, rank
 from caterpillar_learn.caterpillars.sheet import describe_slot
 from caterpillar_learn.classroom.identity import new_secret
 from caterpillar_learn.classroom.lobby import Lobby
-from caterpillar_learn.classroom.rooms import STANDARD_LABELS, RoomSettings
+from caterpillar_learn.classroom.rooms import RoomSettings, standard_labels
 
 from .conftest import SCREENSHOTS, Server, cli_command, free_port, screenshot, start_server
 from .driver import CLICK_TIMEOUT, RENDER_TIMEOUT, box_id, choose
@@ -104,7 +104,7 @@ class PupilPage:
 
     nickname: str
     page: Page
-    game: Game = field(default_factory=lambda: Game("beginner", STANDARD_LABELS))
+    game: Game = field(default_factory=lambda: Game("beginner", standard_labels(Level.BEGINNER)))
 
     def join(self, base: str, code: str) -> None:
         self.page.goto(f"{base}/join?room={code}")
@@ -151,6 +151,18 @@ class PupilPage:
             label = self.page.get_by_test_id(f"box-{name}-{box}")
             ending = rf", {value}$" if value is not None else r", empty(, [a-z ]+)?$"
             expect(label).to_have_attribute("aria-label", re.compile(ending))
+
+
+def _expect_the_class_sheet(teacher: Page, chosen: list[object]) -> None:
+    """The projector's sheet (issue 42): lesson 01's labels, and on each box how many pupils wrote the roll there."""
+    boxes = teacher.get_by_test_id("class-box")
+    expect(boxes).to_have_count(12)
+    slots = [move.slot for move in chosen if isinstance(move, Move)]
+    for slot, label in enumerate(standard_labels(Level.BEGINNER)):
+        expect(boxes.nth(slot)).to_have_attribute("data-label", str(label))
+        expect(boxes.nth(slot)).to_have_attribute("data-count", str(slots.count(slot)))
+    expect(teacher.get_by_test_id("class-sheet")).to_contain_text("How the class chose")
+    screenshot(teacher, "classroom-class-sheet")
 
 
 def _teacher_roll(teacher: Page, round_number: int, rng: random.Random) -> Roll:
@@ -208,6 +220,8 @@ def test_a_class_plays_a_beginner_game_to_the_ranking_through_a_sigkill(browser:
                     pupil.see_dice(roll)
                 pupil.place()
             expect(teacher.get_by_test_id("placed-count")).to_have_text("3 of 3 placed")
+            if round_number == 1:  # the projector: the dice on the room's sheet (lesson 01's), how the class chose
+                _expect_the_class_sheet(teacher, [pupil.game.history[0].choice for pupil in pupils])
 
         expected = rank({pupil.nickname: pupil.game.state for pupil in pupils})
         assert len({standing.final for standing in expected}) > 1, "the policies should not tie"
@@ -415,6 +429,10 @@ def test_the_teacher_archives_a_finished_room_by_two_taps(browser: Browser, clas
         teacher.get_by_test_id("room-dice-source").select_option("typed", timeout=RENDER_TIMEOUT)
         teacher.get_by_test_id("create-room").click()
         code = teacher.get_by_test_id("room-code").inner_text()
+        # It stands apart from the room (issue 42: just under the grid, a tap meant for a row could land on it).
+        button = teacher.get_by_test_id("archive-room").bounding_box()
+        room = teacher.locator(".cr-projector").bounding_box()
+        assert button and room and button["y"] - (room["y"] + room["height"]) >= 48, (button, room)
         teacher.get_by_test_id("archive-room").click()
         expect(teacher.get_by_test_id("archive-ask")).to_contain_text(code)
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)

@@ -67,15 +67,32 @@ def child_context(browser: Browser, viewport: dict[str, int] = TABLET) -> Iterat
         context.close()
 
 
+#: Every node matching a selector, in the page and in every shadow root (a JavaScript function): a classroom's
+#: page (Panel) draws its widgets in a shadow root, a lesson page (Voila) in the page itself.
+DEEP_JS = """(selector) => {
+  const found = [];
+  const visit = (root) => {
+    found.push(...root.querySelectorAll(selector));
+    for (const host of root.querySelectorAll("*")) if (host.shadowRoot) visit(host.shadowRoot);
+  };
+  visit(document);
+  return found;
+}"""
+
 #: What a screen shows, in short (a JavaScript expression): the marked thing, the step, the dice, the words.
-SIGNATURE_JS = """(() => {
-      const todo = [...document.querySelectorAll('[data-todo="true"]')].map((n) =>
+SIGNATURE_JS = (
+    """(() => {
+      const all = """
+    + DEEP_JS
+    + """;
+      const todo = all('[data-todo="true"]').map((n) =>
         (n.getAttribute("data-testid") || n.className.baseVal || n.className) + ":" + n.textContent.length);
-      const bar = document.querySelector('[role="progressbar"]');
-      const said = [...document.querySelectorAll('[data-testid="explanation"], [data-testid="feedback"],'
-        + ' [data-testid="lesson-step"], [data-testid="dice"], [data-testid="message"]')].map((n) => n.textContent);
+      const bar = all('[role="progressbar"]')[0];
+      const said = all('[data-testid="explanation"], [data-testid="feedback"],'
+        + ' [data-testid="lesson-step"], [data-testid="dice"], [data-testid="message"]').map((n) => n.textContent);
       return JSON.stringify([todo, bar && bar.getAttribute("aria-valuenow"), said]);
     })()"""
+)
 
 #: Counts the clicks the page receives (installed once per page, before the first tap is waited for).
 CLICKS_JS = """() => {
@@ -94,7 +111,9 @@ SETTLED_JS = (
   let w = window.__walkSettle;
   if (!w || w.token !== token) w = window.__walkSettle = { token, start: now, last: null, since: now };
   if ((window.__walkClicks || 0) < clicks && now - w.start < grace) return false;
-  const busy = document.querySelector(roots.split(",").map((r) => r.trim() + '[aria-busy="true"]').join(","));
+  const busy = ("""
+    + DEEP_JS
+    + """)(roots.split(",").map((r) => r.trim() + '[aria-busy="true"]').join(","))[0];
   const seen = (busy ? "busy:" : "") + """
     + SIGNATURE_JS
     + """;
@@ -106,22 +125,26 @@ SETTLED_JS = (
 
 #: Everything one wait checks, read at once: the visible marked things (with the first one's box and what it
 #: holds), the progress bar, and the tappable things under 44 px.
-LOOK_JS = """([roots, selector, least]) => {
+LOOK_JS = (
+    """([roots, selector, least]) => {
+  const all = """
+    + DEEP_JS
+    + """;
   const shown = (n) => {
     const r = n.getBoundingClientRect();
     return r.width > 0 && r.height > 0 && getComputedStyle(n).visibility !== "hidden";
   };
-  const marked = [...document.querySelectorAll('[data-todo="true"]')].filter(shown);
+  const marked = all('[data-todo="true"]').filter(shown);
   const first = marked[0];
   const r = first ? first.getBoundingClientRect() : null;
-  const bar = document.querySelector('[role="progressbar"]');
+  const bar = all('[role="progressbar"]')[0];
   const place = (testid) => {
-    const node = [...document.querySelectorAll(`[data-testid="${testid}"]`)].find(shown);
+    const node = all(`[data-testid="${testid}"]`).find(shown);
     const b = node && node.getBoundingClientRect();
     return b ? { x: b.x, y: b.y, width: b.width, height: b.height } : null;
   };
   const small = [];
-  for (const root of document.querySelectorAll(roots)) {
+  for (const root of all(roots)) {
     for (const node of root.querySelectorAll(selector)) {
       const b = node.getBoundingClientRect();
       if (!b.width || !b.height || getComputedStyle(node).visibility === "hidden") continue;
@@ -137,18 +160,23 @@ LOOK_JS = """([roots, selector, least]) => {
     now: bar && bar.getAttribute("aria-valuenow"),
     max: bar && bar.getAttribute("aria-valuemax"),
     step: place("lesson-step"),
-    grownUps: Boolean(document.querySelector('[data-testid="grown-ups"][aria-pressed="true"]')),
+    grownUps: all('[data-testid="grown-ups"][aria-pressed="true"]').length > 0,
     end: place("final-score"),
     small,
   };
 }"""
+)
 
 #: The careless child's choice: every visible, enabled tappable thing but the language menu, links and
 #: selects, each tagged ``data-walk-candidate`` (its index) so that one round trip finds them all.
-CANDIDATES_JS = """(selector) => {
-  for (const node of document.querySelectorAll("[data-walk-candidate]")) node.removeAttribute("data-walk-candidate");
+CANDIDATES_JS = (
+    """(selector) => {
+  const all = """
+    + DEEP_JS
+    + """;
+  for (const node of all("[data-walk-candidate]")) node.removeAttribute("data-walk-candidate");
   const found = [];
-  for (const node of document.querySelectorAll(selector)) {
+  for (const node of all(selector)) {
     const r = node.getBoundingClientRect();
     if (!r.width || !r.height || getComputedStyle(node).visibility === "hidden") continue;
     if (node.disabled || node.closest("fieldset[disabled]") || node.getAttribute("aria-disabled") === "true") continue;
@@ -158,6 +186,7 @@ CANDIDATES_JS = """(selector) => {
   }
   return found;
 }"""
+)
 
 
 def _signature(page: Page) -> str:
@@ -171,7 +200,7 @@ def small_targets(page: Page, root: str = ".cl-root, .raupe-root") -> list[str]:
     found: list[str] = page.evaluate(
         """([roots, selector, least]) => {
       const out = [];
-      for (const root of document.querySelectorAll(roots)) {
+      for (const root of all(roots)) {
         for (const node of root.querySelectorAll(selector)) {
           const r = node.getBoundingClientRect();
           const style = getComputedStyle(node);
@@ -321,7 +350,9 @@ class ChildWalk:
               let w = window.__walkBox;
               if (!w || w.token !== token) w = window.__walkBox = { token, start: now };
               if ((window.__walkClicks || 0) < clicks && now - w.start < grace) return false;
-              return document.querySelector('[data-testid="ghost-score"]') ? "ghost" : "none";
+              return document.querySelector('[data-testid="ghost-score"]')
+                || [...document.querySelectorAll("*")].some((n) => n.shadowRoot
+                  && n.shadowRoot.querySelector('[data-testid="ghost-score"]')) ? "ghost" : "none";
             }""",
             arg=[self.settles, self.clicks, CLICK_GRACE_MS],
             polling=20,

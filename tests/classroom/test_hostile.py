@@ -164,7 +164,7 @@ def test_the_teacher_console_refuses_bad_events_and_the_room_goes_on(
     assert room.rolls == [] and room.log == []
     assert sum("teacher: refused" in r.getMessage() for r in caplog.records) == 1  # the rest counted, not logged
     console.act("roll", dice="3 5")
-    assert console.message == "" and console.room["dice"]["values"] == [3, 5]
+    assert console.message == "" and console.room["sheet"]["dice"]["values"] == [3, 5]
 
 
 def test_the_door_refuses_bad_joins_in_one_line(lobby: Lobby) -> None:

@@ -31,6 +31,7 @@ from caterpillar_learn.classroom.lessonroom import (
 from caterpillar_learn.classroom.lobby import Lobby
 from caterpillar_learn.classroom.store import EventStore
 from caterpillar_learn.i18n import text
+from caterpillar_learn.lessons.caterpillars import sheet_labels
 from tests.classroom.lessonbot import todo_tap
 
 JOIN = "http://127.0.0.1:5006/join"
@@ -315,6 +316,23 @@ def test_together_the_teachers_roll_shows_the_dice_on_every_sheet() -> None:
     assert all(lesson_of(p).revealed for p in (ada, ben, cem)) and dice[0] == dice[1] == dice[2]
     assert [row["step"] for row in grid(console).values()] == [3, 3, 3]
     assert lesson_of(ada).todo_target() != "wait" and not lesson_widget(room, ada).lesson["waits"]
+    # The console's projector view: the class's dice, big, on the lesson's own sheet, nobody placed yet.
+    console.refresh()
+    sheet = console.room["lesson"]["sheet"]
+    boxes = [box for row in sheet["caterpillars"] for box in row["boxes"]]
+    assert sheet["dice"]["values"] == list(dice[0])
+    assert [int(box["label"]) for box in boxes] == list(sheet_labels("01-beginner"))
+    assert [box["count"] for box in boxes] == [0] * 12
+    # Ada and Ben write the roll (the lesson's first box for one, its last for the other): a count on each box.
+    for pupil, pick in ((ada, lambda moves: moves[0]), (ben, lambda moves: moves[-1])):
+        while len(lesson_of(pupil).game.history) < 3:
+            assert todo_tap(room, pupil, pick) is not None
+    chosen = [lesson_of(p).game.history[2].choice.slot for p in (ada, ben)]
+    console.refresh()
+    sheet = console.room["lesson"]["sheet"]
+    counts = {box["slot"]: box["count"] for row in sheet["caterpillars"] for box in row["boxes"]}
+    assert {slot: n for slot, n in counts.items() if n} == {slot: chosen.count(slot) for slot in chosen}
+    assert sheet["placed"] == "2 of 3 placed"
 
 
 @pytest.mark.parametrize("lesson", ["00-setup", "10-raupe-shape", "14-raupe-spot-the-mistake"])

@@ -11,10 +11,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from caterpillar_learn.advice import LAB_LABELS
 from caterpillar_learn.caterpillars import (
     DEFAULT_LABELS,
     Game,
     IllegalMoveError,
+    Level,
     Move,
     SetupChoice,
     parse_roll,
@@ -25,10 +27,13 @@ from caterpillar_learn.caterpillars.sheet import State
 from caterpillar_learn.classroom.codes import ClassroomError
 from caterpillar_learn.classroom.identity import RejoinNeeded, new_secret
 from caterpillar_learn.classroom.lobby import Lobby
-from caterpillar_learn.classroom.rooms import STANDARD_LABELS, CaterpillarsRoom, Pupil, RoomSettings
+from caterpillar_learn.classroom.rooms import CaterpillarsRoom, Pupil, RoomSettings, standard_labels
 from caterpillar_learn.classroom.screens import desk_view, room_view
 from caterpillar_learn.classroom.store import EventStore
 from caterpillar_learn.i18n import language
+from caterpillar_learn.lessons.caterpillars import sheet_labels
+
+JOIN = "http://127.0.0.1:5006/join"
 
 
 def _lobby(path: Path | None = None) -> Lobby:
@@ -184,6 +189,29 @@ def test_a_pupil_cannot_play_before_the_roll_nor_an_illegal_move_and_nothing_is_
     assert len(room.log) == logged and ada.game.state.filled == 0
 
 
+def test_the_projector_shows_the_dice_on_the_rooms_sheet_and_how_the_class_chose() -> None:
+    """Issue 42: the class's dice big, the room's labels on one sheet, and a count on each box once pupils placed."""
+    room = CaterpillarsRoom("KX47PQ", RoomSettings.build("beginner", dice="typed"))
+    pupils = [room.join(name) for name in ("Ada", "Ben", "Cem")]
+    for pupil in pupils:
+        room.arrive(pupil.id)
+    assert "sheet" not in room_view(room, JOIN)  # nothing rolled: no dice to show
+    room.roll("3 5")
+    for pupil, pick in zip(pupils[:2], (0, -1), strict=True):
+        pupil.game.play(pupil.game.legal_moves()[pick])
+    sheet = room_view(room, JOIN)["sheet"]
+    assert sheet["dice"]["values"] == [3, 5]
+    boxes = [box for row in sheet["caterpillars"] for box in row["boxes"]]
+    assert [int(box["label"]) for box in boxes] == list(room.settings.labels)
+    chosen = [pupil.game.history[0].choice.slot for pupil in pupils[:2]]
+    assert {box["slot"]: box["count"] for box in boxes if box["count"]} == {slot: chosen.count(slot) for slot in chosen}
+    assert sheet["placed"] == "2 of 3 placed"
+    first = boxes[chosen[0]]
+    assert first["text"].startswith(f"{('Alex', 'Bobby', 'Charlie')[chosen[0] // 4]}, box {chosen[0] % 4 + 1}, label ")
+    room.roll("2 2")  # the next roll: the counts start again
+    assert sum(box["count"] for row in room_view(room, JOIN)["sheet"]["caterpillars"] for box in row["boxes"]) == 0
+
+
 @pytest.mark.parametrize(
     ("typed", "match"),
     [
@@ -288,7 +316,7 @@ def _random_sheets(level: str, dice: tuple[str, ...], count: int) -> list[tuple[
     rng = random.Random(f"tie/{level}")
     sheets = []
     for _ in range(count):
-        game = Game(level, STANDARD_LABELS, rolls=rolls)
+        game = Game(level, LAB_LABELS, rolls=rolls)
         moves = []
         while not game.is_over:
             choices = [move for move in game.legal_moves() if isinstance(move, Move)]
@@ -345,7 +373,8 @@ def test_the_ranking_uses_the_rule_book_tie_break_over_all_twelve_boxes(level: s
     dice = TIE_DICE[level]
     cast = _tied_class(level, _random_sheets(level, dice, 400))
     store = EventStore(":memory:")
-    room = Lobby(store).create(RoomSettings.build(level, "standard", dice="typed", hints=False))
+    labels = " ".join(str(label) for label in LAB_LABELS)  # the sheets above: the lab's layout, typed in
+    room = Lobby(store).create(RoomSettings.build(level, "typed", labels, dice="typed", hints=False))
     assert isinstance(room, CaterpillarsRoom) and room.setup_turns == 0
     pupils = {nickname: room.join(nickname) for nickname in cast}  # Ada first, Zoe last
     for turn, typed in enumerate(dice):  # the room's real path: typed dice, each move checked, logged, made
@@ -398,7 +427,9 @@ def test_pupils_share_a_place_exactly_when_final_and_all_twelve_boxes_are_equal(
 def test_settings_are_checked_and_survive_json() -> None:
     settings = RoomSettings.build("expert", "typed", "1 2 3 4 / 5 6 7 8 / 9 10 11 12", dice="typed", hints=False)
     assert RoomSettings.from_json(settings.to_json()) == settings
-    assert RoomSettings.build("beginner").labels == STANDARD_LABELS
+    # A room's own sheet is its level's lesson's (lesson 01 at Beginner, issue 42), and a room keeps its labels.
+    assert RoomSettings.build("beginner").labels == sheet_labels("01-beginner") == standard_labels(Level.BEGINNER)
+    assert RoomSettings.build("intermediate").labels == sheet_labels("02-intermediate")
     assert RoomSettings.build("beginner", "setup").labels == DEFAULT_LABELS
     for bad in (
         {"level": "master"},

@@ -12,6 +12,8 @@ import os
 import re
 import signal
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,6 +21,8 @@ import pytest
 
 from caterpillar_learn.classroom.codes import new_code
 from caterpillar_learn.classroom.refusals import EVERY
+from caterpillar_learn.i18n import language
+from caterpillar_learn.lessons.printable import lesson_sheet
 from tests.browser.conftest import Server, cli_command, free_port, start_server
 from tests.classroom.probe import PageClient
 
@@ -156,6 +160,27 @@ def test_the_teacher_address_stays_secret_and_the_data_folder_is_private(server:
         assert page.model("TeacherWidget") is None
         page.close()
     assert "teacher page asked for without the token" in running.log.read_text()
+
+
+def test_a_lessons_printed_page_is_the_teachers_alone(server: tuple[Server, str, str]) -> None:
+    """Issue 42: the classroom serves each lesson's printed page (its plan and answers) as ``serve`` does, to the
+    teacher's browser alone: the console's link carries the token once, and the page takes it out of its address."""
+    _running, base, token = server
+    teacher = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())
+    with teacher.open(f"{base}/print/01-beginner?seed=3&lang=de&token={token}", timeout=60) as answer:
+        page = answer.read().decode()
+        assert answer.status == 200 and "token" not in answer.url and "seed=3" in answer.url
+    with language("de"):
+        assert lesson_sheet("01-beginner", 3, "de").title in page and "<html" in page
+    again = teacher.open(f"{base}/print/02-intermediate?seed=1", timeout=60)  # the cookie, no token
+    assert again.status == 200
+    for stranger, status in ((f"{base}/print/01-beginner?seed=3", 403), (f"{base}/print/01-beginner?token=x", 403)):
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(stranger, timeout=60)  # a pupil's tablet: no token, no cookie
+        assert refused.value.code == status
+    with pytest.raises(urllib.error.HTTPError) as unknown:
+        teacher.open(f"{base}/print/99-none?seed=1", timeout=60)
+    assert unknown.value.code == 404 and "lesson" in unknown.value.read().decode()
 
 
 def test_a_flood_of_refused_events_is_told_once_every_few_seconds(own_server: tuple[Server, str, str]) -> None:

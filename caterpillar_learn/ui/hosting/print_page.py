@@ -6,7 +6,9 @@ this module only serves it.  :class:`PrintPage` is a jupyter_server handler
 lessons), so it runs on ``caterpillar-learn serve`` (:class:`PrintingVoila`
 adds the route to the lessons' Voila) and on any Jupyter server with the
 gallery's server extension (:mod:`~caterpillar_learn.ui.hosting.gallery_server`,
-at ``BASE/caterpillar-learn/print/<lesson>``).  Working out a Caterpillars
+at ``BASE/caterpillar-learn/print/<lesson>``); the classroom server answers
+its own ``/print/<lesson>`` for the teacher alone with :func:`answer_print`
+(:class:`~caterpillar_learn.classroom.scoresheets.LessonPrint`).  Working out a Caterpillars
 lesson's answers takes the helper up to a few seconds the first time, so it
 runs off the event loop; a bad lesson, seed or language gets one line
 (HTTP 404 or 400) naming the field and the value.
@@ -25,7 +27,7 @@ from caterpillar_learn.i18n import current_language, text
 from caterpillar_learn.lessons.printable import PrintableError, lesson_sheet, page_html, parse_seed
 from caterpillar_learn.ui.hosting.gallery_page import page_language
 
-__all__ = ["PRINT", "PrintPage", "print_href", "print_route"]
+__all__ = ["PRINT", "PrintPage", "answer_print", "print_href", "print_route"]
 
 #: Where the printed pages live, under a server's base URL (``caterpillar-learn serve``: ``/print/01-beginner``).
 PRINT = "print"
@@ -58,16 +60,22 @@ class PrintPage(JupyterHandler):
 
     @web.authenticated
     async def get(self, name: str) -> None:
-        query = self.request.query
-        lang = page_language(query) if "lang=" in query else current_language()
-        try:
-            seed = parse_seed(self.get_query_argument("seed", DEFAULT_SEED))
-            sheet = await IOLoop.current().run_in_executor(None, lesson_sheet, name, seed, lang)
-        except PrintableError as refused:
-            self.set_status(404 if str(refused).startswith("lesson:") else 400)
-            self.set_header("Content-Type", "text/plain; charset=UTF-8")
-            self.finish(f"{text('printable.refused')} {refused}\n")
-            return
-        self.set_header("Content-Type", "text/html; charset=UTF-8")
-        self.set_header("Cache-Control", "no-store")
-        self.finish(page_html(sheet))
+        await answer_print(self, name)
+
+
+async def answer_print(handler: web.RequestHandler, name: str) -> None:
+    """Answer ``handler``'s request with lesson ``name``'s printed page (a lessons server's, the classroom's):
+    the seed and the language from its address, or one line naming what was refused."""
+    query = handler.request.query
+    lang = page_language(query) if "lang=" in query else current_language()
+    try:
+        seed = parse_seed(handler.get_query_argument("seed", DEFAULT_SEED))
+        sheet = await IOLoop.current().run_in_executor(None, lesson_sheet, name, seed, lang)
+    except PrintableError as refused:
+        handler.set_status(404 if str(refused).startswith("lesson:") else 400)
+        handler.set_header("Content-Type", "text/plain; charset=UTF-8")
+        handler.finish(f"{text('printable.refused')} {refused}\n")
+        return
+    handler.set_header("Content-Type", "text/html; charset=UTF-8")
+    handler.set_header("Cache-Control", "no-store")
+    handler.finish(page_html(sheet))
