@@ -141,3 +141,13 @@ class JoinLimit:
         while len(self._buckets) > self.MAX_CLIENTS:
             self._buckets.popitem(last=False)
         return allowed
+
+    def has_room(self, client: str) -> bool:
+        """Whether :meth:`allow` would let ``client`` in now (nothing is counted).
+
+        >>> limit = JoinLimit(burst=1, per_minute=6, clock=lambda: 0.0)
+        >>> limit.has_room("10.0.0.7"), limit.allow("10.0.0.7"), limit.has_room("10.0.0.7")
+        (True, True, False)
+        """
+        tokens, when = self._buckets.get(client, (float(self.burst), self.clock()))
+        return min(float(self.burst), tokens + (self.clock() - when) * self.rate) >= 1.0

@@ -23,9 +23,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from functools import lru_cache
 from html import escape
 
-from caterpillar_learn.i18n import text
+from caterpillar_learn.i18n import current_language, text
 from caterpillar_learn.raupe.cards import Card, Colour, Shape, Side
 
 __all__ = ["CARD_HEIGHT", "CARD_WIDTH", "FILLS", "PATTERNS", "butterfly_svg", "card_svg", "printed_words", "side_svg"]
@@ -219,6 +220,11 @@ def printed_words(side: Side | None) -> str:
     >>> printed_words(None)
     'butterfly joker: fits all'
     """
+    return _printed_words(side, current_language())
+
+
+@lru_cache(maxsize=1024)
+def _printed_words(side: Side | None, lang: str) -> str:
     if side is None:
         return f"{text('raupe_lessons.svg.butterfly')} {text('raupe_lessons.svg.joker')}"
     marks = [text("raupe_lessons.svg.change")] if side.sky else []  # drawn first: the sky, then the aphid
@@ -286,12 +292,20 @@ def butterfly_svg(*, uid: str = "rr", width: int | None = None) -> str:
 
 
 def card_svg(card: Card, side: int = 0, *, uid: str = "rr", width: int | None = None) -> str:
-    """The face of ``card`` with ``side`` up (a butterfly has only one face).
+    """The face of ``card`` with ``side`` up (a butterfly has only one face), in the current language.
+
+    A hand is drawn again after every bots' move, and its cards seldom change: each face is drawn once per
+    language (issue 46: a lesson room of 30 idle pupils spent most of its CPU drawing the same cards again).
 
     >>> from caterpillar_learn.raupe.cards import BUTTERFLY
     >>> card_svg(BUTTERFLY) == butterfly_svg()
     True
     """
+    return _card_svg(card, side, uid, width, current_language())
+
+
+@lru_cache(maxsize=4096)
+def _card_svg(card: Card, side: int, uid: str, width: int | None, lang: str) -> str:
     if card.is_butterfly:
         return butterfly_svg(uid=uid, width=width)
     return side_svg(card.sides[side], uid=uid, width=width)

@@ -303,6 +303,12 @@ class LearnWidget(anywidget.AnyWidget, Generic[C]):
             if isinstance(seq, int) and not isinstance(seq, bool) and 0 <= seq <= MAX_SEQ:
                 self.handled = seq
 
+    def drops(self, event: object) -> bool:
+        """Whether ``event`` is dropped at the door, before anything reads it (not played, not answered): a page
+        that was told why it may send nothing more and sends anyway (a classroom's, :class:`~caterpillar_learn.
+        classroom.lessonpage.InRoom`).  A lesson's own widget drops nothing."""
+        return False
+
     def handle(self, event: object) -> None:
         """Dispatch one event to the controller, never letting an error escape to the page."""
         kind = event.get("type") if isinstance(event, Mapping) and len(event) <= MAX_EVENT_FIELDS else None

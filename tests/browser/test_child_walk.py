@@ -16,6 +16,7 @@ there, in English on a tablet and in German on a big screen (1920 × 1080), and 
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from collections.abc import Callable
@@ -23,7 +24,12 @@ from collections.abc import Callable
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from caterpillar_learn.caterpillars import BONUS_BOXES, score
+from caterpillar_learn.caterpillars.sheet import describe_slot
 from caterpillar_learn.lessons import LESSONS, get_lesson
+from caterpillar_learn.lessons.caterpillars import guided_game
+from caterpillar_learn.ui.caterpillars import LessonSession
+from caterpillar_learn.ui.resume import storage_key
 from caterpillar_learn.ui.voice import speaks_by_default
 
 from .conftest import SCREENSHOTS, Server
@@ -105,6 +111,7 @@ def walk_lesson(
         if get_lesson(name).scenario is not None:  # a level lesson ends with the flight and its score
             expect(page.get_by_test_id("final-score")).to_contain_text(re.compile(r"\d"), timeout=CLICK_TIMEOUT)
             expect(page.get_by_test_id("final-score")).to_be_in_viewport()
+            the_engines_twin(page, name)
         walk.lesson_said = list(heard.said)  # the lesson's own walk
         if practice:  # on past the end: a free game, then the practice of its costliest moves (issue 33)
             walk_on_into_the_practice(walk)
@@ -112,6 +119,41 @@ def walk_lesson(
         walk.said = list(heard.said)
         after(page)  # while the page is open
         return walk
+
+
+def the_engines_twin(page: Page, name: str) -> None:
+    """The walked game beside the engine's twin: the page's own save (its ``localStorage``), replayed by a fresh
+    lesson, reaches the engine's save it holds (``LessonSession.restore`` checks that); that game played the
+    lesson's own dice, and the page shows its sheet (every box's label and score, each bonus box) and the
+    engine's final score of it.  Back and Next stay at the last step, for a grown-up.  (It was a seeded game of
+    its own, clicked beside an engine, in ``test_lessons.py``: the same lesson played twice.)"""
+    lesson = get_lesson(name)
+    key = storage_key(LessonSession.save_kind, name, lesson.seed)
+    saved = page.evaluate("(key) => window.localStorage.getItem(key)", key)
+    assert saved, f"no save under {key}"
+    twin = LessonSession.restore(json.loads(saved), lesson=name, seed=lesson.seed)
+    game = twin.game
+    assert game.phase == "over"
+    scripted = guided_game(lesson).rolls  # the lesson's own dice, the same for every child
+    assert game.rolls[: len(scripted)] == scripted
+    state = game.state
+    for slot, (label, value) in enumerate(zip(state.labels, state.scores, strict=True)):
+        caterpillar, box = describe_slot(slot)
+        expect(page.get_by_test_id(f"box-{caterpillar}-{box}")).to_have_attribute(
+            "aria-label", re.compile(rf"(?<!\d){label}, {value}(,|$)")
+        )
+    if state.level.rules.bonus_boxes:
+        for letter, value in zip(BONUS_BOXES, state.bonus, strict=True):
+            shown = "…" if value is None else str(value)
+            expect(page.get_by_test_id(f"bonus-{letter}")).to_have_attribute("aria-label", re.compile(rf": {shown}$"))
+    final = score(state).final
+    expect(page.get_by_test_id("final-score")).to_contain_text(re.compile(rf"(?<!\d){final}(?!\d)"))
+    last = page.get_by_test_id("lesson-step").inner_text()
+    expect(page.get_by_test_id("next-step")).to_be_disabled()
+    page.get_by_test_id("back-step").tap()
+    expect(page.get_by_test_id("lesson-step")).not_to_have_text(last)
+    page.get_by_test_id("next-step").tap()
+    expect(page.get_by_test_id("lesson-step")).to_have_text(last)
 
 
 #: The practice's end on the page: its last line (done, or nothing to practise).

@@ -1,14 +1,15 @@
 """The lessons in a real browser, served by ``caterpillar-learn serve``.
 
-For every lesson: open it from the lesson list, play a whole seeded game by
-clicks (the dice shown each round are the engine's dice for the lesson's
-seed), check the final score shown is the engine's, walk the lesson's steps,
-and save a screenshot under ``artifacts/screenshots/``.  The Beginner lesson's
-seeded game is played in German, chosen on its page, with the page's motion on
-and its first question answered wrong first (``test_german.py``), and lesson 00's
-with its motion and sounds (``test_board_feel.py``): one game of each lesson beside
-the engine's twin, not two.  Also: an illegal click is explained with
-the engine's reason, and a round can be played with the keyboard alone.
+Every lesson is in the list; an illegal click is explained with the engine's
+reason, then a hint is shown; a tap held while the sheet redraws still writes
+its label; and a round can be played with the keyboard alone.  Each level
+lesson's whole game beside the engine's twin is played elsewhere, once: lesson
+00's with its motion and sounds (``test_board_feel.py``), the Beginner lesson's
+in German, clicked beside an engine (``test_german.py``), and lessons 02-04 by
+the child's walk, whose game the engine replays from the page's own save
+(``test_child_walk.py``: the sheet and the final score the page shows are the
+engine's).  :func:`play_the_lesson` plays a lesson by clicks beside an engine
+for those tests.
 """
 
 from __future__ import annotations
@@ -20,20 +21,19 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from caterpillar_learn.advice.child import child_hint
-from caterpillar_learn.caterpillars import Level, Move, why_not
+from caterpillar_learn.caterpillars import Move, why_not
 from caterpillar_learn.i18n import text
 from caterpillar_learn.lessons import LESSONS, get_lesson
 from caterpillar_learn.lessons.caterpillars import guided_game
 from caterpillar_learn.lessons.scenarios import best_move
 
-from .conftest import ROOT, Server, screenshot
+from .conftest import ROOT, Server
 from .driver import (
     CLICK_TIMEOUT,
     RENDER_TIMEOUT,
     Player,
     box_id,
     choose,
-    expect_no_error,
     follow_the_show_me,
     lesson_card,
     open_lesson,
@@ -44,10 +44,6 @@ pytestmark = pytest.mark.browser
 #: Every notebook of lessons/ (Caterpillars and the card game): each is in the list (each is opened, read
 #: by axe-core and checked for a failed cell in test_accessibility.py).
 NOTEBOOKS = sorted(p.stem for p in (ROOT / "lessons").glob("*.ipynb"))
-#: The Caterpillars lessons with a board: each plays a whole game (lesson 00's with its motion and sounds in
-#: ``test_board_feel.py``, the Beginner lesson's in German in ``test_german.py``).
-ELSEWHERE = ("00-setup", "01-beginner")
-GAME_LESSONS = [name for name, lesson in LESSONS.items() if "board" in lesson.widgets and name not in ELSEWHERE]
 KEYBOARD_PRESSES = 80  # Tab presses allowed to reach a control
 
 
@@ -65,38 +61,6 @@ def test_lesson_list_names_every_lesson(lesson_list: Page) -> None:
     for name in NOTEBOOKS:
         expect(lesson_card(lesson_list, name)).to_be_visible(timeout=RENDER_TIMEOUT)
     assert "import " not in lesson_list.content()
-
-
-@pytest.mark.parametrize("name", GAME_LESSONS)
-def test_lesson_plays_a_whole_seeded_game(lesson_list: Page, name: str) -> None:
-    lesson = get_lesson(name)
-    page = open_lesson(lesson_list, name)
-    try:
-        expect(page.get_by_test_id("sheet")).to_be_visible(timeout=RENDER_TIMEOUT)
-        expect_no_error(page)
-        player = Player.for_lesson(page, name)
-        # The lesson follows the game: each step goes on once done, each question once right.
-        play_the_lesson(page, player, name, wrong_first=False)
-        assert player.game is not None and lesson.scenario is not None
-        final = player.game.score().final
-        led = lesson.scenario.led
-        if Level.parse(lesson.level).rules.bonus_boxes and len(led) < 12:  # a bonus choice: several moves a box
-            assert player.menus > 0, "no round needed the per-box menu"
-        expect(page.get_by_test_id("legal-move")).to_have_count(0)
-        last = text(f"lessons.{lesson.steps[-1].key}.title")
-        expect(page.get_by_test_id("lesson-step")).to_have_text(last)
-        expect(page.get_by_test_id("next-step")).to_be_disabled()
-        page.get_by_test_id("back-step").click()  # Back and Next stay, for a grown-up
-        expect(page.get_by_test_id("lesson-step")).not_to_have_text(last)
-        page.get_by_test_id("next-step").click()
-        expect(page.get_by_test_id("lesson-step")).to_have_text(last)
-        expect(page.get_by_test_id("final-score")).to_contain_text(
-            re.compile(rf"(?<!\d){final}(?!\d)"), timeout=CLICK_TIMEOUT
-        )
-        expect_no_error(page)
-    finally:
-        screenshot(page, name)
-        page.close()
 
 
 def test_a_tap_held_while_the_sheet_redraws_still_writes_its_label(lesson_list: Page) -> None:

@@ -63,6 +63,12 @@ def test_a_new_tab_takes_over_from_the_oldest_and_the_tabs_share_one_pupils_budg
     written = sum(1 for kind, _ in room.log if kind == "lesson_event")
     assert 0 < written <= EVENT_BURST, written  # at most the pupil's burst, not one per tab
     assert playing[0].message == text("classroom.lesson.too_fast")
+    # Told already, a page's next taps are dropped at the door (before Panel reads them): the taken-over tab's,
+    # and the flooding tabs' while the pupil's budget is empty; an honest tab's once it has refilled are not.
+    assert oldest.drops(steps(1)[0]) and all(page.drops(steps(1)[0]) for page in playing)
+    room.pace.clock = lambda: 60.0  # a minute later
+    assert oldest.drops(steps(1)[0]) and not any(page.drops(steps(1)[0]) for page in playing)
+    assert not look.drops(steps(1)[0])
     playing[1].close()  # a tab closed: the next one plays without taking over from anyone
     newest = lesson_widget(room, ada)
     assert playing[0].message != taken and newest.message != taken and room.plays(ada.id, newest.page)

@@ -29,7 +29,9 @@ fails when one is gone or its signature changes):
   for models in every sheet was half of a redraw);
 * ``_server_change`` / ``_change_event``: a classroom page's event holds
   the server's redraw queue (:attr:`~LearnComponent.redraws`) until it has
-  been played and answered;
+  been played and answered; an event the widget drops
+  (:meth:`~caterpillar_learn.ui.base.LearnWidget.drops`: a flooding page
+  that was told already) goes no further than Bokeh's patch;
 * ``_render_esm``, ``_bundle_path`` and ``_bundle_css``: the ES module is
   worked out once a class, and no bundle file is looked for on disk for
   every page (a classroom join makes two components).
@@ -212,6 +214,8 @@ class LearnComponent(AnyWidgetComponent, metaclass=LearnComponentMeta):
         return properties
 
     def _server_change(self, doc: Any, ref: str, subpath: str | None, attr: str, old: Any, new: Any) -> None:
+        if attr == "event" and self.widget.drops(new):  # told already: dropped before Panel's work (issue 46)
+            return
         super()._server_change(doc, ref, subpath, attr, old, new)
         if self.redraws is not None and attr == "event" and "event" in self._events:  # played at the next tick
             self.redraws.hold(doc)
