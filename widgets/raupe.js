@@ -39,7 +39,7 @@ import { sound } from "./sound.js";
  * @property {Object<string, number>} [tally]  the learner's counts: fits, slips, caught, right, wrong, missed
  * @property {{show: boolean, speed: number, speed_text: string, level: string, levels: Array<{value: string, label: string}>}} controls
  *   show: the bot level too (the speed slider is always there)
- * @property {Object} record  the game as the engine saves it
+ * @property {Object} [record]  the game as the engine saves it (none in a lesson room: the room's log is the record)
  * @property {string[]} calls  the calls the lesson has taught (only these are shown)
  * @property {string} todo  the one thing to do now: "question", "check", "start", "pause", "hand", "pile", "card:i", "flip:i", "call:word"
  * @property {string} now  what to do now, in one short line
@@ -431,7 +431,7 @@ function render({ model, el }) {
         return part(`card${card.index}`, [card, onCard, onFlip, str("flip")], () => slot(card, onCard, onFlip));
       })));
 
-    const record = part("record", [t.record, str("record")], () => h("details", { class: "rr-record" },
+    const record = !t.record ? null : part("record", [t.record, str("record")], () => h("details", { class: "rr-record" },
       h("summary", { text: str("record") }), h("pre", { "data-testid": "raupe-record", text: JSON.stringify(t.record) })));
     const grownUps = h("details", { class: "rr-grown-ups", open: grownOpen, ontoggle: grownToggled },
       h("summary", { class: "rr-button rr-grown-ups-summary", "data-testid": "raupe-grown-ups", text: str("grown_ups") }),

@@ -277,9 +277,13 @@ class RoomTable(RaupeTable):
 
     def views(self) -> dict[str, Any]:
         """The lesson's views; the page sends no ticks, as the room's clock moves the table
-        (:meth:`~caterpillar_learn.classroom.lessonroom.LessonRoom.tick`)."""
+        (:meth:`~caterpillar_learn.classroom.lessonroom.LessonRoom.tick`), and is sent no record of the game."""
         views = super().views()
-        views["table"] = {**views["table"], "ticks": False}
+        table = {**views["table"], "ticks": False}
+        # The room's log is the game's record: the page need not be sent the engine's save (it grows with every
+        # card, and went out with every bots' move to every pupil: issue 46).
+        table.pop("record", None)
+        views["table"] = table
         return views
 
 
