@@ -331,7 +331,10 @@ class ChildWalk:
             options = marked.locator('[data-testid="move-option"]')
             self.tap(options.nth(self.rng.randrange(options.count())), "menu option")
         elif "cl-sheet-host" in classes:
+            # In a classroom's led round the stars come once the server's worker has worked the helper's move out
+            # (the lesson says it is thinking meanwhile): a child waits for them, as the walk does here.
             starred = marked.locator('[data-testid="legal-move"]')
+            starred.first.wait_for(state="attached", timeout=WAIT_TIMEOUT * 1000)
             self.tap_box(starred.nth(self.rng.randrange(starred.count())))
         elif "cl-box" in classes and marked.locator('[data-testid="legal-move"]').count():
             self.tap_box(marked)
