@@ -4,12 +4,8 @@
 
 import { fill } from "./shared.js";
 import { h, s } from "./draw.js";
+import { PIPS } from "./page.js";
 
-const PIPS = {
-  1: [[2, 2]], 2: [[1, 1], [3, 3]], 3: [[1, 1], [2, 2], [3, 3]],
-  4: [[1, 1], [3, 1], [1, 3], [3, 3]], 5: [[1, 1], [3, 1], [2, 2], [1, 3], [3, 3]],
-  6: [[1, 1], [3, 1], [1, 2], [3, 2], [1, 3], [3, 3]],
-};
 const FACE_SYMBOLS = { A: "A", B: "B", C: "C", "2x": "2×", "10": "10" };
 
 // Drawn, not an emoji: classroom machines often lack colour-emoji fonts.

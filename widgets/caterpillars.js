@@ -11,6 +11,7 @@ import { drawTray } from "./caterpillars-tray.js";
 import { h, markup, mount } from "./draw.js";
 import { sender, watch, isShortcut } from "./shared.js";
 import { sound } from "./sound.js";
+import { moving } from "./page.js";
 
 // The trait payloads, one @typedef each; their Python twins are the TypedDicts
 // of caterpillar_learn/ui/caterpillars/views.py (a test keeps the two alike).
@@ -379,11 +380,6 @@ function filled(sheet) {
 /** Whether the board is a lesson's (with its stepper), not a plain board or a classroom's. @param {BoardView} view */
 function inLesson(view) {
   return Boolean(view.lesson && view.lesson.count !== undefined);
-}
-
-/** Whether the page may move things (none under prefers-reduced-motion). */
-function moving() {
-  return !(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
 }
 
 /**

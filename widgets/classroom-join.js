@@ -10,6 +10,7 @@
 
 import { h, lessonCard, mount } from "./draw.js";
 import { sender, watch } from "./shared.js";
+import { keep, recall } from "./page.js";
 
 /**
  * @typedef {Object} JoinView
@@ -23,14 +24,14 @@ import { sender, watch } from "./shared.js";
 const STORE = "caterpillar-classroom";
 
 function kept() {
-  try { return JSON.parse(window.localStorage.getItem(STORE) || "{}") || {}; } catch (error) { return {}; }
+  try { return JSON.parse(recall(STORE) || "{}") || {}; } catch (error) { return {}; }
 }
 
-function keep(code, secret) {
+function keepSecret(code, secret) {
   const all = kept();
   if (secret) all[code] = secret; else delete all[code];
   all.last = secret ? code : (all.last === code ? undefined : all.last);
-  try { window.localStorage.setItem(STORE, JSON.stringify(all)); } catch (error) { /* private mode: the fragment still holds it */ }
+  keep(STORE, JSON.stringify(all)); // refused (private mode): the address's fragment still holds it
 }
 
 function fragment() {
@@ -99,12 +100,12 @@ function render({ model, el }) {
     const state = view.state || "door";
     if (state === "joined" && view.secret && view.secret !== stored) {
       stored = view.secret;
-      keep(view.code, view.secret);
+      keepSecret(view.code, view.secret);
       showInAddress(view.code, view.secret);
     }
     if (state === "removed" && stored !== "removed") {
       stored = "removed";
-      keep(view.code, "");
+      keepSecret(view.code, "");
       showInAddress(view.code, "");
     }
     root.style.display = state === "joined" ? "none" : "";

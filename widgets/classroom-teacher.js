@@ -8,6 +8,7 @@
 
 import { h, mount, picture, s } from "./draw.js";
 import { fill, sender, watch } from "./shared.js";
+import { PIPS } from "./page.js";
 
 // The trait payloads; their Python twins are the TypedDicts of
 // caterpillar_learn/classroom/screens.py.
@@ -41,6 +42,7 @@ import { fill, sender, watch } from "./shared.js";
  * @property {string} [flying_text]
  * @property {boolean} [complete]
  * @property {string[]} [review]
+ * @property {boolean} [reviewing]  the review is on its way from the server's workers
  */
 /**
  * @typedef {Object} TableLine
@@ -117,9 +119,14 @@ import { fill, sender, watch } from "./shared.js";
  * @property {string} text  the box and its count in words (its accessible name)
  */
 /**
+ * @typedef {Object} ClassCaterpillar  one caterpillar of the class's sheet
+ * @property {string} name
+ * @property {ClassBox[]} boxes
+ */
+/**
  * @typedef {Object} ClassSheet  the class's dice on the projector, on the room's sheet, with a count on each box
  * @property {DiceFaces} dice
- * @property {Array<{name: string, boxes: ClassBox[]}>} caterpillars
+ * @property {ClassCaterpillar[]} caterpillars
  * @property {string} caption  "How the class chose"
  * @property {string} placed  "2 of 3 placed"
  */
@@ -139,12 +146,6 @@ import { fill, sender, watch } from "./shared.js";
  * @property {Array<{value: string, text: string}>} [hint_choices]  a lesson room's hints: the lesson's own, on, off
  * @property {Array<{value: string, text: string}>} [languages]  a lesson room's first language ("": the server's)
  */
-
-const PIPS = {
-  1: [[2, 2]], 2: [[1, 1], [3, 3]], 3: [[1, 1], [2, 2], [3, 3]],
-  4: [[1, 1], [3, 1], [1, 3], [3, 3]], 5: [[1, 1], [3, 1], [2, 2], [1, 3], [3, 3]],
-  6: [[1, 1], [3, 1], [1, 2], [3, 2], [1, 3], [3, 3]],
-};
 
 /** @param {number} value */
 function bigDie(value) {
@@ -462,7 +463,7 @@ function render({ model, el }) {
     if (!room.leaderboard) return null;
     const head = h("tr", {}, [strings.place, strings.nickname, strings.final, strings.all_boxes, strings.flies, strings.review]
       .map((name) => h("th", { scope: "col", text: name })));
-    const rows = room.leaderboard.map((/** @type {LeaderRow & {reviewing?: boolean}} */ row) => h("tr", {
+    const rows = room.leaderboard.map((/** @type {LeaderRow} */ row) => h("tr", {
       key: row.nickname, "data-testid": "leaderboard-row", "data-nickname": row.nickname, "data-final": String(row.final),
       "data-place": String(row.place), "data-all-boxes": String(row.all_boxes), class: row.complete ? "" : "cr-unfinished",
     },

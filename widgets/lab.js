@@ -14,6 +14,7 @@
 
 import { h, languageSwitch, mount, picture, speaker } from "./draw.js";
 import { decimal, sender, watch } from "./shared.js";
+import { moving } from "./page.js";
 
 // The trait payload, one @typedef each; their Python twins are the TypedDicts
 // of caterpillar_learn/ui/lab/views.py (a test keeps the two alike).
@@ -202,8 +203,7 @@ function render({ model, el }) {
     asked = null;
     const chart = el.querySelector(".lab-picture");
     if (!chart || !view.rows.length) return;
-    const still = typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
-    chart.scrollIntoView({ block: "nearest", inline: "nearest", behavior: still ? "auto" : "smooth" });
+    chart.scrollIntoView({ block: "nearest", inline: "nearest", behavior: moving() ? "smooth" : "auto" });
   };
 
   function draw() {

@@ -5,6 +5,7 @@
 // "nickname"; Python checks it and names the file), then remembered by the page.
 
 import { h, picture, speaker } from "./draw.js";
+import { keep, recall } from "./page.js";
 
 // The payloads; their Python twins are the TypedDicts of caterpillar_learn/ui/quiz.py.
 
@@ -90,11 +91,7 @@ const NICKNAME_KEY = "caterpillar-learn.nickname";
 const form = { open: false, value: "", download: false, focus: false };
 
 function remembered() {
-  try {
-    return window.localStorage.getItem(NICKNAME_KEY);
-  } catch (error) {
-    return null;
-  }
+  return recall(NICKNAME_KEY);
 }
 
 // Once per rendered lesson: remember the nickname Python accepted (the next lesson asks no more).
@@ -103,11 +100,7 @@ export function keepNickname(model) {
   const write = () => {
     const record = model.get("record") || {};
     if (!record.nickname || record.nickname === remembered()) return;
-    try {
-      window.localStorage.setItem(NICKNAME_KEY, record.nickname);
-    } catch (error) {
-      // refused: the page asks again next time
-    }
+    keep(NICKNAME_KEY, record.nickname); // refused by the browser: kept for this page, asked again next time
   };
   model.on("change:record", write);
   return () => model.off("change:record", write);

@@ -3,10 +3,7 @@
 // over travel from the pile to the hand that takes them.  Web Animations only, short, never blocking a tap,
 // and nothing moves under prefers-reduced-motion.  No rules here: the page compares two views.
 
-/** Whether the page may move things. */
-function moving() {
-  return !(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
-}
+import { moving } from "./page.js";
 
 /**
  * `node` seen arriving from `box`: drawn where it is, it starts at `box` (scaled to it) and glides home.

@@ -3,6 +3,8 @@
 // (caterpillar_learn/ui/assets.py links the files into one module).
 // No rules here and no network: the browser only draws traits and sends events.
 
+import { keep, recall } from "./page.js";
+
 // Fill a catalogue template's {placeholders}; unknown ones stay as they are.
 export function fill(template, values) {
   return String(template || "").replace(/\{(\w+)\}/g, (all, key) => (key in values ? String(values[key]) : all));
@@ -218,20 +220,16 @@ export function forEar(shown, words = {}) {
 
 export const ROOTS = ".cl-root, .rr-root, .lab-root";
 export const voices = new WeakMap();
-const memory = new Map(); // where localStorage is refused (a sandboxed page)
-
 function voiceKey() {
   return "caterpillar-learn.voice:" + (window.location ? window.location.pathname : "");
 }
 
 function remembered() {
-  try { return window.localStorage.getItem(voiceKey()); } catch (error) { return memory.get(voiceKey()) || null; }
+  return recall(voiceKey());
 }
 
 export function remember(on) {
-  const value = on ? "on" : "off";
-  memory.set(voiceKey(), value);
-  try { window.localStorage.setItem(voiceKey(), value); } catch (error) { /* kept in memory for this page */ }
+  keep(voiceKey(), on ? "on" : "off");
 }
 
 // Whether the page reads aloud by itself now: the learner's choice, or this widget's default.

@@ -12,6 +12,7 @@
 
 import { h } from "./preact.js";
 import { ICONS } from "./shared.js";
+import { keep, recall } from "./page.js";
 
 /** @typedef {"roll"|"place"|"fit"|"slip"|"call"|"end"|"fly"|"right"|"step"} SoundName */
 
@@ -36,17 +37,14 @@ export const SOUNDS = {
 export const DUCKED = 0.2;
 
 const KEY = "caterpillar-learn.sound";
-let kept = "on"; // where localStorage is refused (a sandboxed page)
-
 /** Whether sounds play: on unless the learner turned them off on this page's site. */
 export function soundOn() {
-  try { return (window.localStorage.getItem(KEY) || kept) !== "off"; } catch (error) { return kept !== "off"; }
+  return recall(KEY) !== "off";
 }
 
 /** @param {boolean} on */
 function rememberSound(on) {
-  kept = on ? "on" : "off";
-  try { window.localStorage.setItem(KEY, kept); } catch (error) { /* kept for this page */ }
+  keep(KEY, on ? "on" : "off");
 }
 
 /** @type {AudioContext|null} */

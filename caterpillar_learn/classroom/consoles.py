@@ -68,7 +68,7 @@ from caterpillar_learn.classroom.identity import RejoinNeeded, Removed, is_secre
 from caterpillar_learn.classroom.lessonroom import LessonPupil, LessonRoom, LessonSettings
 from caterpillar_learn.classroom.lobby import AnyRoom, Lobby
 from caterpillar_learn.classroom.rooms import CaterpillarsRoom, RoomSettings
-from caterpillar_learn.classroom.screens import desk_view, room_view
+from caterpillar_learn.classroom.screens import JoinView, desk_view, room_view
 from caterpillar_learn.classroom.tables import RaupeRoom, TableSettings
 from caterpillar_learn.i18n import current_language, language, text
 from caterpillar_learn.lessons.gallery import cards, picture_file
@@ -424,7 +424,13 @@ class JoinDesk:
             note = text("classroom.rejoin.refused", nickname=self.nickname)
         elif self.state == "removed":
             note = text("classroom.msg.removed")
-        door = {"code": self.code, "nickname": self.nickname, "state": self.state, "note": note, "secret": self.secret}
+        door: JoinView = {
+            "code": self.code,
+            "nickname": self.nickname,
+            "state": self.state,
+            "note": note,
+            "secret": self.secret,
+        }
         return {"door": door, "lessons": self._lessons()}
 
     def _lessons(self) -> list[dict[str, Any]]:

@@ -176,7 +176,6 @@ class RoomView(TypedDict, total=False):
     qr: str
     phase: str
     round_text: str
-    dice: DiceFaces
     dice_source: str
     dice_help: str
     can_roll: bool
@@ -217,8 +216,15 @@ class DeskView(TypedDict, total=False):
 
 
 class JoinView(TypedDict):
+    """The door of a pupil's page (``JoinWidget.door``): the code and nickname to fill in, where the page stands,
+    what it says there, and the page's secret once joined."""
+
     code: str
     nickname: str
+    #: "door", "waiting", "refused", "removed" or "joined".
+    state: str
+    note: str
+    secret: str
 
 
 def join_address(base: str, code: str) -> str:

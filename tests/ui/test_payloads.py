@@ -11,6 +11,8 @@ from typing import is_typeddict
 import anywidget
 import pytest
 
+from caterpillar_learn.classroom import screens
+from caterpillar_learn.classroom.consoles import JoinWidget, TeacherWidget
 from caterpillar_learn.lessons.questions import Option, Question
 from caterpillar_learn.ui import quiz, resume
 from caterpillar_learn.ui.assets import widget_file
@@ -70,6 +72,22 @@ def test_every_typed_dict_has_its_typedef_with_the_same_fields(file: str, module
     for name, fields in py.items():
         assert name in js, f"widgets/{file} lacks @typedef {name}"
         assert js[name] == fields, (name, js[name] ^ fields)
+
+
+def test_the_classrooms_payloads_have_their_typedefs_with_the_same_fields() -> None:
+    """The classroom's payloads (``classroom/screens.py``) against the teacher's console and the pupils' door
+    (issue 43: ``JoinView`` and ``LeaderRow.reviewing`` had drifted), and the console's and the door's view
+    traits against their widgets'."""
+    js = {**typedefs("classroom-teacher.js"), **typedefs("classroom-join.js")}
+    py = typed_dicts(screens)
+    assert py, "screens.py declares the classroom's payloads"
+    for name, fields in py.items():
+        assert name in js, f"widgets/classroom-*.js lack @typedef {name}"
+        assert js[name] == fields, (name, js[name] ^ fields)
+    for widget, file in ((TeacherWidget, "classroom-teacher.js"), (JoinWidget, "classroom-join.js")):
+        read = set(re.findall(r'model\.get\("(\w+)"\)', widget_file(file).read_text(encoding="utf-8")))
+        synced = set(widget.class_trait_names(sync=True))
+        assert read and read <= synced, (file, read - synced)  # every trait the page reads is one Python sends
 
 
 def test_the_board_typedef_lists_exactly_the_view_traits() -> None:
