@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from caterpillar_learn.i18n import text
+from caterpillar_learn.ui.assets import widget_file
 
 __all__ = ["NOTICE_FILE", "PageWidgets", "connection_lost_js", "every_page", "write_notice"]
 
@@ -56,36 +57,16 @@ _NOTICE_STYLE = (
 
 def connection_lost_js(words: str, retry_ms: int = RETRY_MS) -> str:
     """The script every page loads: on a lost websocket, show ``words`` at the top, then reload once the
-    server answers.
+    server answers (``widgets/connection-lost.js``, type-checked with the widgets), after the line that gives
+    it its words, their style and how often it asks again.
 
-    It waits for the page's Bokeh document (``Bokeh.documents``), then
-    follows its ``connection_lost`` event.  The server is asked with
-    ``HEAD`` on the page's own address: any answer (even "method not
-    allowed") means it is back, and no session is made.
+    >>> script = connection_lost_js("Verbindung verloren", 500)
+    >>> script.splitlines()[0].startswith('window.caterpillarLearnConnectionLost = {"words": "Verbindung verloren"')
+    True
     """
-    return f"""(() => {{
-  const words = {json.dumps(words, ensure_ascii=False)};
-  const style = {json.dumps(_NOTICE_STYLE)};
-  const lost = () => {{
-    if (document.querySelector('[data-testid="connection-lost"]')) return;
-    const notice = document.createElement("div");
-    notice.setAttribute("data-testid", "connection-lost");
-    notice.setAttribute("role", "alert");
-    notice.setAttribute("style", style);
-    notice.textContent = words;
-    document.body.appendChild(notice);
-    const again = () => fetch(window.location.pathname, {{method: "HEAD", cache: "no-store"}})
-      .then(() => window.location.reload(), () => setTimeout(again, {int(retry_ms)}));
-    setTimeout(again, {int(retry_ms)});
-  }};
-  const follow = () => {{
-    const docs = (window.Bokeh && window.Bokeh.documents) || [];
-    if (!docs.length) {{ setTimeout(follow, 100); return; }}
-    docs.forEach((doc) => doc.on_event("connection_lost", lost));
-  }};
-  follow();
-}})();
-"""
+    config = {"words": words, "style": _NOTICE_STYLE, "retry": int(retry_ms)}
+    script = widget_file("connection-lost.js").read_text(encoding="utf-8")
+    return f"window.caterpillarLearnConnectionLost = {json.dumps(config, ensure_ascii=False)};\n{script}"
 
 
 #: The script's file name in the server's own static folder.
