@@ -16,7 +16,7 @@ The room knows nothing about Panel.  What the teacher does is an event too:
 ``dice_released`` (mode ``together``: the teacher's roll shows the lesson's
 next dice on every sheet, and nobody rolls ahead), ``step_held`` (nobody
 goes past that step), ``class_paused`` and ``names_hidden``.  Each event's
-handler is in :data:`APPLY`; an unknown kind is refused.
+handler is in :meth:`LessonRoom.appliers`; an unknown kind is refused.
 
 A Räuber Raupe lesson's table runs on the server's clock, as the
 classroom's own tables do (:meth:`LessonRoom.tick`, four times a second):
@@ -105,7 +105,6 @@ from caterpillar_learn.ui.events import BadEventError, event_type
 from caterpillar_learn.ui.raupe.controller import MAX_TICK
 
 __all__ = [
-    "APPLY",
     "CSV_COLUMNS",
     "EVENTS",
     "LESSON_NAMES",
@@ -174,21 +173,20 @@ class ProgressLine:
     round: int | None = None
 
 
-#: Each event of a lesson room's log, and the :class:`LessonRoom` method that applies it.
-APPLY: dict[str, str] = {
-    "pupil_joined": "_on_joined",
-    "pupil_let_in": "_on_let_in",
-    "pupil_removed": "_on_removed",
-    "pupil_renamed": "_on_renamed",
-    "lesson_event": "_on_lesson_event",
-    "table_clock": "_on_table_clock",
-    "tables_clock": "_on_tables_clock",
-    "dice_released": "_on_released",
-    "step_held": "_on_held",
-    "class_paused": "_on_paused",
-    "names_hidden": "_on_hidden",
-}
-EVENTS: tuple[str, ...] = tuple(APPLY)
+#: Each event of a lesson room's log (its handler: :meth:`LessonRoom.appliers`).
+EVENTS: tuple[str, ...] = (
+    "pupil_joined",
+    "pupil_let_in",
+    "pupil_removed",
+    "pupil_renamed",
+    "lesson_event",
+    "table_clock",
+    "tables_clock",
+    "dice_released",
+    "step_held",
+    "class_paused",
+    "names_hidden",
+)
 #: The events of one pupil's lesson: they redraw that pupil's page (and the teacher's).
 PUPILS_OWN = ("lesson_event", "table_clock")
 
@@ -468,7 +466,7 @@ class LessonRoom(EventRoom):
         """Play a pupil's event on their controller: its refusal raises (one line) and changes nothing."""
         self._trying = True
         try:
-            getattr(self, APPLY[kind])(data)
+            self.appliers()[kind](data)
         finally:
             self._trying = False
 
@@ -518,14 +516,22 @@ class LessonRoom(EventRoom):
         with self.lock:
             self.record("names_hidden", {"on": on})
 
-    def apply(self, kind: str, data: Mapping[str, Any]) -> None:
-        """Apply one event of the log (live, or replayed after a restart) through its handler in :data:`APPLY`."""
-        method = APPLY.get(kind)
-        if method is None:
-            raise ClassroomError(describe("event", kind, "an event of a lesson room"))
-        getattr(self, method)(data)
-        self.log.append((kind, dict(data)))
-        self.version += 1
+    EVENT_WORDS = "an event of a lesson room"
+
+    def appliers(self) -> Mapping[str, Callable[[Mapping[str, Any]], None]]:
+        """Each event of :data:`EVENTS` and its handler below."""
+        return {
+            **super().appliers(),
+            "pupil_joined": self._on_joined,
+            "pupil_removed": self._on_removed,
+            "lesson_event": self._on_lesson_event,
+            "table_clock": self._on_table_clock,
+            "tables_clock": self._on_tables_clock,
+            "dice_released": self._on_released,
+            "step_held": self._on_held,
+            "class_paused": self._on_paused,
+            "names_hidden": self._on_hidden,
+        }
 
     # -- the handlers, one per event of the log ----------------------------------------------
     def _on_joined(self, data: Mapping[str, Any]) -> None:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from functools import partial
@@ -381,44 +381,53 @@ class CaterpillarsRoom(EventRoom):
         who = data.get("pupil") if kind == "move_placed" else None
         return who if isinstance(who, int) else None
 
-    def apply(self, kind: str, data: Mapping[str, Any]) -> None:
-        """Apply one event of the log (live, or replayed after a restart): the engine does every check."""
-        if kind == "pupil_joined":
-            ident, nickname = int(data["pupil"]), str(data["nickname"])
-            if ident in self.pupils:
-                raise ClassroomError(describe("pupil", ident, "a new pupil number"))
-            self.roster.add(ident, nickname, data.get("secret_hash"))
-            self.pupils[ident] = Pupil(ident, nickname, RoomGame(self, ident))
-        elif kind == "pupil_let_in":
-            self._on_let_in(data)
-        elif kind == "pupil_removed":
-            ident = self._pupil_id(data["pupil"])
-            self.roster.remove(ident, self.pupils.pop(ident).nickname)
-            self._reviews.pop(ident, None)
-            self._reviewing.pop(ident, None)
-        elif kind == "pupil_renamed":
-            self._on_renamed(data)
-        elif kind == "dice_rolled":
-            if data["turn"] != self.turn:
-                raise ClassroomError(describe("dice_rolled turn", data["turn"], f"turn {self.turn}"))
-            roll = Roll(tuple(data["dice"]), data.get("action"))
-            for pupil in self.pupils.values():
-                pupil.game.add_roll(roll)
-            self.rolls.append(roll)
-        elif kind == "move_placed":
-            game = self.pupils[int(data["pupil"])].game
-            if data["turn"] != len(game.history):
-                raise ClassroomError(describe("move_placed turn", data["turn"], f"turn {len(game.history)}"))
-            game.make(choice_from_json(data["choice"]))
-            self.roster.seen.add(int(data["pupil"]))  # a pupil who placed had a page (also after a restart)
-        elif kind == "hints_set":
-            self.hints = bool(data["on"])
-        elif kind == "auto_set":
-            self.auto = bool(data["on"])
-        else:
-            raise ClassroomError(describe("event", kind, "an event of a Caterpillars room"))
-        self.log.append((kind, dict(data)))
-        self.version += 1
+    EVENT_WORDS = "an event of a Caterpillars room"
+
+    def appliers(self) -> Mapping[str, Callable[[Mapping[str, Any]], None]]:
+        """Each event of a Caterpillars room's log and its handler (the engine does every check)."""
+        return {
+            **super().appliers(),
+            "pupil_joined": self._on_joined,
+            "pupil_removed": self._on_removed,
+            "dice_rolled": self._on_rolled,
+            "move_placed": self._on_placed,
+            "hints_set": self._on_hints,
+            "auto_set": self._on_auto,
+        }
+
+    def _on_joined(self, data: Mapping[str, Any]) -> None:
+        ident, nickname = int(data["pupil"]), str(data["nickname"])
+        if ident in self.pupils:
+            raise ClassroomError(describe("pupil", ident, "a new pupil number"))
+        self.roster.add(ident, nickname, data.get("secret_hash"))
+        self.pupils[ident] = Pupil(ident, nickname, RoomGame(self, ident))
+
+    def _on_removed(self, data: Mapping[str, Any]) -> None:
+        ident = self._pupil_id(data["pupil"])
+        self.roster.remove(ident, self.pupils.pop(ident).nickname)
+        self._reviews.pop(ident, None)
+        self._reviewing.pop(ident, None)
+
+    def _on_rolled(self, data: Mapping[str, Any]) -> None:
+        if data["turn"] != self.turn:
+            raise ClassroomError(describe("dice_rolled turn", data["turn"], f"turn {self.turn}"))
+        roll = Roll(tuple(data["dice"]), data.get("action"))
+        for pupil in self.pupils.values():
+            pupil.game.add_roll(roll)
+        self.rolls.append(roll)
+
+    def _on_placed(self, data: Mapping[str, Any]) -> None:
+        game = self.pupils[int(data["pupil"])].game
+        if data["turn"] != len(game.history):
+            raise ClassroomError(describe("move_placed turn", data["turn"], f"turn {len(game.history)}"))
+        game.make(choice_from_json(data["choice"]))
+        self.roster.seen.add(int(data["pupil"]))  # a pupil who placed had a page (also after a restart)
+
+    def _on_hints(self, data: Mapping[str, Any]) -> None:
+        self.hints = bool(data["on"])
+
+    def _on_auto(self, data: Mapping[str, Any]) -> None:
+        self.auto = bool(data["on"])
 
     # -- the dice -----------------------------------------------------------------
     def check_rolls(self, rolls: Sequence[Roll]) -> Game:

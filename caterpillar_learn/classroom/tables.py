@@ -322,47 +322,52 @@ class RaupeRoom(EventRoom):
         table = data.get("table") if kind != "pupil_joined" else None
         return table if isinstance(table, int) else None
 
-    def apply(self, kind: str, data: Mapping[str, Any]) -> None:
-        """Apply one event of the log (live or replayed); the referee judges every table event."""
-        if kind == "pupil_joined":
-            ident, table, seat = int(data["pupil"]), int(data["table"]), int(data["seat"])
-            if table == len(self.tables):
-                self.tables.append(SharedTable(self, table))
-            shared = self.tables[table]
-            if shared.started or shared.seats[seat] is not None:
-                raise ClassroomError(describe("seat", [table, seat], "a free seat at a table not started"))
-            pupil = RaupePupil(ident, str(data["nickname"]), table, seat)
-            if ident in self.pupils:
-                raise ClassroomError(describe("pupil", ident, "a new pupil number"))
-            self.roster.add(ident, pupil.nickname, data.get("secret_hash"))
-            self.pupils[ident] = pupil
-            shared.seats[seat] = ident
-        elif kind == "pupil_let_in":
-            self._on_let_in(data)
-        elif kind == "pupil_removed":
-            ident = self._pupil_id(data["pupil"])
-            gone = self.pupils.pop(ident)
-            self.roster.remove(ident, gone.nickname)
-            shared = self.tables[gone.table]
-            shared.seats[gone.seat] = None  # a bot's seat once the table plays; free again before
-            shared.plan()
-        elif kind == "pupil_renamed":
-            self._on_renamed(data)
-        elif kind == "table_started":
-            shared = self.tables[int(data["table"])]
-            shared.started = True
-            shared.moved = 0.0
-            shared.say(text("classroom.raupe.started", mode=text(f"raupe.mode.{shared.game.state.mode.word}")))
-            shared.plan()
-        elif kind == "table_event":
-            shared = self.tables[int(data["table"])]
-            event = event_from_json(data["event"])
-            shared.apply_event(event)
-            player = event.player if isinstance(event, Play) else event.caller if isinstance(event, Call) else None
-            who = None if player is None else shared.seats[player]
-            if who is not None:
-                self.roster.seen.add(who)  # a pupil who played had a page (also after a restart)
-        else:
-            raise ClassroomError(describe("event", kind, "an event of a Räuber Raupe room"))
-        self.log.append((kind, dict(data)))
-        self.version += 1
+    EVENT_WORDS = "an event of a Räuber Raupe room"
+
+    def appliers(self) -> Mapping[str, Callable[[Mapping[str, Any]], None]]:
+        """Each event of a Räuber Raupe room's log and its handler (the referee judges every table event)."""
+        return {
+            **super().appliers(),
+            "pupil_joined": self._on_joined,
+            "pupil_removed": self._on_removed,
+            "table_started": self._on_started,
+            "table_event": self._on_table_event,
+        }
+
+    def _on_joined(self, data: Mapping[str, Any]) -> None:
+        ident, table, seat = int(data["pupil"]), int(data["table"]), int(data["seat"])
+        if table == len(self.tables):
+            self.tables.append(SharedTable(self, table))
+        shared = self.tables[table]
+        if shared.started or shared.seats[seat] is not None:
+            raise ClassroomError(describe("seat", [table, seat], "a free seat at a table not started"))
+        pupil = RaupePupil(ident, str(data["nickname"]), table, seat)
+        if ident in self.pupils:
+            raise ClassroomError(describe("pupil", ident, "a new pupil number"))
+        self.roster.add(ident, pupil.nickname, data.get("secret_hash"))
+        self.pupils[ident] = pupil
+        shared.seats[seat] = ident
+
+    def _on_removed(self, data: Mapping[str, Any]) -> None:
+        ident = self._pupil_id(data["pupil"])
+        gone = self.pupils.pop(ident)
+        self.roster.remove(ident, gone.nickname)
+        shared = self.tables[gone.table]
+        shared.seats[gone.seat] = None  # a bot's seat once the table plays; free again before
+        shared.plan()
+
+    def _on_started(self, data: Mapping[str, Any]) -> None:
+        shared = self.tables[int(data["table"])]
+        shared.started = True
+        shared.moved = 0.0
+        shared.say(text("classroom.raupe.started", mode=text(f"raupe.mode.{shared.game.state.mode.word}")))
+        shared.plan()
+
+    def _on_table_event(self, data: Mapping[str, Any]) -> None:
+        shared = self.tables[int(data["table"])]
+        event = event_from_json(data["event"])
+        shared.apply_event(event)
+        player = event.player if isinstance(event, Play) else event.caller if isinstance(event, Call) else None
+        who = None if player is None else shared.seats[player]
+        if who is not None:
+            self.roster.seen.add(who)  # a pupil who played had a page (also after a restart)

@@ -460,3 +460,25 @@ def test_random_classes_always_finish_and_replay(seed: int, pupils: int) -> None
     assert all(isinstance(p.game, Game) and p.game.score().complete for p in joined)
     again = Lobby(store).rooms[room.code]
     assert isinstance(again, CaterpillarsRoom) and _snapshot(again) == _snapshot(room)
+
+
+def test_every_room_applies_its_log_through_one_table_of_its_own_methods() -> None:
+    """Issue 43: one ``apply`` (EventRoom's) for the three kinds of room, each kind's events in a table of bound
+    methods (a renamed handler is a type error, not a name looked up at run time); an unknown event is refused
+    in one line that names the kind of room."""
+    from caterpillar_learn.classroom.lessonroom import EVENTS, LessonRoom, LessonSettings
+    from caterpillar_learn.classroom.tables import RaupeRoom, TableSettings
+
+    rooms = [
+        CaterpillarsRoom("AAAAAA", RoomSettings.build("beginner")),
+        RaupeRoom("BBBBBB", TableSettings.build(2)),
+        LessonRoom("CCCCCC", LessonSettings.build("01-beginner")),
+    ]
+    for room in rooms:
+        handlers = room.appliers()
+        assert {"pupil_joined", "pupil_let_in", "pupil_removed", "pupil_renamed"} <= set(handlers)
+        assert all(getattr(handler, "__self__", None) is room for handler in handlers.values())
+        with pytest.raises(ClassroomError, match=rf"^event: got 'moon', expected {room.EVENT_WORDS}$"):
+            room.apply("moon", {})
+        assert room.log == [] and room.version == 0
+    assert set(rooms[2].appliers()) == set(EVENTS)
