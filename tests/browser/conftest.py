@@ -150,6 +150,16 @@ def start_classroom(folder: Path, *options: str) -> Server:
     return start_server(cmd, f"http://127.0.0.1:{port}/join", folder / "classroom.log")
 
 
+@pytest.fixture
+def classroom_server(tmp_path: Path) -> Iterator[Server]:
+    """``caterpillar-learn classroom`` of the test's own (a fresh data folder), stopped after it."""
+    server = start_classroom(tmp_path)
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
 def printed_address(server: Server, label: str) -> str:
     """The address a server printed after ``label`` at start (``"Pupils join at:"``)."""
     found = re.search(rf"^{re.escape(label)}\s*(http://\S+)$", server.log.read_text(), re.MULTILINE)

@@ -12,7 +12,6 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
@@ -21,19 +20,10 @@ from caterpillar_learn.classroom.screens import qr_svg
 from caterpillar_learn.i18n import text
 from tests.qr import decode_png
 
-from .conftest import Server, printed_address, screenshot, start_classroom
+from .conftest import Server, printed_address, screenshot
 from .driver import CLICK_TIMEOUT, RENDER_TIMEOUT
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-def classroom_server(tmp_path: Path) -> Iterator[Server]:
-    server = start_classroom(tmp_path)
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 @pytest.fixture

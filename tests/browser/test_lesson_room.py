@@ -32,7 +32,7 @@ from caterpillar_learn.ui.caterpillars import LessonSession
 from caterpillar_learn.ui.raupe.controller import RaupeTable
 
 from .axe import describe_violations, run_axe
-from .conftest import ROOT, Server, printed_address, start_classroom
+from .conftest import ROOT, Server, printed_address
 from .driver import CLICK_TIMEOUT, RENDER_TIMEOUT, follow_the_show_me
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -57,15 +57,6 @@ def wrong_box() -> str:
 def shot(page: Page, name: str, *, full: bool = True) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full)
-
-
-@pytest.fixture
-def classroom(tmp_path: Path) -> Iterator[Server]:
-    server = start_classroom(tmp_path)
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 @pytest.fixture
@@ -108,17 +99,17 @@ def expect_at(teacher: Page, pupil: Page, nickname: str, step: int) -> None:
 
 
 def test_a_teacher_and_three_pupils_in_a_lesson_room(
-    classroom: Server, contexts: dict[str, BrowserContext], axe_script: str
+    classroom_server: Server, contexts: dict[str, BrowserContext], axe_script: str
 ) -> None:
     teacher = contexts["teacher"].new_page()
-    teacher.goto(printed_address(classroom, "Teacher (keep this address to yourself):"), timeout=RENDER_TIMEOUT)
+    teacher.goto(printed_address(classroom_server, "Teacher (keep this address to yourself):"), timeout=RENDER_TIMEOUT)
     teacher.get_by_test_id("room-game").select_option("lesson", timeout=RENDER_TIMEOUT)  # the form redraws
     teacher.get_by_test_id("room-lesson").select_option("01-beginner")
     teacher.get_by_test_id("room-mode").select_option("own")
     teacher.get_by_test_id("create-room").click()
     code = teacher.get_by_test_id("room-code").inner_text(timeout=RENDER_TIMEOUT)
     expect(teacher.get_by_test_id("progress")).to_be_visible()
-    base = printed_address(classroom, "Pupils join at:")
+    base = printed_address(classroom_server, "Pupils join at:")
 
     pupils: dict[str, Page] = {}
     for name in NICKNAMES:
@@ -262,18 +253,18 @@ def test_a_teacher_and_three_pupils_in_a_lesson_room(
 
 
 def test_a_raupe_lesson_together_the_teacher_starts_every_table(
-    classroom: Server, contexts: dict[str, BrowserContext]
+    classroom_server: Server, contexts: dict[str, BrowserContext]
 ) -> None:
     """``10-raupe-shape``, together: the pupil answers the lesson's question, waits, and the teacher's start deals."""
     teacher = contexts["teacher"].new_page()
-    teacher.goto(printed_address(classroom, "Teacher (keep this address to yourself):"), timeout=RENDER_TIMEOUT)
+    teacher.goto(printed_address(classroom_server, "Teacher (keep this address to yourself):"), timeout=RENDER_TIMEOUT)
     teacher.get_by_test_id("room-game").select_option("lesson", timeout=RENDER_TIMEOUT)
     teacher.get_by_test_id("room-lesson").select_option("10-raupe-shape")
     teacher.get_by_test_id("room-mode").select_option("together")
     teacher.get_by_test_id("create-room").click()
     code = teacher.get_by_test_id("room-code").inner_text(timeout=RENDER_TIMEOUT)
     pupil = contexts["Ben"].new_page()  # the touch tablet
-    pupil.goto(f"{printed_address(classroom, 'Pupils join at:')}?room={code}", timeout=RENDER_TIMEOUT)
+    pupil.goto(f"{printed_address(classroom_server, 'Pupils join at:')}?room={code}", timeout=RENDER_TIMEOUT)
     pupil.get_by_test_id("nickname").fill("Ben")
     pupil.get_by_test_id("join-button").tap()
     expect(pupil.get_by_test_id("raupe-hand")).to_be_visible(timeout=RENDER_TIMEOUT)
@@ -309,7 +300,7 @@ def test_a_raupe_lesson_together_the_teacher_starts_every_table(
     expect(pile).not_to_have_attribute("data-size", "1", timeout=RENDER_TIMEOUT)
     deadline = time.monotonic() + CLOCK_WRITE + 10
     while True:
-        with sqlite3.connect(classroom.log.parent / "data" / FILE_NAME) as log:
+        with sqlite3.connect(classroom_server.log.parent / "data" / FILE_NAME) as log:
             written = log.execute("SELECT data FROM events WHERE kind = 'lesson_event'").fetchall()
             rows = [json.loads(data) for (data,) in written]
             clocks = log.execute("SELECT COUNT(*) FROM events WHERE kind = 'tables_clock'").fetchone()[0]

@@ -11,32 +11,21 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, expect
 
 from tests.classroom.probe import PageClient
 
-from .conftest import SCREENSHOTS, Server, printed_address, start_classroom
+from .conftest import SCREENSHOTS, Server, printed_address
 from .driver import RENDER_TIMEOUT
 from .walk import ChildWalk, child_context
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
-@pytest.fixture
-def classroom(tmp_path: Path) -> Iterator[Server]:
-    server = start_classroom(tmp_path)
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
-def test_a_pupil_walks_lesson_one_in_a_lesson_room_on_a_tablet(browser: Browser, classroom: Server) -> None:
-    address = printed_address(classroom, "Teacher (keep this address to yourself):")
+def test_a_pupil_walks_lesson_one_in_a_lesson_room_on_a_tablet(browser: Browser, classroom_server: Server) -> None:
+    address = printed_address(classroom_server, "Teacher (keep this address to yourself):")
     token = re.search(r"token=([\w-]+)", address)
     assert token, address
     teacher = PageClient(address.split("?")[0], {"token": token.group(1)})
@@ -46,7 +35,7 @@ def test_a_pupil_walks_lesson_one_in_a_lesson_room_on_a_tablet(browser: Browser,
 
     with child_context(browser) as context:
         page = context.new_page()
-        page.goto(f"{printed_address(classroom, 'Pupils join at:')}?room={code}", timeout=RENDER_TIMEOUT)
+        page.goto(f"{printed_address(classroom_server, 'Pupils join at:')}?room={code}", timeout=RENDER_TIMEOUT)
         expect(page.get_by_test_id("join-code")).to_have_value(code, timeout=RENDER_TIMEOUT)
         page.get_by_test_id("nickname").fill("Ben")
         page.get_by_test_id("join-button").tap()
