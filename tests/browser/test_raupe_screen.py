@@ -398,10 +398,11 @@ def walk_the_table(page: Page, lesson: str, lang: str = "en", *, both_screens: b
         expect(page.get_by_test_id("raupe-start")).to_have_text(text("raupe_lessons.ui.play_again"))
 
 
-#: The cards' width and their number now (the first card's box; none: 0 and 0).
+#: The cards' width and their number now (the first card's laid-out width, before any transform: a card in the
+#: middle of a press or a flight is drawn scaled for a moment, which a loaded machine's look once caught; none: 0, 0).
 CARDS_JS = """() => {
   const cards = document.querySelectorAll('[data-testid="raupe-card"]');
-  return [cards.length ? cards[0].getBoundingClientRect().width : 0, cards.length];
+  return [cards.length ? cards[0].offsetWidth : 0, cards.length];
 }"""
 
 
