@@ -70,13 +70,15 @@ def child_context(browser: Browser, viewport: dict[str, int] = TABLET) -> Iterat
 #: Every node matching a selector, in the page and in every shadow root (a JavaScript function): a classroom's
 #: page (Panel) draws its widgets in a shadow root, a lesson page (Voila) in the page itself.
 DEEP_JS = """(selector) => {
-  const found = [];
-  const visit = (root) => {
-    found.push(...root.querySelectorAll(selector));
-    for (const host of root.querySelectorAll("*")) if (host.shadowRoot) visit(host.shadowRoot);
-  };
-  visit(document);
-  return found;
+  const now = performance.now();
+  if (!window.__walkRoots || now - window.__walkRootsAt > 1000) {  // the shadow roots, looked for once a second
+    const roots = [document];
+    for (let i = 0; i < roots.length; i++)
+      for (const host of roots[i].querySelectorAll("*")) if (host.shadowRoot) roots.push(host.shadowRoot);
+    window.__walkRoots = roots;
+    window.__walkRootsAt = now;
+  }
+  return window.__walkRoots.flatMap((root) => [...root.querySelectorAll(selector)]);
 }"""
 
 #: What a screen shows, in short (a JavaScript expression): the marked thing, the step, the dice, the words.
