@@ -74,12 +74,9 @@ from caterpillar_learn.i18n import current_language, language, text
 from caterpillar_learn.lessons.gallery import cards, picture_file
 from caterpillar_learn.ui.assets import es_module, widget_styles
 from caterpillar_learn.ui.base import BadEventError, LearnWidget, handler
+from caterpillar_learn.ui.events import Handler
 
 __all__ = [
-    "JOIN_EVENTS",
-    "JOIN_HANDLERS",
-    "TEACHER_EVENTS",
-    "TEACHER_HANDLERS",
     "JoinDesk",
     "JoinWidget",
     "TeacherConsole",
@@ -88,22 +85,8 @@ __all__ = [
 
 log = logging.getLogger("caterpillar_learn.classroom")
 
-#: What the teacher's page may send, and the method of :class:`TeacherConsole` that plays each.
-TEACHER_HANDLERS: dict[str, str] = {
-    "create": "on_create", "open": "on_open", "archive": "on_archive",
-    # the door of a room of either game
-    "remove": "on_remove", "rename": "on_rename", "let_in": "on_let_in", "refuse": "on_refuse",
-    # the dice (Caterpillars; a lesson room together), the start (Räuber Raupe), a pupil's review
-    "roll": "on_roll", "hints": "on_hints", "auto": "on_auto", "review": "on_review", "start": "on_start",
-    # only a lesson room: hold the class at a step, pause it, hide the names, look at a pupil's screen,
-    # download the progress
-    "hold": "on_hold", "pause": "on_pause", "anonymize": "on_anonymize", "watch": "on_watch", "export": "on_export",
-}  # fmt: skip
-TEACHER_EVENTS = tuple(TEACHER_HANDLERS)
+#: The teacher's events only a lesson room takes.
 LESSON_EVENTS = ("hold", "pause", "anonymize", "watch", "export")
-#: Each event the door's page may send, and the :class:`JoinDesk` method that applies it.
-JOIN_HANDLERS: dict[str, str] = {"join": "on_join_form", "resume": "on_resume"}
-JOIN_EVENTS = tuple(JOIN_HANDLERS)
 #: The door's states: the form; waiting for the teacher; refused; taken out by the teacher; joined.
 DOOR_STATES = ("door", "waiting", "refused", "removed", "joined")
 
@@ -113,8 +96,6 @@ Looker = Callable[[LessonRoom | None, LessonPupil | None], None]
 
 class TeacherConsole:
     """The teacher's page: the rooms of the server, one of them on the projector."""
-
-    events: tuple[str, ...] = TEACHER_EVENTS
 
     def __init__(self, lobby: Lobby, join_base: str, *, watch: Callable[[AnyRoom | None], None] | None = None) -> None:
         self.lobby = lobby
@@ -158,10 +139,30 @@ class TeacherConsole:
         return {}
 
     def handle(self, event: Mapping[str, Any]) -> None:
-        """Apply one of :data:`TEACHER_EVENTS` through its handler (:data:`TEACHER_HANDLERS`); a bad one raises
-        and changes nothing."""
+        """Apply one of the teacher's events through its handler (:meth:`handlers`); a bad one raises and
+        changes nothing."""
         self.message = self.notice = ""
-        handler(self, event, TEACHER_HANDLERS)(event)
+        handler(event, self.handlers())(event)
+
+    def handlers(self) -> dict[str, Handler]:
+        """What the teacher's page may send, and the method that plays each."""
+        return {
+            "create": self.on_create, "open": self.on_open, "archive": self.on_archive,
+            # the door of a room of either game
+            "remove": self.on_remove, "rename": self.on_rename, "let_in": self.on_let_in, "refuse": self.on_refuse,
+            # the dice (Caterpillars; a lesson room together), the start (Räuber Raupe), a pupil's review
+            "roll": self.on_roll, "hints": self.on_hints, "auto": self.on_auto, "review": self.on_review,
+            "start": self.on_start,
+            # only a lesson room (LESSON_EVENTS): hold the class at a step, pause it, hide the names, look at a
+            # pupil's screen, download the progress
+            "hold": self.on_hold, "pause": self.on_pause, "anonymize": self.on_anonymize, "watch": self.on_watch,
+            "export": self.on_export,
+        }  # fmt: skip
+
+    @property
+    def events(self) -> tuple[str, ...]:
+        """The event types the console takes (its :meth:`handlers`')."""
+        return tuple(self.handlers())
 
     # -- the handlers, one an event ------------------------------------------------------------------
     def on_create(self, event: Mapping[str, Any]) -> None:
@@ -308,8 +309,6 @@ class JoinDesk:
     (``schedule``, which the server points at the page's document).
     """
 
-    events: tuple[str, ...] = JOIN_EVENTS
-
     def __init__(
         self,
         lobby: Lobby,
@@ -344,9 +343,18 @@ class JoinDesk:
     def interim(self, event: Mapping[str, Any]) -> dict[str, Any]:
         return {}
 
+    def handlers(self) -> dict[str, Handler]:
+        """Each event the door's page may send, and the method that applies it."""
+        return {"join": self.on_join_form, "resume": self.on_resume}
+
+    @property
+    def events(self) -> tuple[str, ...]:
+        """The event types the door takes (its :meth:`handlers`')."""
+        return tuple(self.handlers())
+
     def handle(self, event: Mapping[str, Any]) -> None:
         self.message = ""
-        apply = handler(self, event, JOIN_HANDLERS)
+        apply = handler(event, self.handlers())
         #: The secret this event came with (each event's own: taken from :attr:`offered`).
         self.presented, self.offered = self.offered, None
         if self.state in ("waiting", "joined"):

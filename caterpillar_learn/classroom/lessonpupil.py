@@ -28,7 +28,7 @@ from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Any, ClassVar, TypeVar
+from typing import Any, TypeVar
 
 from caterpillar_learn.caterpillars import Move, Roll, State
 from caterpillar_learn.caterpillars.levels import Level
@@ -38,7 +38,8 @@ from caterpillar_learn.i18n import available_languages, text
 from caterpillar_learn.lessons import LESSONS, SETUPS, get_table
 from caterpillar_learn.ui.base import BadEventError
 from caterpillar_learn.ui.caterpillars.advice import HERE, Helper, Warmup
-from caterpillar_learn.ui.caterpillars.lesson import LESSON_HANDLERS, LessonSession
+from caterpillar_learn.ui.caterpillars.lesson import LessonSession
+from caterpillar_learn.ui.events import Handler
 from caterpillar_learn.ui.raupe.controller import RaupeTable
 
 __all__ = [
@@ -233,15 +234,16 @@ class RoomLesson(LessonSession):
     2
     """
 
-    #: The room keeps each pupil's practice book itself, made again from the log after a restart: no page
-    #: hands one back (``book`` is not an event of the room).
-    handlers: ClassVar[Mapping[str, str]] = {k: v for k, v in LESSON_HANDLERS.items() if k != "book"}
-
     def __init__(self, name: str, seed: int | None = None, helper: Helper | None = None) -> None:
         super().__init__(name, seed, helper=SharedHelper() if helper is None else helper)
         #: The teacher rolls for the class (mode ``together``), and how many rolls the teacher has made so far.
         self.teacher_rolls = False
         self.released = 0
+
+    def handlers(self) -> dict[str, Handler]:
+        """A lesson's events but ``book``: the room keeps each pupil's practice book itself, made again from the
+        log after a restart, and no page hands one back."""
+        return {kind: method for kind, method in super().handlers().items() if kind != "book"}
 
     def rolls_for_learner(self) -> bool:
         """Whether the next dice are the teacher's to roll: the class's roll has not come yet (issue 42: the page

@@ -34,7 +34,7 @@ import logging
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future
 from functools import partial
-from typing import Any, ClassVar, TypeVar, cast
+from typing import Any, TypeVar, cast
 
 import traitlets
 
@@ -50,34 +50,24 @@ from caterpillar_learn.ui.assets import widget_file, widget_styles
 from caterpillar_learn.ui.base import LANGUAGE_EVENT, BadEventError, LearnWidget, handler, whole
 from caterpillar_learn.ui.caterpillars import CaterpillarsBoard
 from caterpillar_learn.ui.caterpillars.advice import Helper, Warmup
-from caterpillar_learn.ui.caterpillars.controller import HANDLERS as BOARD_HANDLERS
 from caterpillar_learn.ui.caterpillars.controller import Session
 from caterpillar_learn.ui.caterpillars.views import dice_view
+from caterpillar_learn.ui.events import Handler
 from caterpillar_learn.ui.quiz import Quiz
 from caterpillar_learn.ui.raupe import RaupeWidget, seat
-from caterpillar_learn.ui.raupe.controller import HANDLERS as RAUPE_HANDLERS
 from caterpillar_learn.ui.raupe.views import Seat, hand_view, table_view
 
-__all__ = ["SEAT_EVENTS", "ClassroomBoard", "RoomSession", "SeatTable", "SeatWidget"]
+__all__ = ["ClassroomBoard", "RoomSession", "SeatTable", "SeatWidget"]
 
 log = logging.getLogger("caterpillar_learn.classroom")
 T = TypeVar("T")
 
-#: A pupil's board takes the lessons' events except ``new_game`` (the teacher starts games).
-PUPIL_HANDLERS: dict[str, str] = {kind: method for kind, method in BOARD_HANDLERS.items() if kind != "new_game"}
-PUPIL_EVENTS = tuple(PUPIL_HANDLERS)
 #: Events that ask the hint generator: only while the teacher allows hints.
 ADVICE_EVENTS = ("hint", "whatif")
 #: What the hint panel says while a worker process works the pupil's hint out.
 THINKING = "classroom.msg.hint_thinking"
 #: What the line under the sheet says after a move while a worker works out what it cost.
 COST_THINKING = "classroom.msg.cost_thinking"
-#: Each event a seat's page may send, and the :class:`SeatTable` method that applies it: the lessons' table
-#: events except the bots' speed and level, and pause (the table is shared).
-SEAT_HANDLERS: dict[str, str] = {
-    kind: RAUPE_HANDLERS[kind] for kind in ("start", "tick", "play", "flip", "shout", "mistake")
-}
-SEAT_EVENTS = tuple(SEAT_HANDLERS)
 #: The events that need the table's game to run.
 SEAT_IN_PLAY = ("play", "flip", "shout", "mistake")
 
@@ -160,8 +150,6 @@ class RoomSession(Session):
     ``Push``, on the page's own document).
     """
 
-    handlers: ClassVar[Mapping[str, str]] = PUPIL_HANDLERS
-
     def __init__(self, room: CaterpillarsRoom, pupil: Pupil) -> None:
         self.room = room
         self.pupil = pupil
@@ -177,8 +165,11 @@ class RoomSession(Session):
             helper=RoomHelper(room),
             told=partial(room.notify, pupil.id),
         )
-        self.events = PUPIL_EVENTS
         self.catch_up()
+
+    def handlers(self) -> dict[str, Handler]:
+        """The board's events except ``new_game`` (the teacher starts games)."""
+        return {kind: method for kind, method in super().handlers().items() if kind != "new_game"}
 
     def make_game(self, seed: int) -> Game:
         """The pupil's game (never a new one: the room's log holds it)."""
@@ -258,7 +249,6 @@ class ClassroomBoard(CaterpillarsBoard):
 class SeatTable(seat.SeatRules):
     """One pupil's seat at a shared Räuber Raupe table, shaped for the lessons' views."""
 
-    events: tuple[str, ...] = SEAT_EVENTS
     paused = False
 
     def __init__(self, room: RaupeRoom, pupil: RaupePupil) -> None:
@@ -318,11 +308,24 @@ class SeatTable(seat.SeatRules):
     def interim(self, event: Mapping[str, Any]) -> dict[str, Any]:
         return {}
 
+    def handlers(self) -> dict[str, Handler]:
+        """Each event a seat's page may send, and the method that applies it: the lessons' table events except
+        the bots' speed and level, and pause (the table is shared)."""
+        return {
+            "start": self.on_start, "tick": self.on_tick, "play": self.on_play, "flip": self.on_flip,
+            "shout": self.on_shout, "mistake": self.on_mistake,
+        }  # fmt: skip
+
+    @property
+    def events(self) -> tuple[str, ...]:
+        """The event types this seat takes (its :meth:`handlers`')."""
+        return tuple(self.handlers())
+
     def handle(self, event: Mapping[str, Any]) -> None:
-        """Apply one of :data:`SEAT_EVENTS` through its handler (:data:`SEAT_HANDLERS`); a bad one raises and
-        changes nothing."""
+        """Apply one of the seat's events through its handler (:meth:`handlers`); a bad one raises and changes
+        nothing."""
         self.message = ""
-        apply = handler(self, event, SEAT_HANDLERS)
+        apply = handler(event, self.handlers())
         with self.room.lock:
             self.follow()
             if event["type"] in SEAT_IN_PLAY and not self.shared.running:

@@ -55,6 +55,7 @@ from caterpillar_learn.ui.events import (
     MAX_EVENT_FIELDS,
     MAX_SEQ,
     BadEventError,
+    Handler,
     event_type,
     handler,
     number,
@@ -89,10 +90,15 @@ UNSEEN_EVENTS = ("tick", "device")
 class Controller(Protocol):
     """One game behind a widget: it takes an event and gives the views."""
 
-    #: The event types it understands (``{"type": ...}``).
-    events: tuple[str, ...]
     #: The newest line for the learner, or why an event was refused.
     message: str
+
+    @property
+    def events(self) -> tuple[str, ...]:
+        """The event types it understands (``{"type": ...}``): its :meth:`handlers`' keys."""
+
+    def handlers(self) -> Mapping[str, Handler]:
+        """Each event type it understands, and its bound method that applies it (:func:`handler` looks there)."""
 
     def handle(self, event: Mapping[str, Any]) -> None:
         """Apply one event whose type is in :attr:`events`; raise :class:`CaterpillarLearnError` if it is bad."""
@@ -302,6 +308,13 @@ class LearnWidget(anywidget.AnyWidget, Generic[C]):
             seq = event.get("seq") if isinstance(event, Mapping) and len(event) <= MAX_EVENT_FIELDS else None
             if isinstance(seq, int) and not isinstance(seq, bool) and 0 <= seq <= MAX_SEQ:
                 self.handled = seq
+
+    def for_page(self, name: str, held: Any, value: Any) -> Any:
+        """View trait ``name``'s ``value`` as sent to a page that holds ``held`` (what it was sent last): the
+        value itself, or a smaller one from which that page draws the same (a Panel page's component asks; a
+        notebook's page is sent every value whole).  A widget whose views repeat what the page holds says so
+        here (:class:`~caterpillar_learn.ui.raupe.widget.RaupeWidget`: the card under the pile's top)."""
+        return value
 
     def drops(self, event: object) -> bool:
         """Whether ``event`` is dropped at the door, before anything reads it (not played, not answered): a page

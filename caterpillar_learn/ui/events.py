@@ -20,7 +20,7 @@ from typing import Any
 
 from caterpillar_learn.errors import CaterpillarLearnError, describe
 
-__all__ = ["MAX_EVENT_FIELDS", "MAX_SEQ", "BadEventError", "event_type", "handler", "number", "whole"]
+__all__ = ["MAX_EVENT_FIELDS", "MAX_SEQ", "BadEventError", "Handler", "event_type", "handler", "number", "whole"]
 
 #: The longest event the widget reads (a page could send megabytes of JSON).
 MAX_EVENT_FIELDS = 16
@@ -30,6 +30,10 @@ MAX_SEQ = 2**53 - 1
 
 class BadEventError(CaterpillarLearnError):
     """An event from the front end that does not fit the game."""
+
+
+#: What plays one event: a controller's method, bound (so that a subclass's own is the one called).
+Handler = Callable[[Mapping[str, Any]], None]
 
 
 def event_type(event: object, known: Iterable[str]) -> str:
@@ -53,23 +57,26 @@ def event_type(event: object, known: Iterable[str]) -> str:
     return kind
 
 
-def handler(owner: object, event: object, handlers: Mapping[str, str]) -> Callable[[Mapping[str, Any]], None]:
-    """The method of ``owner`` that applies ``event``, found by the event's type in ``handlers`` (type → method
-    name): the one table-driven dispatch of every controller and console, so that an unknown type is refused
-    in one line, here (:func:`event_type`).
+def handler(event: object, handlers: Mapping[str, Handler]) -> Handler:
+    """The handler of ``event``, found by the event's type in ``handlers`` (type → bound method, each
+    controller's ``handlers()``): the one table-driven dispatch of every controller and console, so that an
+    unknown type is refused in one line, here (:func:`event_type`).  The table holds the methods themselves,
+    not their names: a renamed method is an error mypy finds.
 
     >>> class Bell:
+    ...     def handlers(self):
+    ...         return {"ring": self.on_ring}
     ...     def on_ring(self, event):
     ...         print("ring" * event["times"])
-    >>> handler(Bell(), {"type": "ring", "times": 2}, {"ring": "on_ring"})({"times": 2})
+    >>> bell = Bell()
+    >>> handler({"type": "ring", "times": 2}, bell.handlers())({"times": 2})
     ringring
-    >>> handler(Bell(), {"type": "moon"}, {"ring": "on_ring"})
+    >>> handler({"type": "moon"}, bell.handlers())
     Traceback (most recent call last):
     ...
     caterpillar_learn.ui.events.BadEventError: event type: got 'moon', expected one of ring
     """
-    method: Callable[[Mapping[str, Any]], None] = getattr(owner, handlers[event_type(event, handlers)])
-    return method
+    return handlers[event_type(event, handlers)]
 
 
 def whole(value: object, field: str, size: int | None = None) -> int:

@@ -36,7 +36,7 @@ from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, ClassVar
+from typing import Any
 
 from caterpillar_learn.caterpillars import DEFAULT_LABELS, Game, Move, Roll, SetupChoice, State, legal_moves, why_not
 from caterpillar_learn.caterpillars.game import Turn
@@ -63,16 +63,10 @@ from caterpillar_learn.ui.caterpillars.views import (
     review_view,
     sheet_view,
 )
-from caterpillar_learn.ui.events import BadEventError, handler, whole
+from caterpillar_learn.ui.events import BadEventError, Handler, handler, whole
 
-__all__ = ["EVENTS", "HANDLERS", "Session"]
+__all__ = ["Session"]
 
-#: Each event a page may send, and the :class:`Session` method that applies it.
-HANDLERS: dict[str, str] = {
-    "roll": "on_roll", "box": "on_box", "option": "on_option", "close": "on_close", "die": "on_die",
-    "hint": "on_hint", "review": "on_review", "new_game": "on_new_game", "whatif": "on_whatif", "device": "on_device",
-}  # fmt: skip
-EVENTS: tuple[str, ...] = tuple(HANDLERS)
 _uids = itertools.count(1)
 log = logging.getLogger("caterpillar_learn.ui")
 
@@ -97,9 +91,6 @@ class Session:
     helper: Helper = field(default=HERE, repr=False, kw_only=True)
     #: Redraws the page once an answer from elsewhere has come (called on the pool's thread); set by the host.
     told: Callable[[], None] = field(default=lambda: None, repr=False, kw_only=True)
-    #: The table of handlers this session dispatches through, and so the events it takes.
-    handlers: ClassVar[Mapping[str, str]] = HANDLERS
-    events: tuple[str, ...] = field(init=False, default=EVENTS)
     game: Game = field(init=False)
     revealed: bool = field(init=False, default=False)
     pending: dict[int, int] = field(init=False, default_factory=dict)  # slot → setup label placed this roll
@@ -227,11 +218,24 @@ class Session:
         return {}
 
     def handle(self, event: Mapping[str, Any]) -> None:
-        """Apply one front-end event through its handler (:data:`HANDLERS`); a bad one raises and changes nothing."""
+        """Apply one front-end event through its handler (:meth:`handlers`); a bad one raises and changes nothing."""
         self.message = ""
-        apply = handler(self, event, self.handlers)
+        apply = handler(event, self.handlers())
         self.catch_up()
         apply(event)
+
+    def handlers(self) -> dict[str, Handler]:
+        """Each event a page may send, and the method that applies it (the events this session takes)."""
+        return {
+            "roll": self.on_roll, "box": self.on_box, "option": self.on_option, "close": self.on_close,
+            "die": self.on_die, "hint": self.on_hint, "review": self.on_review, "new_game": self.on_new_game,
+            "whatif": self.on_whatif, "device": self.on_device,
+        }  # fmt: skip
+
+    @property
+    def events(self) -> tuple[str, ...]:
+        """The event types this session takes (its :meth:`handlers`')."""
+        return tuple(self.handlers())
 
     # -- the handlers, one per event -------------------------------------------------
     def on_new_game(self, event: Mapping[str, Any]) -> None:

@@ -45,7 +45,7 @@ from caterpillar_learn.ui.caterpillars.advice import (
     Helper,
     helper_move,
 )
-from caterpillar_learn.ui.caterpillars.controller import HANDLERS, Session, log
+from caterpillar_learn.ui.caterpillars.controller import Session, log
 from caterpillar_learn.ui.caterpillars.practice import PracticePanel, worked_out
 from caterpillar_learn.ui.caterpillars.views import (
     dice_view,
@@ -53,18 +53,12 @@ from caterpillar_learn.ui.caterpillars.views import (
     menu_view,
     sheet_view,
 )
-from caterpillar_learn.ui.events import BadEventError, event_type, handler, whole
+from caterpillar_learn.ui.events import BadEventError, Handler, event_type, handler, whole
 from caterpillar_learn.ui.quiz import Quiz
 from caterpillar_learn.ui.resume import SAVE_FORMAT, SaveError, SaveRecord, check_save
 
-__all__ = ["HELP", "LESSON_HANDLERS", "PAGE_EVENTS", "PRACTICE_EVENTS", "LessonSession"]
+__all__ = ["HELP", "PAGE_EVENTS", "PRACTICE_EVENTS", "LessonSession"]
 
-#: A lesson's events: the board's, and its steps, questions and the grown-ups' switch (:class:`LessonSession`).
-LESSON_HANDLERS: dict[str, str] = {
-    **HANDLERS, "step": "on_step", "answer": "on_answer", "check": "on_check", "numbers": "on_numbers",
-    "nickname": "on_nickname", "book": "on_book", "practice_next": "on_practice_next",
-    "practice_start": "on_practice_start", "practice_stop": "on_practice_stop",
-}  # fmt: skip
 #: Events that describe the page, not the lesson: a save does not keep them (the next page sends its own).
 #: ``book`` is the page's practice book, kept apart from the lesson's save (:mod:`.practice`).
 PAGE_EVENTS = frozenset({"device", "nickname", "book"})
@@ -105,7 +99,6 @@ class LessonSession(Session):
     ('question.boxes', 'question')
     """
 
-    handlers: ClassVar[Mapping[str, str]] = LESSON_HANDLERS
     #: The ``kind`` of this controller's saves (:mod:`caterpillar_learn.ui.resume`).
     save_kind: ClassVar[str] = "caterpillars-lesson"
     #: Whether a free game is followed by practice of its costliest moves (issue 33).
@@ -150,7 +143,6 @@ class LessonSession(Session):
             helper=helper,
             told=told,
         )
-        self.events = tuple(self.handlers)
         self._ask()
 
     def make_game(self, seed: int) -> Game:
@@ -557,6 +549,15 @@ class LessonSession(Session):
             raise BadEventError(text("lessons.question.answer_first"))
         self.quiz.choose(box_id(slot))
 
+    def handlers(self) -> dict[str, Handler]:
+        """A lesson's events: the board's, and its steps, questions, the grown-ups' switch and the practice."""
+        return {
+            **super().handlers(), "step": self.on_step, "answer": self.on_answer, "check": self.on_check,
+            "numbers": self.on_numbers, "nickname": self.on_nickname, "book": self.on_book,
+            "practice_next": self.on_practice_next, "practice_start": self.on_practice_start,
+            "practice_stop": self.on_practice_stop,
+        }  # fmt: skip
+
     # -- a lesson's own handlers ---------------------------------------------------------
     def on_step(self, event: Mapping[str, Any]) -> None:
         self._step(event.get("delta"))
@@ -632,7 +633,7 @@ class LessonSession(Session):
         elif kind == "close":
             practice.menu_slot = None
         else:
-            handler(self, event, self.handlers)(event)
+            handler(event, self.handlers())(event)
 
     def on_numbers(self, event: Mapping[str, Any]) -> None:
         value = event.get("value")

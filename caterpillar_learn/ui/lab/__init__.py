@@ -5,7 +5,7 @@
 'intermediate'
 """
 
-from caterpillar_learn.ui.lab.controller import EVENTS, LabBench
+from caterpillar_learn.ui.lab.controller import LabBench
 from caterpillar_learn.ui.lab.widget import LabWidget
 
-__all__ = ["EVENTS", "LabBench", "LabWidget"]
+__all__ = ["LabBench", "LabWidget"]

@@ -30,15 +30,12 @@ from typing import Any
 
 from caterpillar_learn.caterpillars.levels import Level
 from caterpillar_learn.errors import describe
-from caterpillar_learn.ui.events import BadEventError, handler, whole
+from caterpillar_learn.ui.events import BadEventError, Handler, handler, whole
 from caterpillar_learn.ui.lab.report import DEFAULT_STRATEGIES, STRATEGIES, LabReport, run_lab
 from caterpillar_learn.ui.lab.views import lab_view
 
-__all__ = ["EVENTS", "GAMES", "HANDLERS", "SLOW_GAMES", "LabBench"]
+__all__ = ["GAMES", "SLOW_GAMES", "LabBench"]
 
-#: Each event the lab's page may send, and the :class:`LabBench` method that applies it.
-HANDLERS: dict[str, str] = {"run": "on_run"}
-EVENTS: tuple[str, ...] = tuple(HANDLERS)
 #: Games per strategy a learner may ask for: enough to see a shape, few enough to wait for.
 GAMES = (20, 2000)
 #: The most games a slow strategy plays at a level (measured here: the hint takes about
@@ -66,8 +63,6 @@ def parse_strategies(value: object) -> tuple[str, ...]:
 
 class LabBench:
     """The lab's settings and its last report; a bad event only raises and changes nothing."""
-
-    events = EVENTS
 
     def __init__(
         self,
@@ -107,7 +102,16 @@ class LabBench:
 
     def handle(self, event: Mapping[str, Any]) -> None:
         self.message = ""
-        handler(self, event, HANDLERS)(event)
+        handler(event, self.handlers())(event)
+
+    def handlers(self) -> dict[str, Handler]:
+        """Each event the lab's page may send, and the method that applies it."""
+        return {"run": self.on_run}
+
+    @property
+    def events(self) -> tuple[str, ...]:
+        """The event types the lab takes (its :meth:`handlers`')."""
+        return tuple(self.handlers())
 
     def on_run(self, event: Mapping[str, Any]) -> None:
         """Check a ``run`` event's fields, then play the games and keep the report."""

@@ -5,7 +5,7 @@
 'colour'
 """
 
-from caterpillar_learn.ui.raupe.controller import EVENTS, RaupeTable
+from caterpillar_learn.ui.raupe.controller import RaupeTable
 from caterpillar_learn.ui.raupe.widget import RaupeWidget
 
-__all__ = ["EVENTS", "RaupeTable", "RaupeWidget"]
+__all__ = ["RaupeTable", "RaupeWidget"]

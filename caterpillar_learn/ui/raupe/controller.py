@@ -120,30 +120,14 @@ from caterpillar_learn.raupe.cards import Card, Side
 from caterpillar_learn.raupe.hints import describe_side, fit_reason, penalty_text, trait_name
 from caterpillar_learn.raupe.referee import PENALTY_CARDS, Mistake, Outcome, Penalty
 from caterpillar_learn.raupe.svg import card_svg, side_svg
-from caterpillar_learn.ui.events import BadEventError, handler, number, whole
+from caterpillar_learn.ui.events import BadEventError, Handler, handler, number, whole
 from caterpillar_learn.ui.quiz import QuestionView, Quiz
 from caterpillar_learn.ui.raupe import seat
 from caterpillar_learn.ui.raupe.views import hand_view, lesson_view, slip_view, table_view
 from caterpillar_learn.ui.resume import SAVE_FORMAT, SaveError, SaveRecord, check_save
 
-__all__ = ["EVENTS", "HANDLERS", "RaupeTable"]
+__all__ = ["RaupeTable"]
 
-#: Each event a page may send, and the :class:`RaupeTable` method that applies it.
-HANDLERS: dict[str, str] = {
-    "answer": "on_answer",
-    "check": "on_check",
-    "start": "on_start",
-    "tick": "on_tick",
-    "play": "on_play",
-    "flip": "on_flip",
-    "shout": "on_shout",
-    "mistake": "on_mistake",
-    "speed": "on_speed",
-    "level": "on_level",
-    "pause": "on_pause",
-    "nickname": "on_nickname",
-}
-EVENTS: tuple[str, ...] = tuple(HANDLERS)
 #: The events a save keeps: those that make the lesson's step (a card tapped keeps only while it answers).
 KEPT = ("answer", "check", "start", "speed", "level")
 #: What waits while a lesson's question is open (a tap on a card answers it instead).
@@ -190,7 +174,6 @@ class RaupeTable(seat.SeatRules):
     1.0
     """
 
-    events: tuple[str, ...] = EVENTS
     #: The ``kind`` of this controller's saves (:mod:`caterpillar_learn.ui.resume`).
     save_kind = "raupe-lesson"
 
@@ -392,9 +375,22 @@ class RaupeTable(seat.SeatRules):
         """Whether the question waits for a right answer before the first game (taps on cards answer it)."""
         return self.quiz.is_pending and not self.started
 
+    def handlers(self) -> dict[str, Handler]:
+        """Each event a page may send, and the method that applies it (the events this table takes)."""
+        return {
+            "answer": self.on_answer, "check": self.on_check, "start": self.on_start, "tick": self.on_tick,
+            "play": self.on_play, "flip": self.on_flip, "shout": self.on_shout, "mistake": self.on_mistake,
+            "speed": self.on_speed, "level": self.on_level, "pause": self.on_pause, "nickname": self.on_nickname,
+        }  # fmt: skip
+
+    @property
+    def events(self) -> tuple[str, ...]:
+        """The event types this table takes (its :meth:`handlers`')."""
+        return tuple(self.handlers())
+
     def handle(self, event: Mapping[str, Any]) -> None:
-        """Apply one front-end event through its handler (:data:`HANDLERS`); a bad one raises and changes nothing."""
-        apply = handler(self, event, HANDLERS)
+        """Apply one front-end event through its handler (:meth:`handlers`); a bad one raises and changes nothing."""
+        apply = handler(event, self.handlers())
         kind = event["type"]
         if self.asking and kind in WAIT_FOR_THE_ANSWER:
             raise BadEventError(text("lessons.question.answer_first"))
