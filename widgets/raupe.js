@@ -1,5 +1,5 @@
-// Räuber Raupe front end.  Draws the view traits (`table`, `hand`, `log`,
-// `message`, `strings`, `lang`); every learner action (and every clock tick)
+// Räuber Raupe front end.  Draws the view traits (`table`, `hand`, `message`,
+// `strings`, `lang`); every learner action (and every clock tick)
 // is one event.  No rules here: Python judges every card and draws it
 // (caterpillar_learn/raupe/svg.py).
 // Drawn with draw.js: the whole table is described again on every change and
@@ -20,8 +20,9 @@ import { sound } from "./sound.js";
  * @typedef {Object} TableView
  * @property {string} mode
  * @property {string} mode_text
- * @property {{svg: string, size: number, label: string, below: string, show_below: boolean, by: number}} pile  below: the card
- *   under the top ("" if none or the lesson does not show it); by: who put the top card down (-1: dealt)
+ * @property {{svg: string, key: string, size: number, label: string, below: string, below_key: string, show_below: boolean, by: number}} pile
+ *   key: the top's face and language; below: the card under the top ("" if none, if the lesson does not show it, or if
+ *   it is the top this page was sent last: below_key names it); by: who put the top card down (-1: dealt)
  * @property {Array<{seat: number, name: string, cards: number}>} opponents
  * @property {boolean} referee
  * @property {{aphid: boolean, mode: string|null}} armed
@@ -177,6 +178,23 @@ function render({ model, el }) {
   let pileSize = -1;
   let pileSeenAt = performance.now();
   const seen = () => ({ seen: Math.max(pileSize, 0), since: Math.round((performance.now() - pileSeenAt)) / 1000 });
+
+  // The pile's last tops as this page was sent them (key -> picture): the card under the top comes by its key
+  // alone when it is the top this page holds (issue 46), and is drawn from here under its own names.
+  /** @type {Map<string, string>} */
+  const tops = new Map();
+  const keepTop = () => {
+    const pile = table().pile;
+    if (!pile || !pile.key || !pile.svg) return;
+    tops.delete(pile.key);
+    tops.set(pile.key, pile.svg);
+    if (tops.size > 4) tops.delete(String(tops.keys().next().value));
+  };
+  model.on("change:table", keepTop);
+  keepTop();
+  /** @param {TableView["pile"]} pile */
+  const belowPicture = (pile) => pile.below || (pile.below_key && tops.has(pile.below_key)
+    ? String(tops.get(pile.below_key)).replaceAll('id="pile-', 'id="below-').replaceAll("url(#pile-", "url(#below-") : "");
 
   // A part's description is made again only when its data changed; otherwise the same object goes to preact,
   // which leaves its nodes alone (a speaker's or a switch's ref would otherwise run, and wake the voice, on
@@ -401,9 +419,10 @@ function render({ model, el }) {
         onclick: () => { sound("call"); send(type, word ? { word } : { ...seen() }); } }, keyed(str(id), KEY_OF[id], lang))));
 
     // Nothing fits: the pile is the thing to watch, marked but never glowing (there is nothing to tap).
+    const below = belowPicture(t.pile);
     const pile = part("pile", [t.pile, str("pile_size"), todo("pile")], () => [
       h("div", { class: `rr-below${t.pile.show_below ? " rr-below-kept" : ""}`, "data-testid": "raupe-below", "aria-hidden": "true",
-        hidden: !t.pile.below }, t.pile.below ? art(t.pile.below) : null),
+        hidden: !below }, below ? art(below) : null),
       h("div", { class: "rr-pile", "data-testid": "raupe-pile", role: "img", "aria-label": t.pile.label, "data-size": t.pile.size,
         ...mark("pile") },
         art(t.pile.svg), h("span", { class: "rr-pile-size" },
@@ -552,6 +571,7 @@ function render({ model, el }) {
   const unkeep = keepSave(model, send);
   draw();
   return () => {
+    model.off("change:table", keepTop);
     unname();
     unkeep();
     send.stop();

@@ -221,9 +221,7 @@ class Push:
         early = self.first()
         for name, value in early.items():  # the widget first: the component checks every write against it
             setattr(self.widget, name, value)
-        self.component.param.update(
-            {name: value for name, value in early.items() if value != getattr(self.component, name)}
-        )
+        self.component.pull(early)
 
     def _rest(self) -> None:
         self.pending = False

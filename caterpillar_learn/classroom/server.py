@@ -61,6 +61,7 @@ from caterpillar_learn.classroom.pages import build_pages
 from caterpillar_learn.classroom.tweaks import (
     Freezer,
     fewer_bundles,
+    one_collector,
     quiet_diagnostics,
     tornado_application,
     use_the_c_allocator,
@@ -156,6 +157,7 @@ def serve(
     from caterpillar_learn.ui.caterpillars.advice import PooledHelper
 
     quiet_diagnostics()  # difflib on every change otherwise
+    one_collector()  # the Freezer's full collections, not Panel's besides
     burst = max(12, int(joins_per_minute // 2))
     try:  # the folder held for as long as the server runs: --archive and --restore wait for it to stop
         lobby = Lobby.open(data, hold=True, limit=JoinLimit(burst=burst, per_minute=joins_per_minute))

@@ -135,6 +135,27 @@ def test_the_freezer_collects_a_closed_page_before_freezing(heap: Heap) -> None:
     assert heap.gone() is None  # collected, not frozen for ever
 
 
+def test_pages_that_only_opened_settle_without_a_full_collection_and_a_close_collects_it_all(heap: Heap) -> None:
+    """Nothing closed since the last full collection: the settle looks at the young generations only, so a
+    cycle that became garbage while old waits (frozen) until a page closes; then everything is collected."""
+    heap.freezer.opened()
+    heap.freezer.closed()
+    heap.now[0] += Freezer.QUIET
+    assert heap.freezer.tick() and heap.gone() is None  # a close: the full collection
+    old = _Page()
+    gc.collect()  # alive through a full collection: in the oldest generation now
+    gone = weakref.ref(old)
+    del old  # garbage, and old
+    heap.freezer.opened()  # pages open (none closes) and settle
+    heap.now[0] += Freezer.QUIET
+    assert heap.freezer.tick()
+    assert gone() is not None and gc.get_freeze_count() > 0  # not looked for: frozen with the living
+    heap.freezer.closed()  # a page closes: everything thawed ...
+    heap.now[0] += Freezer.QUIET
+    assert heap.freezer.tick()  # ... and collected, all of it
+    assert gone() is None
+
+
 def test_a_stream_of_page_loads_does_not_keep_closed_pages_uncollected(heap: Heap) -> None:
     heap.freezer.closed()
     while heap.now[0] < Freezer.LONGEST:  # a page opens every second: the pages never settle
@@ -145,17 +166,21 @@ def test_a_stream_of_page_loads_does_not_keep_closed_pages_uncollected(heap: Hea
     assert heap.gone() is None and heap.now[0] <= Freezer.LONGEST
 
 
-def test_a_stream_of_pages_is_frozen_without_a_collection_and_collected_once_it_settles(heap: Heap) -> None:
+def test_a_stream_of_pages_is_frozen_without_a_collection_and_collected_once_a_page_closes(heap: Heap) -> None:
     """While pages keep opening (a school joining), each tick freezes the heap without a full collection, so
-    Python's own full collections need not look at every page opened so far; what garbage was frozen with
-    it is collected once the pages settle."""
+    Python's own full collections need not look at every page opened so far.  Once the pages settle, only the
+    young generations are collected; what garbage was frozen with the stream is collected once a page closes."""
     for _ in range(3):  # three seconds of a stream: many pages a second
         heap.stream(1)
         assert not heap.freezer.tick()
         assert gc.get_freeze_count() > 0  # frozen, garbage and all, without a collection
     assert heap.gone() is not None
     heap.now[0] += Freezer.QUIET
-    assert heap.freezer.tick()  # settled: thawed, collected, frozen again
+    assert heap.freezer.tick()  # settled: thawed, the young collected, frozen again
+    assert heap.gone() is not None and gc.get_freeze_count() > 0
+    heap.freezer.closed()
+    heap.now[0] += Freezer.QUIET
+    assert heap.freezer.tick()  # a page closed: all of it collected
     assert heap.gone() is None and gc.get_freeze_count() > 0
 
 

@@ -401,3 +401,15 @@ def test_a_components_parameters_are_its_classs_and_its_values_its_own() -> None
     assert (ada.door["nickname"], bob.door["nickname"]) == ("Ada", "Bob")
     ada.event = {"type": "join", "code": "KX47PQ", "nickname": "Ada", "seq": 1}
     assert ada.message and not bob.message and ada.handled == 1 and bob.handled == 0
+
+
+# --- classroom/tweaks.py: one_collector (Panel's collection after a closed page, switched off) -------------------
+
+
+def test_panel_schedules_its_collection_after_a_closed_page_by_the_module_global_name() -> None:
+    """``one_collector`` replaces ``panel.io.document._garbage_collect``; Panel's ``_destroy_document`` must
+    look it up by that name when it schedules it (a reference taken at import would keep Panel's own)."""
+    import panel.io.document as document
+
+    assert callable(document._garbage_collect)
+    assert "_garbage_collect" in document._destroy_document.__code__.co_names

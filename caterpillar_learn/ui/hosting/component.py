@@ -55,12 +55,13 @@ declared with param's ``no_instance_params``.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, ClassVar
 
 import param
 from bokeh.core.serialization import Serializable, Serializer
 from panel.custom import AnyWidgetComponent, ReactiveESMMetaclass
-from param.parameterized import no_instance_params
+from param.parameterized import batch_call_watchers, no_instance_params
 
 from caterpillar_learn.ui.base import LearnWidget
 
@@ -155,7 +156,9 @@ class LearnComponent(AnyWidgetComponent, metaclass=LearnComponentMeta):
         self.widget = widget
         #: The classroom server's redraw queue (``Redraws``), held while this page's event is played.
         self.redraws: Any = None
-        super().__init__(**{name: getattr(widget, name) for name in self._view}, **params)  # type: ignore[no-untyped-call]
+        #: Each view trait's value as the widget had it when it was last sent (the page may hold less: ``for_page``).
+        self._sent: dict[str, Any] = {name: getattr(widget, name) for name in self._view}
+        super().__init__(**self._sent, **params)  # type: ignore[no-untyped-call]
         self.param.watch(self._on_event, ["event"])
 
     def _on_event(self, change: param.parameterized.Event) -> None:
@@ -163,16 +166,24 @@ class LearnComponent(AnyWidgetComponent, metaclass=LearnComponentMeta):
             self.widget.receive(change.new)  # plays it (or refuses it in one line), refreshes its traits, `handled`
             self.pull()
 
-    def pull(self) -> None:
-        """Copy into the parameters the widget's traits that differ (compared with ``!=`` first, in C)."""
+    def pull(self, names: Iterable[str] | None = None) -> None:
+        """Copy into the parameters the widget's traits (``names``, or all) that differ from what was last sent
+        (compared with ``!=`` first, in C), each as the widget would send it to a page holding the last one
+        (:meth:`~caterpillar_learn.ui.base.LearnWidget.for_page`)."""
         widget = self.widget
+        sent = self._sent
         changed = {}
-        for name in self._view:
+        for name in self._view if names is None else names:
             value = getattr(widget, name)
-            if value != getattr(self, name):
-                changed[name] = value
+            if value != sent[name]:
+                changed[name] = widget.for_page(name, sent[name], value)
+                sent[name] = value
         if changed:
-            self.param.update(changed)
+            # One batch, so one message to the page; not param's update(), which reads all forty-odd values
+            # first to put them back on an error (a tenth of a lesson room's CPU while bots race: issue 46).
+            with batch_call_watchers(self):
+                for name, value in changed.items():
+                    setattr(self, name, value)
 
     def tampered(self, written: dict[str, Any]) -> None:
         """Called with what a page wrote other than ``event`` (after it was put back); a server logs it."""
@@ -197,6 +208,8 @@ class LearnComponent(AnyWidgetComponent, metaclass=LearnComponentMeta):
             name: value for name, value in events.items() if name in self._view and value != getattr(widget, name)
         }
         if written:
+            for name in written:
+                self._sent[name] = None  # the page holds what it wrote, not what it was sent
             self.pull()  # the truth back on the page
             self.tampered(written)
 

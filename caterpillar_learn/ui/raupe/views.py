@@ -27,11 +27,11 @@ from __future__ import annotations
 
 from typing import Any, NotRequired, Protocol, TypedDict
 
-from caterpillar_learn.i18n import catalogue, text
+from caterpillar_learn.i18n import catalogue, current_language, text
 from caterpillar_learn.lessons import TableSetup
 from caterpillar_learn.lessons.stars import MOST, table_stars
 from caterpillar_learn.raupe import LEVELS, Card, Game, Mode, Play, mode_name, outcome, strategy_hint, winner_text
-from caterpillar_learn.raupe.cards import Side
+from caterpillar_learn.raupe.cards import BUTTERFLY_NAME, Side, format_side
 from caterpillar_learn.raupe.hints import describe_side, trait_name
 from caterpillar_learn.raupe.svg import card_svg, printed_words, side_svg
 from caterpillar_learn.ui.quiz import Quiz
@@ -285,6 +285,36 @@ def earned_stars(table: Seat) -> int:
     return table_stars(tally["fits"], busiest)
 
 
+def face_key(face: Side | None) -> str:
+    """A card's face as the page keeps its picture: the face in notation and the language of its words.
+
+    >>> from caterpillar_learn.raupe.cards import parse_side
+    >>> face_key(parse_side("round-red@jagged-green+aphid")), face_key(None)
+    ('en:round-red@jagged-green+aphid', 'en:butterfly')
+    """
+    return f"{current_language()}:{BUTTERFLY_NAME if face is None else format_side(face)}"
+
+
+def for_a_page_holding(held: object, table: TableView) -> TableView:
+    """``table`` as sent to a page that was last sent ``held``: the card now under the top, when it is the top
+    that page holds, goes as its key alone (``below`` empty, ``below_key`` kept), and the page draws the picture
+    it has.  In a race the pile's two pictures were most of a bots' move's bytes (issue 46).
+
+    >>> pile = {"key": "en:b", "svg": "<svg B/>", "below_key": "en:a", "below": "<svg A/>"}
+    >>> for_a_page_holding({"pile": {"key": "en:a", "svg": "<svg A/>"}}, {"pile": pile})["pile"]["below"]
+    ''
+    >>> for_a_page_holding({"pile": {"key": "en:z"}}, {"pile": pile})["pile"]["below"]
+    '<svg A/>'
+    >>> for_a_page_holding({}, {"pile": pile})["pile"]["below"]
+    '<svg A/>'
+    """
+    pile = table.get("pile") or {}
+    held_pile = held.get("pile") if isinstance(held, dict) else None
+    if not pile.get("below") or not isinstance(held_pile, dict) or held_pile.get("key") != pile.get("below_key"):
+        return table
+    return {**table, "pile": {**pile, "below": ""}}
+
+
 def table_view(table: Seat) -> TableView:
     """Everything on the table but the hand: mode, pile, opponents, calls, clock state, tally, winner, record."""
     state = table.game.state
@@ -311,9 +341,11 @@ def table_view(table: Seat) -> TableView:
         "mode_text": mode_name(state.mode),
         "pile": {
             "svg": card_svg(top.card, top.side, uid="pile"),
+            "key": face_key(top.face),
             "size": len(state.pile),
             "label": text("raupe_lessons.aria.pile", words=words, size=len(state.pile)),
             "below": "" if below is None else card_svg(below.card, below.side, uid="below"),
+            "below_key": "" if below is None else face_key(below.face),
             "show_below": table.setup.show_below,
             # Who put the top card down (-1: the card dealt to start it), so the page moves it from there.
             "by": -1 if state.last is None else state.last.player,

@@ -54,6 +54,7 @@ from caterpillar_learn.raupe.bots import get_level
 from caterpillar_learn.ui.assets import es_module, widget_styles
 from caterpillar_learn.ui.base import LearnWidget, refuse_keywords
 from caterpillar_learn.ui.raupe.controller import RaupeTable
+from caterpillar_learn.ui.raupe.views import for_a_page_holding
 
 __all__ = ["RaupeWidget"]
 
@@ -76,7 +77,9 @@ class RaupeWidget(LearnWidget[RaupeTable]):
 
     table = traitlets.Dict().tag(sync=True, view=True)
     hand = traitlets.List(trait=traitlets.Dict()).tag(sync=True, view=True)
-    log = traitlets.List(trait=traitlets.Unicode()).tag(sync=True, view=True)
+    #: The table's last lines, for Python (a notebook, the tests): not sent, the page draws no log (it went
+    #: with every bots' move to every page, issue 46).
+    log = traitlets.List(trait=traitlets.Unicode())
     question = traitlets.Dict().tag(sync=True, view=True)
     record = traitlets.Dict().tag(sync=True, view=True)
     lesson_text = traitlets.Dict().tag(sync=True, view=True)
@@ -106,6 +109,10 @@ class RaupeWidget(LearnWidget[RaupeTable]):
         with language(self.lang):  # the table asked its question in the process's language
             self.session.translate()
         self.refresh()
+
+    def for_page(self, name: str, held: Any, value: Any) -> Any:
+        """The table goes without the picture under the pile's top when the page holds it as its top."""
+        return for_a_page_holding(held, value) if name == "table" else value
 
     def switch_language(self, value: object) -> None:
         """As every widget does, and the open question is asked again in the new language."""
