@@ -320,11 +320,17 @@ function textsOf(root) {
   return found;
 }
 
+// A line gone from the page and back within this time is the same line drawn again (a slow page shows an
+// older view for a moment between two of Python's answers: a game's end lines after New game), not news: ms.
+const RETURN_MS = 3000;
+
 class Voice {
   constructor(root, words) {
     this.root = root;
     this.words = words;
     this.before = new Set();
+    /** @type {Map<string, number>} lines no longer on the page, and when the voice last found them gone */
+    this.gone = new Map();
     this.timer = null;
     this.observer = new MutationObserver(() => this.soon());
     this.observer.observe(root, { childList: true, subtree: true, characterData: true, attributes: true,
@@ -340,18 +346,24 @@ class Voice {
   // Forget what was read (the switch was turned on: read the page as it is now).
   restart() {
     this.before = new Set();
+    this.gone = new Map();
     this.soon();
   }
 
   async read() {
     if (!this.root.isConnected) { this.observer.disconnect(); return; }
     const texts = textsOf(this.root);
+    const now = performance.now();
+    const present = new Set(texts.flatMap((item) => item.lines));
+    for (const line of this.before) if (!present.has(line)) this.gone.set(line, now);
+    for (const [line, at] of this.gone) if (now - at > RETURN_MS) this.gone.delete(line);
     const fresh = [];
     for (const item of texts) {
-      const lines = item.lines.filter((line) => !this.before.has(line));
+      const lines = item.lines.filter((line) => !this.before.has(line) && !this.gone.has(line));
       if (lines.length) fresh.push({ ...item, lines });
     }
-    this.before = new Set(texts.flatMap((item) => item.lines));
+    for (const line of present) this.gone.delete(line);
+    this.before = present;
     const synth = window.speechSynthesis;
     if (!fresh.length || !voiceOn(this.words) || !synth || typeof window.SpeechSynthesisUtterance !== "function") return;
     if (!(await voicesReady(synth))) return; // no voice: the speaker buttons say so when pressed

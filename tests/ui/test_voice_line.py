@@ -69,3 +69,37 @@ def test_a_new_text_waits_for_the_one_being_read_and_a_stale_one_is_dropped(brow
         assert page.evaluate("() => window.__speechCancels") >= 1
     finally:
         context.close()
+
+
+def test_a_line_drawn_again_a_moment_later_is_not_read_again_and_one_back_later_is(browser: Browser) -> None:
+    """A slow page may show an older view for a moment between two of Python's answers (after New game, the
+    game's end lines came back for a redraw and were read again): a line gone and back within three seconds is
+    the same line drawn again; one back after longer is news, and is read."""
+    context = browser.new_context(viewport={"width": 1300, "height": 1000})
+    record_speech(context)
+    page = context.new_page()
+    try:
+        page.clock.install()
+        lesson = CaterpillarsLesson("01-beginner")
+        harness = Harness(page, lesson)
+        page.clock.pause_at(page.evaluate("() => Date.now()") / 1000 + 1)
+        settle(page)
+        first = harness.traits()
+        harness.click("next-step")
+        settle(page)
+        second = harness.traits()
+        read = len(spoken(page))
+        step_line = " ".join(page.evaluate(ON_PAGE_JS))
+        assert read >= 2 and step_line, "the first two steps were read"
+        for flicker_ms, again in ((800, False), (4000, True)):
+            page.evaluate("(t) => window.pushTraits(t)", first)  # the older view, for a moment ...
+            settle(page)
+            page.clock.run_for(flicker_ms)
+            page.evaluate("(t) => window.pushTraits(t)", second)  # ... and the newer one again
+            settle(page)
+            said = spoken(page)[read:]
+            read = len(spoken(page))
+            back = [text for text in said if words(text) & words(step_line)]
+            assert bool(back) is again, (flicker_ms, said)
+    finally:
+        context.close()
