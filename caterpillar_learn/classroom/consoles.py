@@ -74,7 +74,7 @@ from caterpillar_learn.i18n import current_language, language, text
 from caterpillar_learn.lessons.gallery import cards, picture_file
 from caterpillar_learn.ui.assets import es_module, widget_styles
 from caterpillar_learn.ui.base import BadEventError, LearnWidget, handler
-from caterpillar_learn.ui.events import Handler
+from caterpillar_learn.ui.events import Dispatcher, Handler
 
 __all__ = [
     "JoinDesk",
@@ -94,7 +94,7 @@ DOOR_STATES = ("door", "waiting", "refused", "removed", "joined")
 Looker = Callable[[LessonRoom | None, LessonPupil | None], None]
 
 
-class TeacherConsole:
+class TeacherConsole(Dispatcher):
     """The teacher's page: the rooms of the server, one of them on the projector."""
 
     def __init__(self, lobby: Lobby, join_base: str, *, watch: Callable[[AnyRoom | None], None] | None = None) -> None:
@@ -158,11 +158,6 @@ class TeacherConsole:
             "hold": self.on_hold, "pause": self.on_pause, "anonymize": self.on_anonymize, "watch": self.on_watch,
             "export": self.on_export,
         }  # fmt: skip
-
-    @property
-    def events(self) -> tuple[str, ...]:
-        """The event types the console takes (its :meth:`handlers`')."""
-        return tuple(self.handlers())
 
     # -- the handlers, one an event ------------------------------------------------------------------
     def on_create(self, event: Mapping[str, Any]) -> None:
@@ -299,7 +294,7 @@ def _settings(event: Mapping[str, Any]) -> RoomSettings | TableSettings | Lesson
     )
 
 
-class JoinDesk:
+class JoinDesk(Dispatcher):
     """The pupils' door: a room code and a nickname give a new pupil a sheet and the page a secret.
 
     The page keeps the secret and shows it again (``resume``) to get the same
@@ -346,11 +341,6 @@ class JoinDesk:
     def handlers(self) -> dict[str, Handler]:
         """Each event the door's page may send, and the method that applies it."""
         return {"join": self.on_join_form, "resume": self.on_resume}
-
-    @property
-    def events(self) -> tuple[str, ...]:
-        """The event types the door takes (its :meth:`handlers`')."""
-        return tuple(self.handlers())
 
     def handle(self, event: Mapping[str, Any]) -> None:
         self.message = ""

@@ -52,7 +52,7 @@ from caterpillar_learn.ui.caterpillars import CaterpillarsBoard
 from caterpillar_learn.ui.caterpillars.advice import Helper, Warmup
 from caterpillar_learn.ui.caterpillars.controller import Session
 from caterpillar_learn.ui.caterpillars.views import dice_view
-from caterpillar_learn.ui.events import Handler
+from caterpillar_learn.ui.events import Dispatcher, Handler
 from caterpillar_learn.ui.quiz import Quiz
 from caterpillar_learn.ui.raupe import RaupeWidget, seat
 from caterpillar_learn.ui.raupe.views import Seat, hand_view, table_view
@@ -246,7 +246,7 @@ class ClassroomBoard(CaterpillarsBoard):
         refusals.tell(self, f"room {session.room.code}, pupil {session.pupil.nickname!r}", event, session.message)
 
 
-class SeatTable(seat.SeatRules):
+class SeatTable(Dispatcher, seat.SeatRules):
     """One pupil's seat at a shared Räuber Raupe table, shaped for the lessons' views."""
 
     paused = False
@@ -315,11 +315,6 @@ class SeatTable(seat.SeatRules):
             "start": self.on_start, "tick": self.on_tick, "play": self.on_play, "flip": self.on_flip,
             "shout": self.on_shout, "mistake": self.on_mistake,
         }  # fmt: skip
-
-    @property
-    def events(self) -> tuple[str, ...]:
-        """The event types this seat takes (its :meth:`handlers`')."""
-        return tuple(self.handlers())
 
     def handle(self, event: Mapping[str, Any]) -> None:
         """Apply one of the seat's events through its handler (:meth:`handlers`); a bad one raises and changes

@@ -20,7 +20,17 @@ from typing import Any
 
 from caterpillar_learn.errors import CaterpillarLearnError, describe
 
-__all__ = ["MAX_EVENT_FIELDS", "MAX_SEQ", "BadEventError", "Handler", "event_type", "handler", "number", "whole"]
+__all__ = [
+    "MAX_EVENT_FIELDS",
+    "MAX_SEQ",
+    "BadEventError",
+    "Dispatcher",
+    "Handler",
+    "event_type",
+    "handler",
+    "number",
+    "whole",
+]
 
 #: The longest event the widget reads (a page could send megabytes of JSON).
 MAX_EVENT_FIELDS = 16
@@ -55,6 +65,26 @@ def event_type(event: object, known: Iterable[str]) -> str:
     if not isinstance(kind, str) or kind not in names:
         raise BadEventError(describe("event type", kind, "one of " + ", ".join(names)))
     return kind
+
+
+class Dispatcher:
+    """A controller whose events are the keys of its table of handlers (:meth:`handlers`), written once.
+
+    >>> class Bell(Dispatcher):
+    ...     def handlers(self):
+    ...         return {"ring": print}
+    >>> Bell().events
+    ('ring',)
+    """
+
+    def handlers(self) -> Mapping[str, Handler]:
+        """Each event type this controller takes, and its bound method that applies it."""
+        raise NotImplementedError
+
+    @property
+    def events(self) -> tuple[str, ...]:
+        """The event types this controller takes: its :meth:`handlers`' keys."""
+        return tuple(self.handlers())
 
 
 def handler(event: object, handlers: Mapping[str, Handler]) -> Handler:

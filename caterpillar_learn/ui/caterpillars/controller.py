@@ -63,7 +63,7 @@ from caterpillar_learn.ui.caterpillars.views import (
     review_view,
     sheet_view,
 )
-from caterpillar_learn.ui.events import BadEventError, Handler, handler, whole
+from caterpillar_learn.ui.events import BadEventError, Dispatcher, Handler, handler, whole
 
 __all__ = ["Session"]
 
@@ -72,7 +72,7 @@ log = logging.getLogger("caterpillar_learn.ui")
 
 
 @dataclass
-class Session:
+class Session(Dispatcher):
     """A game plus what the screen shows around it."""
 
     level: str = "beginner"
@@ -231,11 +231,6 @@ class Session:
             "die": self.on_die, "hint": self.on_hint, "review": self.on_review, "new_game": self.on_new_game,
             "whatif": self.on_whatif, "device": self.on_device,
         }  # fmt: skip
-
-    @property
-    def events(self) -> tuple[str, ...]:
-        """The event types this session takes (its :meth:`handlers`')."""
-        return tuple(self.handlers())
 
     # -- the handlers, one per event -------------------------------------------------
     def on_new_game(self, event: Mapping[str, Any]) -> None:

@@ -30,7 +30,7 @@ from typing import Any
 
 from caterpillar_learn.caterpillars.levels import Level
 from caterpillar_learn.errors import describe
-from caterpillar_learn.ui.events import BadEventError, Handler, handler, whole
+from caterpillar_learn.ui.events import BadEventError, Dispatcher, Handler, handler, whole
 from caterpillar_learn.ui.lab.report import DEFAULT_STRATEGIES, STRATEGIES, LabReport, run_lab
 from caterpillar_learn.ui.lab.views import lab_view
 
@@ -61,7 +61,7 @@ def parse_strategies(value: object) -> tuple[str, ...]:
     return tuple(name for name in STRATEGIES if name in value)  # the table's order is always the same
 
 
-class LabBench:
+class LabBench(Dispatcher):
     """The lab's settings and its last report; a bad event only raises and changes nothing."""
 
     def __init__(
@@ -107,11 +107,6 @@ class LabBench:
     def handlers(self) -> dict[str, Handler]:
         """Each event the lab's page may send, and the method that applies it."""
         return {"run": self.on_run}
-
-    @property
-    def events(self) -> tuple[str, ...]:
-        """The event types the lab takes (its :meth:`handlers`')."""
-        return tuple(self.handlers())
 
     def on_run(self, event: Mapping[str, Any]) -> None:
         """Check a ``run`` event's fields, then play the games and keep the report."""

@@ -120,7 +120,7 @@ from caterpillar_learn.raupe.cards import Card, Side
 from caterpillar_learn.raupe.hints import describe_side, fit_reason, penalty_text, trait_name
 from caterpillar_learn.raupe.referee import PENALTY_CARDS, Mistake, Outcome, Penalty
 from caterpillar_learn.raupe.svg import card_svg, side_svg
-from caterpillar_learn.ui.events import BadEventError, Handler, handler, number, whole
+from caterpillar_learn.ui.events import BadEventError, Dispatcher, Handler, handler, number, whole
 from caterpillar_learn.ui.quiz import QuestionView, Quiz
 from caterpillar_learn.ui.raupe import seat
 from caterpillar_learn.ui.raupe.views import hand_view, lesson_view, slip_view, table_view
@@ -164,7 +164,7 @@ def _in_few_words(feedback: Feedback | None) -> Feedback | None:
     return Feedback(False, why[:1].upper() + why[1:] if why else text("lessons.feedback.try_again"))
 
 
-class RaupeTable(seat.SeatRules):
+class RaupeTable(Dispatcher, seat.SeatRules):
     """One game at one table, driven by events; a bad event only sets :attr:`message`.
 
     >>> from caterpillar_learn.lessons import get_table
@@ -382,11 +382,6 @@ class RaupeTable(seat.SeatRules):
             "play": self.on_play, "flip": self.on_flip, "shout": self.on_shout, "mistake": self.on_mistake,
             "speed": self.on_speed, "level": self.on_level, "pause": self.on_pause, "nickname": self.on_nickname,
         }  # fmt: skip
-
-    @property
-    def events(self) -> tuple[str, ...]:
-        """The event types this table takes (its :meth:`handlers`')."""
-        return tuple(self.handlers())
 
     def handle(self, event: Mapping[str, Any]) -> None:
         """Apply one front-end event through its handler (:meth:`handlers`); a bad one raises and changes nothing."""
