@@ -169,8 +169,13 @@ class EventRoom(Attendance):
 
     def appliers(self) -> Mapping[str, Callable[[Mapping[str, Any]], None]]:
         """Each event of this room's log and the method that applies it: bound methods, not their names, so a
-        type checker sees a handler renamed or gone.  Every game adds its own to the door's two."""
-        return {"pupil_let_in": self._on_let_in, "pupil_renamed": self._on_renamed}
+        type checker sees a handler renamed or gone.  Every game adds its own to the door's four."""
+        return {
+            "pupil_joined": self._on_joined,
+            "pupil_removed": self._on_removed,
+            "pupil_let_in": self._on_let_in,
+            "pupil_renamed": self._on_renamed,
+        }
 
     def apply(self, kind: str, data: Mapping[str, Any]) -> None:
         """Apply one event of the log (live, or replayed after a restart) through its handler
@@ -203,6 +208,34 @@ class EventRoom(Attendance):
         return {}
 
     # The door's events that every game applies alike (in every room's :meth:`appliers`).
+
+    def _on_joined(self, data: Mapping[str, Any]) -> None:
+        """``pupil_joined``: a new pupil number, a free name (the roster), then the game's own pupil."""
+        ident, nickname = int(data["pupil"]), str(data["nickname"])
+        if ident in self.pupils:
+            raise ClassroomError(describe("pupil", ident, "a new pupil number"))
+        self.check_joining(data)
+        self.roster.add(ident, nickname, data.get("secret_hash"))
+        pupils: dict[int, Any] = self.pupils  # type: ignore[assignment]  # each game's own dict of its pupils
+        pupils[ident] = self.seated(ident, nickname, data)
+
+    def check_joining(self, data: Mapping[str, Any]) -> None:
+        """Refuse, in one line, a ``pupil_joined`` the game cannot seat (before anything changes): none here."""
+
+    def seated(self, ident: int, nickname: str, data: Mapping[str, Any]) -> Any:
+        """The game's pupil ``ident`` of a ``pupil_joined`` (checked already by :meth:`check_joining`)."""
+        raise NotImplementedError
+
+    def _on_removed(self, data: Mapping[str, Any]) -> None:
+        """``pupil_removed``: the teacher took a pupil out; the game forgets what else it held of them."""
+        ident = self._pupil_id(data["pupil"])
+        pupils: dict[int, Any] = self.pupils  # type: ignore[assignment]
+        gone = pupils.pop(ident)
+        self.roster.remove(ident, gone.nickname)
+        self.unseated(ident, gone)
+
+    def unseated(self, ident: int, gone: Any) -> None:
+        """What the game forgets of a pupil taken out besides the pupil (a review, a seat): nothing here."""
 
     def _on_let_in(self, data: Mapping[str, Any]) -> None:
         """``pupil_let_in``: the teacher let another page be that pupil (with the secret it now holds)."""

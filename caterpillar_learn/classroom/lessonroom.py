@@ -522,8 +522,6 @@ class LessonRoom(EventRoom):
         """Each event of :data:`EVENTS` and its handler below."""
         return {
             **super().appliers(),
-            "pupil_joined": self._on_joined,
-            "pupil_removed": self._on_removed,
             "lesson_event": self._on_lesson_event,
             "table_clock": self._on_table_clock,
             "tables_clock": self._on_tables_clock,
@@ -534,21 +532,13 @@ class LessonRoom(EventRoom):
         }
 
     # -- the handlers, one per event of the log ----------------------------------------------
-    def _on_joined(self, data: Mapping[str, Any]) -> None:
-        ident, nickname = int(data["pupil"]), str(data["nickname"])
-        if ident in self.pupils:
-            raise ClassroomError(describe("pupil", ident, "a new pupil number"))
-        self.roster.add(ident, nickname, data.get("secret_hash"))
+    def seated(self, ident: int, nickname: str, data: Mapping[str, Any]) -> LessonPupil:
         session = new_controller(self.settings, self.shared)
         session.hold = self.hold
         if isinstance(session, RoomLesson):
             session.told = partial(self.notify, ident)  # a worker's answer redraws this pupil's page
             session.teacher_rolls, session.released = self.settings.mode == "together", self.released
-        self.pupils[ident] = LessonPupil(ident, nickname, session, float(data.get("at", 0.0)))
-
-    def _on_removed(self, data: Mapping[str, Any]) -> None:
-        ident = self._pupil_id(data["pupil"])
-        self.roster.remove(ident, self.pupils.pop(ident).nickname)
+        return LessonPupil(ident, nickname, session, float(data.get("at", 0.0)))
 
     def _on_lesson_event(self, data: Mapping[str, Any]) -> None:
         pupil = self.pupils[int(data["pupil"])]

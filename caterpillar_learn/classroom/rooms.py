@@ -387,24 +387,16 @@ class CaterpillarsRoom(EventRoom):
         """Each event of a Caterpillars room's log and its handler (the engine does every check)."""
         return {
             **super().appliers(),
-            "pupil_joined": self._on_joined,
-            "pupil_removed": self._on_removed,
             "dice_rolled": self._on_rolled,
             "move_placed": self._on_placed,
             "hints_set": self._on_hints,
             "auto_set": self._on_auto,
         }
 
-    def _on_joined(self, data: Mapping[str, Any]) -> None:
-        ident, nickname = int(data["pupil"]), str(data["nickname"])
-        if ident in self.pupils:
-            raise ClassroomError(describe("pupil", ident, "a new pupil number"))
-        self.roster.add(ident, nickname, data.get("secret_hash"))
-        self.pupils[ident] = Pupil(ident, nickname, RoomGame(self, ident))
+    def seated(self, ident: int, nickname: str, data: Mapping[str, Any]) -> Pupil:
+        return Pupil(ident, nickname, RoomGame(self, ident))
 
-    def _on_removed(self, data: Mapping[str, Any]) -> None:
-        ident = self._pupil_id(data["pupil"])
-        self.roster.remove(ident, self.pupils.pop(ident).nickname)
+    def unseated(self, ident: int, gone: Any) -> None:
         self._reviews.pop(ident, None)
         self._reviewing.pop(ident, None)
 

@@ -328,30 +328,26 @@ class RaupeRoom(EventRoom):
         """Each event of a Räuber Raupe room's log and its handler (the referee judges every table event)."""
         return {
             **super().appliers(),
-            "pupil_joined": self._on_joined,
-            "pupil_removed": self._on_removed,
             "table_started": self._on_started,
             "table_event": self._on_table_event,
         }
 
-    def _on_joined(self, data: Mapping[str, Any]) -> None:
-        ident, table, seat = int(data["pupil"]), int(data["table"]), int(data["seat"])
+    def check_joining(self, data: Mapping[str, Any]) -> None:
+        table, seat = int(data["table"]), int(data["seat"])
+        if not 0 <= table <= len(self.tables) or not 0 <= seat < self.settings.seats:
+            raise ClassroomError(describe("seat", [table, seat], "a seat at a table of the room or the next one"))
+        shared = self.tables[table] if table < len(self.tables) else None
+        if shared is not None and (shared.started or shared.seats[seat] is not None):
+            raise ClassroomError(describe("seat", [table, seat], "a free seat at a table not started"))
+
+    def seated(self, ident: int, nickname: str, data: Mapping[str, Any]) -> RaupePupil:
+        table, seat = int(data["table"]), int(data["seat"])
         if table == len(self.tables):
             self.tables.append(SharedTable(self, table))
-        shared = self.tables[table]
-        if shared.started or shared.seats[seat] is not None:
-            raise ClassroomError(describe("seat", [table, seat], "a free seat at a table not started"))
-        pupil = RaupePupil(ident, str(data["nickname"]), table, seat)
-        if ident in self.pupils:
-            raise ClassroomError(describe("pupil", ident, "a new pupil number"))
-        self.roster.add(ident, pupil.nickname, data.get("secret_hash"))
-        self.pupils[ident] = pupil
-        shared.seats[seat] = ident
+        self.tables[table].seats[seat] = ident
+        return RaupePupil(ident, nickname, table, seat)
 
-    def _on_removed(self, data: Mapping[str, Any]) -> None:
-        ident = self._pupil_id(data["pupil"])
-        gone = self.pupils.pop(ident)
-        self.roster.remove(ident, gone.nickname)
+    def unseated(self, ident: int, gone: Any) -> None:
         shared = self.tables[gone.table]
         shared.seats[gone.seat] = None  # a bot's seat once the table plays; free again before
         shared.plan()
