@@ -15,8 +15,8 @@ from caterpillar_learn.classroom.server import HOST, JOINS_PER_MINUTE, UNOPENED_
 from caterpillar_learn.classroom.store import FolderBusyError
 from caterpillar_learn.errors import describe
 from caterpillar_learn.extras import require
-from caterpillar_learn.hosting.network import pick_port, quiet_log
 from caterpillar_learn.i18n import available_languages, set_language, text
+from caterpillar_learn.network import pick_port, quiet_log
 
 __all__ = ["DEFAULT_PORT", "default_data", "register"]
 

@@ -221,7 +221,7 @@ class TeacherGate:
         (a 403 page of one line, and the request ends there)."""
         import tornado.web
 
-        from caterpillar_learn.hosting.network import notice_page
+        from caterpillar_learn.network import notice_page
 
         user = await self.auth.get_user(handler, sync=False)
         if user is None:

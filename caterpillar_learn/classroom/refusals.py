@@ -82,7 +82,7 @@ class BokehRefusals(logging.Filter):
     tampered page sends one (the ES modules write objects), so the lines of
     all pages are told together: the first at once, then one every
     :data:`EVERY` seconds with the count of the rest.  Put it after
-    :class:`~caterpillar_learn.hosting.network.OneLine`, which makes each
+    :class:`~caterpillar_learn.network.OneLine`, which makes each
     such record one line.
 
     >>> ticks = iter([0.0, 1.0, 9.0])

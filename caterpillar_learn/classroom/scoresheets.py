@@ -26,9 +26,9 @@ token (:func:`sheets_pass`, never the token itself; ``HttpOnly``,
 same address without the token.  So the address the teacher prints (a
 browser prints it in the page's footer) and keeps in the history has no
 token, and the log shows ``token=[hidden]`` for the one request that had
-it (:func:`~caterpillar_learn.hosting.network.redact`).  The page is an
+it (:func:`~caterpillar_learn.network.redact`).  The page is an
 answer of the classroom server's own Tornado application, so it carries the
-same security headers (:func:`~caterpillar_learn.hosting.network.harden`);
+same security headers (:func:`~caterpillar_learn.network.harden`);
 it is never cached (``no-store``: it names the pupils).  Under a JupyterHub
 the hub's login decides instead, as for the console
 (:class:`~caterpillar_learn.classroom.hub.TeacherGate`): no token, no pass.
@@ -66,8 +66,8 @@ from caterpillar_learn.classroom.codes import ClassroomError, parse_code
 from caterpillar_learn.classroom.rooms import CaterpillarsRoom
 from caterpillar_learn.classroom.screens import format_labels
 from caterpillar_learn.errors import brief
-from caterpillar_learn.hosting.network import notice_page
 from caterpillar_learn.i18n import current_language, text
+from caterpillar_learn.network import notice_page
 from caterpillar_learn.ui.hosting.print_page import answer_print
 
 __all__ = [

@@ -28,7 +28,7 @@ where it lives; each names the upstream hook it uses.  The command line is
 ``--host`` says otherwise, accepts websockets only from its own addresses,
 and every front-end message goes through the widgets' guard and the engine.
 The network policy is the lessons' server's
-(:mod:`caterpillar_learn.hosting.network`): every request's ``Host``
+(:mod:`caterpillar_learn.network`): every request's ``Host``
 header must name this computer, every answer carries
 ``Referrer-Policy: no-referrer``, ``X-Content-Type-Options: nosniff`` and a
 Content-Security-Policy (:data:`POLICY`, ``frame-ancestors 'none'``), the
@@ -66,7 +66,8 @@ from caterpillar_learn.classroom.tweaks import (
     tornado_application,
     use_the_c_allocator,
 )
-from caterpillar_learn.hosting.network import (
+from caterpillar_learn.i18n import text
+from caterpillar_learn.network import (
     ASK,
     DAY,
     Lifetime,
@@ -77,7 +78,6 @@ from caterpillar_learn.hosting.network import (
     origins,
     public_host,
 )
-from caterpillar_learn.i18n import text
 
 __all__ = ["HOST", "join_base", "origins", "serve"]
 
@@ -106,7 +106,7 @@ def lifetimes(prefix: str = "") -> tuple[Lifetime, ...]:
     Bokeh and Panel ask for their bundles with ``?v=`` (a year); what they ask for without one (Panel's
     es-module-shims, Bokeh's icon) changes only with an upgrade, which restarts the server: a day.  The
     connection-lost script is written at each start: asked again (a 304 when unchanged)
-    (:class:`~caterpillar_learn.hosting.network.Lifetime`).
+    (:class:`~caterpillar_learn.network.Lifetime`).
 
     >>> [lifetime.path for lifetime in lifetimes("/services/classroom")][0]
     '/services/classroom/static/.+'

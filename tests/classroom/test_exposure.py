@@ -3,7 +3,7 @@
 ``caterpillar-learn classroom`` runs in its own process, its printed lines
 (stdout: the teacher's address with the token, on purpose) apart from its
 log (stderr).  Every answer carries the network policy's headers
-(:mod:`caterpillar_learn.hosting.network`), a request for a foreign host
+(:mod:`caterpillar_learn.network`), a request for a foreign host
 is refused, the teacher's token never reaches the log, and a page's
 malformed message makes one log line, no traceback.
 """

@@ -22,7 +22,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from caterpillar_learn.hosting.network import local_addresses
+from caterpillar_learn.network import local_addresses
 from tests.browser.conftest import Server, cli_command
 
 START_TIMEOUT = 90.0

@@ -19,9 +19,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from caterpillar_learn.hosting.network import ASK
 from caterpillar_learn.i18n import catalogue
 from caterpillar_learn.lessons.gallery import GALLERY
+from caterpillar_learn.network import ASK
 from tests.browser.axe import REFUSED, axe_source, describe_violations, run_axe
 from tests.browser.conftest import Server, start_classroom
 from tests.browser.driver import RENDER_TIMEOUT, lesson_card

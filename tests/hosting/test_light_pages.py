@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, WebSocketRoute, expect
 
-from caterpillar_learn.hosting.network import ASK, DAY, YEAR
+from caterpillar_learn.network import ASK, DAY, YEAR
 from caterpillar_learn.ui.hosting.jupyter_data import VOILA_TEMPLATE
 from caterpillar_learn.ui.hosting.serve import VOILA_EXTENSIONS
 from tests.browser.conftest import Server, start_classroom

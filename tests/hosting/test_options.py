@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from caterpillar_learn.cli import build_parser
-from caterpillar_learn.hosting.network import allowed_hosts, is_loopback, lessons_urls, local_addresses
+from caterpillar_learn.network import allowed_hosts, is_loopback, lessons_urls, local_addresses
 from caterpillar_learn.ui.hosting.serve import DEFAULT_CULL_SECONDS, DEFAULT_MAX_KERNELS, Hosting, voila_argv
 from caterpillar_learn.ui.hosting.voila_app import host_name
 

@@ -27,7 +27,7 @@ For a class (see docs/ENGINEERS.md):
 * Every answer carries ``Referrer-Policy: no-referrer``,
   ``X-Content-Type-Options: nosniff`` and a Content-Security-Policy with
   ``frame-ancestors 'none'``, and the log never shows the token: the network
-  policy the classroom server shares (:mod:`caterpillar_learn.hosting.network`).
+  policy the classroom server shares (:mod:`caterpillar_learn.network`).
 * ``--max-kernels N`` (default 40: a class of 30, the teacher and a few
   pages still closing) caps the live kernels; when all are taken, a kernel
   whose page closed 15 s ago or more gives its place, and without one a page
@@ -71,7 +71,9 @@ from pathlib import Path
 from caterpillar_learn.advice import disk_cache
 from caterpillar_learn.errors import brief, describe
 from caterpillar_learn.extras import require
-from caterpillar_learn.hosting.network import (
+from caterpillar_learn.i18n import LANGUAGE_ENV, LANGUAGES_ENV, available_languages, set_language
+from caterpillar_learn.lessons.notebooks import CHECKOUT_LESSONS, lesson_notebooks, shipped_lessons
+from caterpillar_learn.network import (
     HOST,
     ServeError,
     allowed_hosts,
@@ -80,8 +82,6 @@ from caterpillar_learn.hosting.network import (
     new_token,
     pick_port,
 )
-from caterpillar_learn.i18n import LANGUAGE_ENV, LANGUAGES_ENV, available_languages, set_language
-from caterpillar_learn.lessons.notebooks import CHECKOUT_LESSONS, lesson_notebooks, shipped_lessons
 from caterpillar_learn.ui.hosting.jupyter_data import (
     SHARE,
     VOILA_EXTENSIONS,
@@ -114,7 +114,7 @@ def find_lessons(explicit: str | Path | None = None) -> Path:
     >>> find_lessons("/nonexistent")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    caterpillar_learn.hosting.network.ServeError: --lessons: got '/nonexistent', expected a folder ...
+    caterpillar_learn.network.ServeError: --lessons: got '/nonexistent', expected a folder ...
     """
     if explicit is not None:
         folder = Path(explicit).expanduser().resolve()

@@ -18,7 +18,7 @@
   set by :func:`~caterpillar_learn.ui.hosting.serve.voila_argv`): a kernel
   whose page is gone, or never connected, stops after that idle time.
 * **The Host header** of every request, static files included, must name this
-  computer (:func:`~caterpillar_learn.hosting.network.allowed_hosts`): a web
+  computer (:func:`~caterpillar_learn.network.allowed_hosts`): a web
   page elsewhere that points its own host name at this computer (DNS
   rebinding) reaches nothing.  jupyter_server's own check cannot be used for
   this: it lets through loopback addresses only, never the address a
@@ -29,7 +29,7 @@
   page's address (:class:`GalleryHandler`,
   :mod:`~caterpillar_learn.ui.hosting.gallery_page`).
 * **The network policy** shared with the classroom server
-  (:func:`~caterpillar_learn.hosting.network.harden`): that Host check,
+  (:func:`~caterpillar_learn.network.harden`): that Host check,
   ``Referrer-Policy: no-referrer``, ``X-Content-Type-Options: nosniff`` and a
   Content-Security-Policy (:data:`POLICY`, with ``frame-ancestors 'none'``) on
   every answer, and an access log without the token.
@@ -54,7 +54,9 @@ from voila.tornado.handler import TornadoVoilaHandler  # type: ignore[import-unt
 from voila.tornado.treehandler import TornadoVoilaTreeHandler  # type: ignore[import-untyped]
 
 from caterpillar_learn.errors import CaterpillarLearnError, describe
-from caterpillar_learn.hosting.network import (
+from caterpillar_learn.i18n import available_languages, text
+from caterpillar_learn.lessons.gallery import cards
+from caterpillar_learn.network import (
     ASK,
     DAY,
     Lifetime,
@@ -64,8 +66,6 @@ from caterpillar_learn.hosting.network import (
     notice_page,
     quiet_log,
 )
-from caterpillar_learn.i18n import available_languages, text
-from caterpillar_learn.lessons.gallery import cards
 from caterpillar_learn.ui.hosting.gallery_page import tree_namespace
 
 __all__ = ["ClassFullError", "ClassroomKernelManager", "ClassroomVoila", "GalleryHandler", "host_name", "notice_page"]
@@ -78,7 +78,7 @@ RETRY_AFTER = 60
 #: (anywidget imports them from ``blob:`` addresses).  Nothing comes from another site: the lessons'
 #: template (``share/voila/templates/caterpillar-learn``) drops the style sheets Voila links from a CDN.
 POLICY = content_policy(script=["blob:"])
-#: How long a tablet keeps each of Voila's files (:class:`~caterpillar_learn.hosting.network.Lifetime`).
+#: How long a tablet keeps each of Voila's files (:class:`~caterpillar_learn.network.Lifetime`).
 #: The front-end extensions' chunks are named by their hash and asked for with ``?v=``: a year; an
 #: extension's ``remoteEntry`` (ours is not named by a hash) and ``package.json``, asked without one, are
 #: asked again.  Voila's own bundle (``/voila/static/``) and its templates' files change only when Voila

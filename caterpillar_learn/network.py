@@ -1,5 +1,8 @@
 """The one network policy of both servers (``caterpillar-learn serve`` and ``caterpillar-learn classroom``).
 
+Each imports it from here as an equal: the lessons' host (:mod:`caterpillar_learn.ui.hosting`) and the
+classroom (:mod:`caterpillar_learn.classroom`); the only package named ``hosting`` is the lessons' host.
+
 Where a server listens (:func:`pick_port`, :func:`public_host`), which names
 it answers to (:func:`allowed_hosts`, checked on every request by
 :class:`ForeignHost` in front of every route), its token (:func:`new_token`),
@@ -94,7 +97,7 @@ def resolve_host(host: str) -> list[str]:
     >>> resolve_host("no-such-host.invalid")
     Traceback (most recent call last):
     ...
-    caterpillar_learn.hosting.network.ServeError: --host: got 'no-such-host.invalid', expected an address \
+    caterpillar_learn.network.ServeError: --host: got 'no-such-host.invalid', expected an address \
 of this computer (e.g. 192.168.1.10), a name that resolves to one, or 0.0.0.0 for every interface
     """
     try:
@@ -158,7 +161,7 @@ def pick_port(requested: int, host: str = HOST) -> int:
     >>> pick_port(70000)
     Traceback (most recent call last):
     ...
-    caterpillar_learn.hosting.network.ServeError: --port: got 70000, expected a port from 1 to 65535, or 0 for any \
+    caterpillar_learn.network.ServeError: --port: got 70000, expected a port from 1 to 65535, or 0 for any \
 free port
     """
     if not 0 <= requested <= 65535:
