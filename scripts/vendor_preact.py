@@ -1,9 +1,11 @@
-"""Refresh the vendored preact (``widgets/preact.js`` and ``widgets/LICENSE-preact``) from npm.
+"""Refresh the vendored preact (``widgets/preact.js``, its hooks ``widgets/preact-hooks.js`` and
+``widgets/LICENSE-preact``) from npm.
 
 The version is the one ``widgets/package.json`` pins and ``widgets/package-lock.json`` records with its
-hash; ``npm ci`` checks that hash as it installs.  To move to another release: change the pin in
+hash; ``npm ci`` checks that hash as it installs.  The hooks come from the same package (``preact/hooks``).
+To move to another release: change the pin in
 package.json, run ``npm install`` in ``widgets/`` (it rewrites the lock), then this script, and commit all
-four files.  The lessons' servers serve the copy inside the package; no page ever loads preact from a CDN.
+five files.  The lessons' servers serve the copy inside the package; no page ever loads preact from a CDN.
 
     python3 scripts/vendor_preact.py          # npm ci, then copy
     python3 scripts/vendor_preact.py --check  # exit 1 when the vendored copy differs from npm's
@@ -18,7 +20,11 @@ from pathlib import Path
 
 WIDGETS = Path(__file__).resolve().parent.parent / "widgets"
 TARGET = WIDGETS / "preact.js"
+HOOKS = WIDGETS / "preact-hooks.js"
 LICENCE = WIDGETS / "LICENSE-preact"
+#: How npm's hooks build imports preact (a bare name no page resolves), and how the widgets' linker reads it.
+HOOKS_IMPORT = 'import{options as n}from"preact";'
+LINKED_IMPORT = 'import { options as n } from "./preact.js";\n'
 
 
 def installed() -> Path:
@@ -42,17 +48,43 @@ def vendored_text(package: Path) -> str:
     return header + body.rstrip("\n") + "\n"
 
 
+def vendored_hooks(package: Path) -> str:
+    """preact's hooks as they are vendored: npm's ES module build, its one import of preact on a line of its own
+    and pointed at the vendored copy (``./preact.js``), with a header and without its source-map line."""
+    version = json.loads((package / "package.json").read_text(encoding="utf-8"))["version"]
+    body = (package / "hooks" / "dist" / "hooks.module.js").read_text(encoding="utf-8")
+    body = "\n".join(line for line in body.splitlines() if not line.startswith("//# sourceMappingURL="))
+    if not body.startswith(HOOKS_IMPORT):
+        raise SystemExit(
+            f"preact {version}: hooks.module.js no longer starts with {HOOKS_IMPORT!r}; look before vendoring"
+        )
+    header = (
+        f"// preact/hooks {version} (MIT licence, widgets/LICENSE-preact), npm's hooks/dist/hooks.module.js with its\n"
+        "// import of preact pointed at widgets/preact.js. Vendored by scripts/vendor_preact.py; do not edit.\n"
+    )
+    return header + LINKED_IMPORT + body.removeprefix(HOOKS_IMPORT).rstrip("\n") + "\n"
+
+
 def main(argv: list[str]) -> int:
     package = installed()
-    text = vendored_text(package)
-    licence = (package / "LICENSE").read_text(encoding="utf-8")
+    files = {
+        TARGET: vendored_text(package),
+        HOOKS: vendored_hooks(package),
+        LICENCE: (package / "LICENSE").read_text(encoding="utf-8"),
+    }
     if "--check" in argv:
-        same = TARGET.read_text(encoding="utf-8") == text and LICENCE.read_text(encoding="utf-8") == licence
-        print("vendored preact matches npm's" if same else "widgets/preact.js differs: run scripts/vendor_preact.py")
-        return 0 if same else 1
-    TARGET.write_text(text, encoding="utf-8")
-    LICENCE.write_text(licence, encoding="utf-8")
-    print(f"wrote {TARGET.name} and {LICENCE.name}")
+        differ = [
+            path.name for path, text in files.items() if not path.exists() or path.read_text(encoding="utf-8") != text
+        ]
+        print(
+            f"widgets/{', '.join(differ)} differ: run scripts/vendor_preact.py"
+            if differ
+            else "vendored preact matches npm's"
+        )
+        return 1 if differ else 0
+    for path, text in files.items():
+        path.write_text(text, encoding="utf-8")
+    print("wrote " + ", ".join(path.name for path in files))
     return 0
 
 

@@ -10,6 +10,7 @@
 // `onclick` (any `on*` function) a listener, `key` an identity, `ref` a callback given the element.
 
 import { h as element, render as preactRender, Fragment as PreactFragment } from "./preact.js";
+import { useEffect, useState } from "./preact-hooks.js";
 import { forEar, hush, listen, remember, sayNow, voiceOn, voicesReady, voices, ROOTS, ICONS } from "./shared.js";
 import { soundSwitch } from "./sound.js";
 
@@ -19,6 +20,26 @@ import { soundSwitch } from "./sound.js";
  */
 
 export const Fragment = PreactFragment;
+
+/**
+ * A view trait's value inside a component, redrawn when it changes: `const table = useTrait(model, "table")`
+ * (what Panel's own components call `model.useState`).  The component draws again with the new value and
+ * preact changes only what differs.
+ * @param {{get: (name: string) => any, on: (event: string, callback: () => void) => void,
+ *   off: (event: string, callback: () => void) => void}} model
+ * @param {string} name
+ * @returns {any}
+ */
+export function useTrait(model, name) {
+  const [value, setValue] = useState(() => model.get(name));
+  useEffect(() => {
+    const changed = () => setValue(model.get(name));
+    model.on(`change:${name}`, changed);
+    changed(); // a change between the first draw and this effect
+    return () => model.off(`change:${name}`, changed);
+  }, [model, name]);
+  return value;
+}
 
 /**
  * An element's description: `h("button", {class: "go", onclick: f, text: "Go"}, child, ...)`.
