@@ -54,6 +54,8 @@ log = logging.getLogger("caterpillar_learn.classroom")
 
 #: Events a page sends by itself, many times a second or at every load: never logged as refused.
 QUIET = ("tick", "device")
+#: Events a page told that a newer tab took over may still send (dropped) before it is closed.
+CLOSE_AFTER = 20
 #: Each page's number in this process (what the room knows of the pages that play a pupil's lesson).
 PAGE_NUMBERS = itertools.count(1)
 
@@ -117,6 +119,13 @@ class InRoom:
             return False
         with language(widget.lang):
             return bool(widget.message == text("classroom.lesson.too_fast"))
+
+    def closes_after(self, dropped: int) -> bool:
+        """Whether a page that has had ``dropped`` events dropped at the door is closed: one told that a newer tab
+        took over, which went on sending :data:`CLOSE_AFTER` more.  An honest page stops when it is told, so
+        only a broken or hostile one is closed; its messages cost the server their reading even when dropped
+        (issue 46: another pupil's taps beside twelve tabs).  A page told that it taps too fast is never closed."""
+        return not self.read_only and not self.plays() and dropped >= CLOSE_AFTER
 
     def through_room(self, event: object) -> bool:
         """Play ``event`` through the room; ``False`` for the language switch (the widget's own)."""

@@ -9,13 +9,15 @@ and each page follows its room through a :class:`~caterpillar_learn.classroom.pu
 
 from __future__ import annotations
 
+import itertools
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from caterpillar_learn.classroom.push import Push, Redraws
 from caterpillar_learn.classroom.refusals import Refusals
-from caterpillar_learn.classroom.tweaks import Freezer, when_open_send_at_once
+from caterpillar_learn.classroom.tweaks import Freezer, close_page, when_open_send_at_once
 from caterpillar_learn.i18n import text
 
 if TYPE_CHECKING:  # the command line must not pay for Panel and the widgets: they are imported when serving
@@ -356,6 +358,8 @@ class Seat:
             assert isinstance(session, RoomSession)
             first = lambda: {"dice": session.dice_now()}  # noqa: E731
         self.push = Push(page.doc, widget, self.component, first=first, redraws=page.site.redraws)
+        if isinstance(room, LessonRoom):  # a taken-over tab that goes on sending is closed (issue 46)
+            self.component.dropped = partial(_dropped, widget, itertools.count(1))
         token = room.subscribe(self.push, key)
         self.badge = pn.pane.HTML(_you(room.code, pupil.nickname), sizing_mode="stretch_width")  # type: ignore[no-untyped-call]
         self.nickname = pupil.nickname
@@ -426,6 +430,12 @@ def _look_line(room: LessonRoom, pupil: LessonPupil) -> str:
     name = text("classroom.ui.anonymous", number=pupil.id) if room.anonymous else pupil.nickname
     words = text("classroom.lesson.read_only", nickname=name)
     return f'<div data-testid="watch-title" data-pupil="{pupil.id}" style="{LOOK_STYLE}">{_escape(words)}</div>'
+
+
+def _dropped(widget: Any, counted: Iterator[int], doc: Any) -> None:
+    """One more event of ``widget``'s page dropped at the door: the page is closed once its widget says so."""
+    if widget.closes_after(next(counted)):
+        close_page(doc)
 
 
 def _escape(words: str) -> str:

@@ -77,6 +77,7 @@ log = logging.getLogger("caterpillar_learn.classroom")
 
 __all__ = [
     "Freezer",
+    "close_page",
     "give_back",
     "one_collector",
     "quiet_diagnostics",
@@ -215,6 +216,20 @@ def send_at_once(doc: Any) -> None:
                 socket.set_nodelay(True)
         except Exception:  # a page closing meanwhile: nothing to speed up
             log.debug("could not set TCP_NODELAY", exc_info=True)
+
+
+def close_page(doc: Any) -> None:
+    """Close the websockets of ``doc``'s page (the same private hooks as :func:`send_at_once`): the page stops
+    sending, and what it still had on its way is never read."""
+    context = doc.session_context
+    session = None if context is None else context.session
+    if session is None:
+        return
+    for connection in list(session._subscribed_connections):
+        try:
+            connection._socket.close()
+        except Exception:  # closing already
+            log.debug("could not close a page's websocket", exc_info=True)
 
 
 def when_open_send_at_once(doc: Any) -> None:

@@ -134,6 +134,10 @@ class PageClient:
             raise LookupError(f"no {widget} on this page")
         model.on_change(name, lambda _attr, _old, new: callback(new))
 
+    def connected(self) -> bool:
+        """Whether the page's websocket is still open (the server may close it)."""
+        return self._listening.is_alive()
+
     def send(self, widget: str, kind: str, **fields: Any) -> None:
         """Do what the front end does for one action: write a new ``event``."""
         self.write(widget, "event", {**fields, "type": kind, "seq": next(_seq)})

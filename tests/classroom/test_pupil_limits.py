@@ -130,6 +130,9 @@ def test_twelve_tabs_of_one_pupil_write_at_most_what_one_page_may(tmp_path: Path
         one_page = EVENT_BURST + EVENTS_PER_MINUTE / 60 * elapsed
         assert 0 < written <= one_page, (written, one_page)
         assert all(tab.trait("LessonBoard", "message") == taken for tab in tabs[:-PAGES_PER_PUPIL])
+        # A taken-over tab that went on sending was closed: its messages cost the server their reading.
+        assert all(tab.wait(lambda t=tab: not t.connected()) for tab in tabs[:-PAGES_PER_PUPIL])
+        assert all(tab.connected() for tab in tabs[-PAGES_PER_PUPIL:])  # the pages that play stay open
     finally:
         for tab in tabs:
             tab.close()

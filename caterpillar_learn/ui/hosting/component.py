@@ -55,7 +55,7 @@ declared with param's ``no_instance_params``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, ClassVar
 
 import param
@@ -156,6 +156,8 @@ class LearnComponent(AnyWidgetComponent, metaclass=LearnComponentMeta):
         self.widget = widget
         #: The classroom server's redraw queue (``Redraws``), held while this page's event is played.
         self.redraws: Any = None
+        #: Told (with the page's document) of each event the widget dropped at the door (a classroom's page).
+        self.dropped: Callable[[Any], None] | None = None
         #: Each view trait's value as the widget had it when it was last sent (the page may hold less: ``for_page``).
         self._sent: dict[str, Any] = {name: getattr(widget, name) for name in self._view}
         super().__init__(**self._sent, **params)  # type: ignore[no-untyped-call]
@@ -228,6 +230,8 @@ class LearnComponent(AnyWidgetComponent, metaclass=LearnComponentMeta):
 
     def _server_change(self, doc: Any, ref: str, subpath: str | None, attr: str, old: Any, new: Any) -> None:
         if attr == "event" and self.widget.drops(new):  # told already: dropped before Panel's work (issue 46)
+            if self.dropped is not None:
+                self.dropped(doc)
             return
         super()._server_change(doc, ref, subpath, attr, old, new)
         if self.redraws is not None and attr == "event" and "event" in self._events:  # played at the next tick
