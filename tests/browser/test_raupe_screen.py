@@ -399,10 +399,13 @@ def walk_the_table(page: Page, lesson: str, lang: str = "en", *, both_screens: b
 
 
 #: The cards' width and their number now (the first card's laid-out width, before any transform: a card in the
-#: middle of a press or a flight is drawn scaled for a moment, which a loaded machine's look once caught; none: 0, 0).
+#: middle of a press or a flight is drawn scaled for a moment, which a loaded machine's look once caught; none: 0, 0),
+#: and whether the game has ended (its winner is shown: the hand left over is fitted anew under the end's reward, as
+#: CI once caught, when a bot won with two of the child's cards still in hand).
 CARDS_JS = """() => {
   const cards = document.querySelectorAll('[data-testid="raupe-card"]');
-  return [cards.length ? cards[0].offsetWidth : 0, cards.length];
+  const over = document.querySelector('[data-testid="raupe-winner"]') !== null;
+  return [cards.length ? cards[0].offsetWidth : 0, cards.length, over];
 }"""
 
 
@@ -412,7 +415,9 @@ def hand_keeps_its_size(page: Page, sizes: list[tuple[float, int]], *, playing: 
     question between games starts a new list)."""
     if not playing:
         return []
-    width, count = page.evaluate(CARDS_JS)
+    width, count, over = page.evaluate(CARDS_JS)
+    if over:
+        return []
     if not count:
         return sizes
     sizes = [*sizes, (width, count)]
