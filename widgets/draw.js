@@ -11,7 +11,7 @@
 
 import { h as element, render as preactRender, Fragment as PreactFragment } from "./preact.js";
 import { useEffect, useState } from "./preact-hooks.js";
-import { forEar, hush, listen, remember, sayNow, voiceOn, voicesReady, voices, ROOTS, ICONS } from "./shared.js";
+import { forEar, hush, listen, remember, sayNow, voiceOn, voicesReady, voices, watch, ROOTS, ICONS } from "./shared.js";
 import { soundSwitch } from "./sound.js";
 
 /**
@@ -42,14 +42,30 @@ export function useTrait(model, name) {
 }
 
 /**
+ * Draw the component again whenever one of the widget's view traits changes (at most once per task, as
+ * `watch` in shared.js): for a component that reads many traits with `model.get`, where `useTrait` one by one
+ * would be many hooks.  The list of view traits comes from Python (`view_names`).
+ * @param {any} model
+ */
+export function useView(model) {
+  const [, redraw] = useState(0);
+  useEffect(() => {
+    const stop = watch(model, () => redraw((n) => n + 1));
+    redraw((n) => n + 1); // a change between the first draw and this effect
+    return stop;
+  }, [model]);
+}
+
+/**
  * An element's description: `h("button", {class: "go", onclick: f, text: "Go"}, child, ...)`.
  * SVG elements are described the same way; inside an <svg> they are made in SVG's namespace.
- * @param {string} tag
+ * @param {string|((props: any) => any)} tag  an element's name, or a component (given its props as they are)
  * @param {Attrs|null} [attrs]
  * @param {...(Child|Child[])} children
  * @returns {any}
  */
 export function h(tag, attrs, ...children) {
+  if (typeof tag !== "string") return element(/** @type {any} */ (tag), attrs || {}, ...children);  // a component: its props as given
   /** @type {Attrs} */
   const props = {};
   let text = null;
