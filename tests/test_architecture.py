@@ -1,6 +1,6 @@
 """The package's layout says where each thing is (issue 43): every module opens with a sentence of its own, and
-one package is named ``hosting``, and no function of a widget is longer than 80 lines.  (The classroom's layers: ``tests/classroom/test_layers.py``; the handler
-tables of methods, not names: ``tests/ui/test_handlers.py``.)"""
+one package is named ``hosting``; no function of a widget is longer than 80 lines.  (The classroom's layers:
+``tests/classroom/test_layers.py``; the handler tables of methods, not names: ``tests/ui/test_handlers.py``.)"""
 
 from __future__ import annotations
 
