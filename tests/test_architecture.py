@@ -51,9 +51,8 @@ MOST_LINES = 80
 
 #: The widgets' functions still longer than that, each at most as long as written here: a ledger that may only
 #: shrink (a function that grows fails, and one that falls under the limit must leave it).  Each is a widget's
-#: ``render`` closure not yet made of components as ``raupe.js`` is.
+#: ``render`` closure not yet made of components as ``raupe.js`` and ``caterpillars.js`` are.
 STILL_LONG = {
-    ("caterpillars.js", "render"): 173,
     ("classroom-teacher.js", "render"): 492,
     ("lab.js", "render"): 160,
 }

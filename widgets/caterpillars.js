@@ -8,8 +8,9 @@ import { drawFinal, drawHint, drawMenu, drawPractice, drawStepper, drawTalk, dra
 import { drawQuestion, keepNickname, saveLink } from "./question.js";
 import { drawResumeNote, keepBook, keepSave } from "./resume.js";
 import { drawTray } from "./caterpillars-tray.js";
-import { h, markup, mount } from "./draw.js";
-import { sender, watch, isShortcut } from "./shared.js";
+import { h, markTodo, markup, mount, useView } from "./draw.js";
+import { useLayoutEffect, useRef, useState } from "./preact-hooks.js";
+import { sender, isShortcut } from "./shared.js";
 import { sound } from "./sound.js";
 import { moving } from "./page.js";
 
@@ -478,23 +479,21 @@ function countUp(text, from, to) {
 }
 
 // -- The one thing to do now (the lesson's `target`), marked data-todo="true" with the pulse -----------------
-// A box or the sheet is marked in its description (drawSheet); a control here, after the paint: its
-// description never names data-todo, so the mark stays until markTodo takes it to the next thing.
+// A box or the sheet is marked in its description (drawSheet); a control by `markTodo`, in the description too.
+/** @type {Object<string, string>} */
 const TODO_IDS = { roll: "roll-button", next: "next-step", hint: "hint-button", question: "question",
   check: "check-answer", new_game: "new-game", menu: "move-menu", practice_next: "practice-next",
   practice_start: "practice-start" };
 
 /**
- * @param {Element} root
+ * The description with the lesson's target control marked (a box or the sheet is marked by drawSheet).
+ * @param {any} described
  * @param {string|undefined} target
- * @returns {Element|null}
  */
-function todoControl(root, target) {
-  if (target && TODO_IDS[target]) return root.querySelector(`[data-testid="${TODO_IDS[target]}"]`);
-  if (target && target.startsWith("answer:")) {
-    return root.querySelector(`[data-testid="answer"][data-option="${CSS.escape(target.slice(7))}"]`);
-  }
-  return null;
+function withTodo(described, target) {
+  if (target && TODO_IDS[target]) return markTodo(described, TODO_IDS[target], null, "learn-todo");
+  if (target && target.startsWith("answer:")) return markTodo(described, "answer", target.slice(7), "learn-todo");
+  return described;
 }
 
 /**
@@ -524,144 +523,163 @@ function boxOf(node) {
   return box ? { caterpillar: box.getAttribute("data-caterpillar"), box: Number(box.getAttribute("data-box")) } : null;
 }
 
-function render({ model, el }) {
-  const root = document.createElement("div");
-  root.className = "cl-root";
-  const board = document.createElement("div"); // what preact draws (display: contents: the layout is the root's)
-  board.className = "cl-view";
-  const layer = document.createElement("div"); // the rule's arrow and the flying die: not preact's
-  layer.className = "cl-layer";
-  layer.setAttribute("aria-hidden", "true");
-  root.append(board, layer);
-  el.appendChild(root);
-  const paint = mount(board);
-  const send = sender(model, root); // aria-busy on root while Python answers
-  let lastCount = null;
-  let tumbling = null;
-  let lastMenu = "";
-  let lastTarget = null;
-  /** @type {Element|null} */
-  let marked = null;
-  // Touch first: the first tap on a starred box shows the rule and the score, pale, in the box;
-  // a second tap writes it.  A mouse plays at once (its hover has shown the rule).
-  /** @type {BoxRef|null} */
-  let armed = null;
-  let pointer = "mouse";
-  const touch = Boolean((window.matchMedia && window.matchMedia("(pointer: coarse)").matches) || navigator.maxTouchPoints > 0);
-  if (!touch && (model.get("view_names") || []).includes("lesson")) send("device", { touch: false });
+/**
+ * What the board, its effects and its listeners share (one per widget).
+ * @typedef {Object} BoardContext
+ * @property {any} model
+ * @property {HTMLElement} root  the widget's root: ours, not preact's (sender marks it aria-busy)
+ * @property {HTMLElement} layer  the rule's arrow and the flying die: not preact's
+ * @property {(type: string, fields?: Object<string, any>) => boolean} send
+ * @property {BoardView|null} shown  the view last drawn
+ * @property {BoxRef|null} armed  touch first: the box a finger's first tap armed (a second tap writes it)
+ * @property {string} pointer  the last press's pointer: "mouse", "touch" or "pen"
+ */
 
-  function draw() {
-    const view = readView(model);
+/**
+ * The whole view described.  A lesson puts its steps and question beside the game (dice, caterpillars, what the
+ * game says) on a wide enough widget (a tablet held sideways), so that all of it is on one screen; narrower,
+ * they stack.  The lesson's title and its settings (voice, language) run across the top, over both columns.
+ * @param {BoardView} view
+ * @param {string} tumble  the dice's tumble class ("" when they do not tumble)
+ * @param {BoardContext["send"]} send
+ * @param {() => void} redraw
+ */
+function describeBoard(view, tumble, send, redraw) {
+  const steps = drawStepper(view, send);
+  const sheet = h("div", { key: "board", class: "cl-board" }, drawSheet(view), drawMenu(view, send));
+  const tray = drawTray(view, tumble, send);
+  // A lesson's grown-ups' controls (Try another move, Save my answers) show with For grown-ups only.
+  const grown = !inLesson(view) || Boolean(view.lesson && view.lesson.numbers);
+  const practising = Boolean(view.practice && view.practice.status === "active");  // no hint: the child finds it
+  // A lesson's end scene (the flight's reward, the score, what to do next) stands beside the board, in the
+  // steps' column, so that the board and the end are in view together (issue 40); a board keeps it below.
+  const final = drawFinal(view, send);
+  const hinted = view.dice.kind === "play" && !practising && !(view.lesson && view.lesson.no_hint);
+  const after = [drawTalk(view), hinted ? drawHint(view, send) : null, grown ? drawWhatIf(view, send) : null,
+    steps ? null : final, practising ? null : drawPractice(view, send), grown ? saveLink(view.record, view.strings, send, redraw) : null];
+  const question = drawQuestion(view.question, send, view.lang, view.strings);
+  return steps
+    ? h("div", { key: "split", class: "cl-split" }, steps.heading,
+      h("div", { key: "teach", class: "cl-teach" }, drawResumeNote(view.saved, view.strings, send),
+        practising ? drawPractice(view, send) : null, steps.stepper, question, final, steps.grownUps),
+      h("div", { key: "play", class: "cl-play" }, tray, sheet, ...after))
+    : [question, h("div", { key: "main", class: "cl-main" }, sheet, h("div", { key: "side", class: "cl-side" }, tray, ...after))];
+}
+
+/**
+ * What changed is heard: a roll rattles, the end celebrates, a right answer, a placed score, a new step.
+ * @param {BoardView|null} shown  the view drawn before
+ * @param {BoardView} view
+ */
+function soundOf(shown, view) {
+  const before = shown ? shown.sheet : null;
+  if (shown && view.dice.rolled && view.dice.count !== shown.dice.count) sound("roll");
+  if (before && before.phase !== "over" && view.sheet.phase === "over") sound("end");
+  else if (shown && rightNow(shown, view)) sound("right");  // "Right!" is heard, not only read (issue 40)
+  else if (before && filled(view.sheet) > filled(before)) sound("place");
+  else if (shown && shown.lesson && view.lesson && (view.lesson.index || 0) > (shown.lesson.index || 0)) sound("step");
+}
+
+/**
+ * What follows each draw: sound and motion, the focus, the thing to do brought into view, the rule's picture.
+ * @param {BoardContext} ctx
+ * @param {BoardView} view
+ * @param {{current: {menu: string, target: string|null, active: HTMLElement|null}}} memory
+ */
+function useBoardEffects(ctx, view, memory) {
+  useLayoutEffect(() => {
     if (!view.sheet || !view.sheet.svg) return;
-    root.setAttribute("lang", view.lang || "en");
-    const active = /** @type {HTMLElement|null} */ (root.querySelector(":focus"));
-    const rolled = lastCount !== null && view.dice.count !== lastCount && view.dice.rolled;
-    if (rolled) tumbling = view.dice.count;
-    lastCount = view.dice.count;
-    // A new roll tumbles (two names of one tumble: the class differs from the last roll's, so it plays again).
-    const tumble = view.dice.rolled && tumbling === view.dice.count ? "cl-rolling" + (tumbling % 2 ? " cl-rolling-odd" : "") : "";
-    const steps = drawStepper(view, send);
-    const sheet = h("div", { key: "board", class: "cl-board" }, drawSheet(view), drawMenu(view, send));
-    const tray = drawTray(view, tumble, send);
-    // A lesson's grown-ups' controls (Try another move, Save my answers) show with For grown-ups only.
-    const grown = !inLesson(view) || Boolean(view.lesson && view.lesson.numbers);
-    const practising = Boolean(view.practice && view.practice.status === "active");  // no hint: the child finds it
-    // A lesson's end scene (the flight's reward, the score, what to do next) stands beside the board, in the
-    // steps' column, so that the board and the end are in view together (issue 40); a board keeps it below.
-    const final = drawFinal(view, send);
-    const after = [drawTalk(view), view.dice.kind === "play" && !practising && !(view.lesson && view.lesson.no_hint) ? drawHint(view, send) : null, grown ? drawWhatIf(view, send) : null,
-      steps ? null : final, practising ? null : drawPractice(view, send), grown ? saveLink(view.record, view.strings, send, draw) : null];
-    const question = drawQuestion(view.question, send, view.lang, view.strings);
-    // A lesson puts its steps and question beside the game (dice, caterpillars, what the game says) on a
-    // wide enough widget (a tablet held sideways), so that all of it is on one screen; narrower, they stack.
-    // The lesson's title and its settings (voice, language) run across the top, over both columns.
-    clearRule(root, layer); // the pale score is not in the sheet's description: out of the box before the paint
-    paint(steps
-      ? h("div", { key: "split", class: "cl-split" }, steps.heading,
-        h("div", { key: "teach", class: "cl-teach" }, drawResumeNote(view.saved, view.strings, send),
-          practising ? drawPractice(view, send) : null, steps.stepper, question, final, steps.grownUps),
-        h("div", { key: "play", class: "cl-play" }, tray, sheet, ...after))
-      : [question, h("div", { key: "main", class: "cl-main" }, sheet, h("div", { key: "side", class: "cl-side" }, tray, ...after))]);
-    // What changed is heard and seen: a roll rattles, a new total is eaten, the end celebrates.
-    const before = shown ? shown.sheet : null;
-    if (rolled) sound("roll");
-    if (before && before.phase !== "over" && view.sheet.phase === "over") sound("end");
-    else if (shown && rightNow(shown, view)) sound("right");  // "Right!" is heard, not only read (issue 40)
-    else if (before && filled(view.sheet) > filled(before)) sound("place");
-    else if (shown && shown.lesson && view.lesson && (view.lesson.index || 0) > (shown.lesson.index || 0)) sound("step");
+    const { root, layer } = ctx;
+    root.setAttribute("lang", view.lang || "en");  // the root is ours, not preact's
+    soundOf(ctx.shown, view);
+    const before = ctx.shown ? ctx.shown.sheet : null;
     requestAnimationFrame(() => showChange(root, before, view.sheet));
-    shown = view;
+    ctx.shown = view;
     // A new menu takes the focus to its first option; a button that just disabled itself (Roll, Check) hands
     // the focus to the sheet, so that Tab then reaches the boxes.  Nothing else moves the focus: no node is replaced.
+    const m = memory.current;
     const menuKey = view.menu && view.menu.options ? view.menu.title : "";
+    const active = m.active;
     let target = null;
-    if (menuKey && menuKey !== lastMenu) target = root.querySelector('[data-testid="move-option"]');
+    if (menuKey && menuKey !== m.menu) target = root.querySelector('[data-testid="move-option"]');
     else if (active && active.isConnected && /** @type {HTMLButtonElement} */ (active).disabled) target = root.querySelector('[data-testid="sheet"]');
     if (target) /** @type {HTMLElement} */ (target).focus({ preventScroll: true });
-    lastMenu = menuKey;
+    m.menu = menuKey;
+    // A new thing to do is brought into view, and so is one that grew out of it (a question's feedback).
     const todoKey = view.lesson ? `${view.lesson.index}:${view.lesson.target}:${view.dice.count}` : null;
-    markTodo(view, todoKey !== lastTarget);
-    lastTarget = todoKey;
+    const scroll = todoKey !== m.target;
+    m.target = todoKey;
+    const node = root.querySelector('[data-todo="true"]');
+    if (node) {
+      requestAnimationFrame(() => {
+        const box = node.getBoundingClientRect();
+        const out = box.top < 0 || box.bottom > window.innerHeight || box.left < 0 || box.right > window.innerWidth;
+        if (scroll || out) node.scrollIntoView({ block: "nearest", inline: "nearest" });
+      });
+    }
     const starred = view.legal.filter((e) => !e.setup);
     const only = new Set(starred.map((e) => `${e.caterpillar}-${e.box}`)).size === 1 ? starred[0] : null;
     const focused = boxOf(root.querySelector(":focus"));
-    const held = armed && entryAt(view, armed);
-    if (!held) armed = null;
+    const held = ctx.armed && entryAt(view, ctx.armed);
+    if (!held) ctx.armed = null;
     requestAnimationFrame(() => showRule(root, layer, held || (focused && entryAt(view, focused)) || only, Boolean(held)));
-  }
+  });
+}
 
-  /** @param {BoardView} view @param {boolean} scroll */
-  function markTodo(view, scroll) {
-    const control = todoControl(root, view.lesson && view.lesson.target);
-    if (marked && marked !== control) {
-      marked.removeAttribute("data-todo");
-      marked.classList.remove("learn-todo");
-    }
-    marked = control;
-    if (control) {
-      control.setAttribute("data-todo", "true");
-      control.classList.add("learn-todo"); // again after each paint: a new class from preact drops it
-    }
-    const node = root.querySelector('[data-todo="true"]');
-    if (!node) return;
-    // A new thing to do is brought into view, and so is one that grew out of it (a question's feedback).
-    requestAnimationFrame(() => {
-      const box = node.getBoundingClientRect();
-      const out = box.top < 0 || box.bottom > window.innerHeight || box.left < 0 || box.right > window.innerWidth;
-      if (scroll || out) node.scrollIntoView({ block: "nearest", inline: "nearest" });
-    });
-  }
+/** @param {{ctx: BoardContext}} props */
+function Board({ ctx }) {
+  useView(ctx.model);
+  const [, redraw] = useState(0);  // the save's form opened
+  const memory = useRef({ menu: "", target: /** @type {string|null} */ (null), active: /** @type {HTMLElement|null} */ (null),
+    count: /** @type {number|null} */ (null), tumbling: /** @type {number|null} */ (null) });
+  const view = readView(ctx.model);
+  useBoardEffects(ctx, view, memory);
+  if (!view.sheet || !view.sheet.svg) return null;
+  const m = memory.current;
+  // A new roll tumbles (two names of one tumble: the class differs from the last roll's, so it plays again).
+  if (m.count !== null && view.dice.count !== m.count && view.dice.rolled) m.tumbling = view.dice.count;
+  m.count = view.dice.count;
+  const tumble = view.dice.rolled && m.tumbling === view.dice.count ? "cl-rolling" + (m.tumbling % 2 ? " cl-rolling-odd" : "") : "";
+  m.active = /** @type {HTMLElement|null} */ (ctx.root.querySelector(":focus"));  // before the paint
+  clearRule(ctx.root, ctx.layer); // the pale score is not in the sheet's description: out of the box before the paint
+  return withTodo(describeBoard(view, tumble, ctx.send, () => redraw((n) => n + 1)), view.lesson && view.lesson.target);
+}
 
-  /** @type {BoardView|null} */
-  let shown = null;
+/**
+ * The root's listeners: a box pointed at or focused shows its rule; a tap (a finger's second) or Enter plays it;
+ * the arrows move between boxes; R rolls.  A box keeps its node through every redraw, so a press held while
+ * Python answers is still released on it and its click comes as any other.
+ * @param {BoardContext} ctx
+ */
+function listenOnBoard(ctx) {
+  const { root, layer, send } = ctx;
   /** @param {Event} event */
   const pointAt = (event) => {
     const box = boxOf(event.target);
-    const entry = box && shown ? entryAt(shown, box) : null;
+    const entry = box && ctx.shown ? entryAt(ctx.shown, box) : null;
     if (entry) showRule(root, layer, entry);
   };
-  root.addEventListener("pointerover", pointAt);
-  root.addEventListener("focusin", pointAt);
   /** @param {BoxRef} box */
   const play = (box) => {
-    const entry = shown ? entryAt(shown, box) : undefined;
+    const entry = ctx.shown ? entryAt(ctx.shown, box) : undefined;
     if (entry) flyScore(root, layer, entry);
     send("box", box);
   };
-  /** @param {BoxRef} box */
+  /** @param {BoxRef} box  touch first: a finger's first tap shows the rule and the score, pale; a second writes it */
   const tap = (box) => {
-    const entry = shown ? entryAt(shown, box) : null;
-    if (pointer !== "mouse" && entry && !sameBox(armed, box)) {
-      armed = box;
+    const entry = ctx.shown ? entryAt(ctx.shown, box) : null;
+    if (ctx.pointer !== "mouse" && entry && !sameBox(ctx.armed, box)) {
+      ctx.armed = box;
       showRule(root, layer, entry, true);
       return;
     }
-    armed = null;
+    ctx.armed = null;
     play(box);
   };
-  // A box keeps its node through every redraw, so a press held while Python answers is still released on
-  // it and its click comes as any other.  The pointer's kind only tells a finger's first tap from a mouse's.
-  root.addEventListener("pointerdown", (event) => { pointer = event.pointerType || "mouse"; }, true);
+  root.addEventListener("pointerover", pointAt);
+  root.addEventListener("focusin", pointAt);
+  // The pointer's kind only tells a finger's first tap from a mouse's.
+  root.addEventListener("pointerdown", (event) => { ctx.pointer = event.pointerType || "mouse"; }, true);
   root.addEventListener("click", (event) => {
     const box = boxOf(event.target);
     if (box) tap(box);
@@ -683,13 +701,31 @@ function render({ model, el }) {
       }
     }
   });
-  const stop = watch(model, draw);
+}
+
+/** @param {{model: any, el: HTMLElement}} widget */
+function render({ model, el }) {
+  const root = document.createElement("div");
+  root.className = "cl-root";
+  const board = document.createElement("div"); // what preact draws (display: contents: the layout is the root's)
+  board.className = "cl-view";
+  const layer = document.createElement("div");
+  layer.className = "cl-layer";
+  layer.setAttribute("aria-hidden", "true");
+  root.append(board, layer);
+  el.appendChild(root);
+  const send = sender(model, root); // aria-busy on root while Python answers
+  /** @type {BoardContext} */
+  const ctx = { model, root, layer, send, shown: null, armed: null, pointer: "mouse" };
+  const touch = Boolean((window.matchMedia && window.matchMedia("(pointer: coarse)").matches) || navigator.maxTouchPoints > 0);
+  if (!touch && (model.get("view_names") || []).includes("lesson")) send("device", { touch: false });
+  listenOnBoard(ctx);
   const unbook = keepBook(model, send);  // the book first: a resumed lesson finds its practice waiting
   const unkeep = keepSave(model, send);
   const unname = keepNickname(model);
-  draw();
+  const paint = mount(board);
+  paint(h(Board, { ctx }));
   return () => {
-    stop();
     unbook();
     unkeep();
     unname();

@@ -9,7 +9,7 @@
 // h(tag, attrs, ...children) keeps the signature the widgets always used: `text` is the element's text,
 // `onclick` (any `on*` function) a listener, `key` an identity, `ref` a callback given the element.
 
-import { h as element, render as preactRender, Fragment as PreactFragment } from "./preact.js";
+import { h as element, cloneElement, render as preactRender, Fragment as PreactFragment } from "./preact.js";
 import { useEffect, useState } from "./preact-hooks.js";
 import { forEar, hush, listen, remember, sayNow, voiceOn, voicesReady, voices, watch, ROOTS, ICONS } from "./shared.js";
 import { soundSwitch } from "./sound.js";
@@ -77,6 +77,42 @@ export function h(tag, attrs, ...children) {
   const kids = children.flat(2).filter((child) => child !== null && child !== undefined && child !== false && child !== true);
   if (text !== null && text !== undefined && text !== false) kids.unshift(String(text));
   return element(tag, props, ...kids);
+}
+
+/**
+ * The description `node` with the first element of `data-testid` `testid` (and of `data-option` `option`, when
+ * given) marked as the one thing to do now: `data-todo="true"` and the class `cls` (theme.css's pulse).  Marked in
+ * the description, so that no code edits a node after the paint and the next description takes the mark away.
+ * Only the path down to that element is described anew: every other part is the same object as before, which
+ * preact skips, and nothing inside an <svg> or a component is looked into.
+ * @param {any} node
+ * @param {string|null|undefined} testid
+ * @param {string|number|null} [option]
+ * @param {string} [cls]
+ * @returns {any}
+ */
+export function markTodo(node, testid, option = null, cls = "todo") {
+  if (!testid) return node;
+  let found = false;
+  /** @param {any} n @returns {any} */
+  const walk = (n) => {
+    if (found) return n;
+    if (Array.isArray(n)) {
+      const out = n.map(walk);
+      return out.some((child, i) => child !== n[i]) ? out : n;
+    }
+    if (!n || typeof n !== "object" || !n.props || typeof n.type !== "string" || n.type === "svg") return n;
+    const props = n.props;
+    if (props["data-testid"] === testid && (option === null || String(props["data-option"]) === String(option))) {
+      found = true;
+      return cloneElement(n, { class: `${props.class || ""} ${cls}`.trim(), "data-todo": "true" });
+    }
+    const kids = props.children;
+    if (kids === undefined || kids === null) return n;
+    const marked = walk(kids);
+    return marked === kids ? n : cloneElement(n, null, ...(Array.isArray(marked) ? marked : [marked]));
+  };
+  return walk(node);
 }
 
 // Attributes whose `true` is a DOM property (preact sets these as properties): the rest are written as "".

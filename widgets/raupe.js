@@ -8,7 +8,7 @@
 
 import { drawQuestion, keepNickname, saveLink } from "./question.js";
 import { drawResumeNote, keepSave } from "./resume.js";
-import { h, icon, languageSwitch, mount, picture, speaker, useView } from "./draw.js";
+import { h, icon, languageSwitch, markTodo, mount, picture, speaker, useView } from "./draw.js";
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "./preact-hooks.js";
 import { moved } from "./raupe-motion.js";
 import { isShortcut, sender } from "./shared.js";
@@ -138,25 +138,6 @@ function cardWidth(count, width, height, gap, most, least, flipRow = FLIP_ROW) {
     best = Math.max(best, Math.min(across, down, most));
   }
   return best;
-}
-
-/**
- * The description `node` (from drawQuestion) with its element of `data-testid` `testid` marked as the one thing
- * to do now (data-todo="true" and theme.css's pulse), the rest as it was.
- * @param {any} node
- * @param {string} testid
- * @returns {any}
- */
-function marked(node, testid, option = null) {
-  if (!node || typeof node !== "object" || !node.props) return node;
-  const { children, ...props } = node.props;
-  const own = { ...props, key: node.key, ref: node.ref };
-  if (props["data-testid"] === testid && (option === null || props["data-option"] === option)) {
-    return h(node.type, { ...own, class: `${props.class || ""} todo`, "data-todo": "true" }, children);
-  }
-  if (children === undefined || children === null) return node;
-  return h(node.type, own, Array.isArray(children) ? children.map((child) => marked(child, testid, option))
-    : marked(children, testid, option));
 }
 
 // -- The table, made of components -----------------------------------------------------------------------------
@@ -631,8 +612,8 @@ function useKeptParts(ctx, t, marks) {
   const { kind, detail } = marks;
   const asked = useMemo(() => {
     const drawn = drawQuestion(question, ctx.send, lang, words);
-    if (kind === "answer") return marked(drawn, "answer", detail);  // a yes-or-no answer, shown
-    return kind === "question" ? marked(drawn, "question") : kind === "check" ? marked(drawn, "check-answer") : drawn;
+    if (kind === "answer") return markTodo(drawn, "answer", detail);  // a yes-or-no answer, shown
+    return kind === "question" ? markTodo(drawn, "question") : kind === "check" ? markTodo(drawn, "check-answer") : drawn;
   }, [question, lang, words, kind, detail]);
   const pile = t.pile || /** @type {TableView["pile"]} */ ({});
   const below = t.pile ? belowPicture(ctx, pile) : "";
