@@ -10,9 +10,9 @@
 // `onclick` (any `on*` function) a listener, `key` an identity, `ref` a callback given the element.
 
 import { h as element, cloneElement, render as preactRender, Fragment as PreactFragment } from "./preact.js";
-import { useEffect, useState } from "./preact-hooks.js";
+import { useEffect, useMemo, useState } from "./preact-hooks.js";
 import { forEar, hush, listen, remember, sayNow, voiceOn, voicesReady, voices, watch, ROOTS, ICONS } from "./shared.js";
-import { soundSwitch } from "./sound.js";
+import { rememberSound, sound, soundOn } from "./sound.js";
 
 /**
  * @typedef {Object<string, any>} Attrs  an element's attributes, listeners (`on*`), `text`, `key` and `ref`
@@ -228,61 +228,98 @@ export function icon(name, cls = "learn-icon") {
  * @param {string} [heard]  what the voice reads by itself, when that is less than the button reads ("": nothing)
  */
 export function speaker(textOrFn, lang, words = {}, attrs = {}, heard = undefined) {
+  const { key, ...outer } = attrs;
+  return element(Speaker, { key, textOrFn, lang, words, outer, heard });
+}
+
+/**
+ * The read-aloud button (see `speaker`), with its notice as its own state.  Its node registers its text with
+ * the root's voice once for the text it was given: a parent that keeps the same description keeps it quiet.
+ * @param {{textOrFn: string|(() => string), lang: string|(() => string), words: Object<string, any>, outer: Attrs,
+ *   heard: string|undefined}} props
+ */
+function Speaker({ textOrFn, lang, words, outer, heard }) {
+  const [notice, setNotice] = useState("");
   const read = () => String((typeof textOrFn === "function" ? textOrFn() : textOrFn) || "").trim();
-  const byItself = heard === undefined ? read : () => heard.trim();
   const language = () => (typeof lang === "function" ? lang() : lang) || "en";
-  /** @param {MouseEvent} event */
-  const say = async (event) => {
-    const button = /** @type {HTMLElement} */ (event.currentTarget);
-    const notice = button.parentElement ? button.parentElement.querySelector(".learn-no-voice") : null;
+  const wire = useMemo(() => (/** @type {any} */ node) => {
+    if (!node) return;
+    node.learnSpeech = { text: heard === undefined ? read : () => heard.trim(), lang: language, words };
+    queueMicrotask(() => listen(node, words));
+  }, [textOrFn, lang, words, heard]);
+  const say = async () => {
     const spoken = forEar(read(), words);
     const synth = window.speechSynthesis;
-    if (notice) notice.textContent = "";
+    setNotice("");
     if (!spoken) return;
     if (!synth || typeof window.SpeechSynthesisUtterance !== "function" || !(await voicesReady(synth))) {
-      if (notice) notice.textContent = words.no_voice || "This browser has no voice to read aloud.";
+      setNotice(words.no_voice || "This browser has no voice to read aloud.");
       return;
     }
     sayNow(spoken, language());
   };
-  /** @param {any} node */
-  const wire = (node) => {
-    if (!node) return;
-    node.learnSpeech = { text: byItself, lang: language, words };
-    queueMicrotask(() => listen(node, words));
-  };
-  return h("span", { class: "learn-speaker", ...attrs },
+  return h("span", { class: "learn-speaker", ...outer },
     h("button", { class: "learn-speak", type: "button", "data-testid": "read-aloud",
       "aria-label": words.read_aloud || "Read aloud", title: words.read_aloud || "Read aloud", onclick: say, ref: wire },
     icon("speaker")),
-    h("span", { class: "learn-no-voice", role: "status", "data-testid": "no-voice" }));
+    h("span", { class: "learn-no-voice", role: "status", "data-testid": "no-voice", text: notice }));
+}
+
+// Every switch of the page (each widget's, whichever bundle drew it) draws again when one of them is pressed.
+const SETTINGS_EVENT = "caterpillar-learn:settings";
+
+/** Draw the component again whenever a switch of the page changes a setting. */
+function useSettings() {
+  const [, redraw] = useState(0);
+  useEffect(() => {
+    const changed = () => redraw((n) => n + 1);
+    window.addEventListener(SETTINGS_EVENT, changed);
+    return () => window.removeEventListener(SETTINGS_EVENT, changed);
+  }, []);
 }
 
 /**
  * The page's voice switch (role="switch"): on, each new text is read aloud by itself.  The choice holds for
  * the page and survives a reload.  Both icons are drawn; the CSS shows the one that fits aria-checked.
- * @param {Object<string, any>} [words]
+ * @param {{words: Object<string, any>}} props
  */
-export function voiceSwitch(words = {}) {
+function VoiceSwitch({ words }) {
+  useSettings();
   const label = words.voice_switch || "Read aloud by itself";
   /** @param {MouseEvent} event */
   const flip = (event) => {
-    const button = /** @type {HTMLElement} */ (event.currentTarget);
     const now = !voiceOn(words);
     remember(now);
-    const root = button.closest(ROOTS);
-    for (const other of (root ? /** @type {Document} */ (root.getRootNode()) : document).querySelectorAll('[data-testid="voice-switch"]')) {
-      other.setAttribute("aria-checked", String(now));
-    }
+    window.dispatchEvent(new Event(SETTINGS_EVENT));
+    const root = /** @type {HTMLElement} */ (event.currentTarget).closest(ROOTS);
     const voice = root ? voices.get(root) : null;
     if (!now) hush();
     else if (voice) voice.restart();
   };
-  /** @param {any} node */
-  const wire = (node) => { if (node) queueMicrotask(() => listen(node, words)); };
+  const wire = useMemo(() => (/** @type {any} */ node) => { if (node) queueMicrotask(() => listen(node, words)); }, [words]);
   return h("button", { class: "learn-voice-switch", type: "button", role: "switch", "data-testid": "voice-switch",
     "aria-checked": String(voiceOn(words)), title: label, onclick: flip, ref: wire },
   icon("speaker", "learn-icon learn-icon-on"), icon("mute", "learn-icon learn-icon-off"),
+  h("span", { class: "learn-voice-label", text: label }));
+}
+
+/**
+ * The sound switch (role switch, aria-checked), beside the voice switch; every sound switch on the page follows
+ * the one pressed.
+ * @param {{words: Object<string, any>}} props
+ */
+function SoundSwitch({ words }) {
+  useSettings();
+  const label = words.sound_switch || "Sounds";
+  const flip = () => {
+    const now = !soundOn();
+    rememberSound(now);
+    window.dispatchEvent(new Event(SETTINGS_EVENT));
+    if (now) sound("place");
+  };
+  return h("button", { class: "learn-voice-switch learn-sound-switch", type: "button", role: "switch",
+    "data-testid": "sound-switch", "aria-checked": String(soundOn()), title: label, onclick: flip },
+  icon("note", "learn-icon learn-icon-on"), icon("note-off", "learn-icon learn-icon-off"),
   h("span", { class: "learn-voice-label", text: label }));
 }
 
@@ -295,7 +332,7 @@ export function voiceSwitch(words = {}) {
  * @param {(type: string, fields?: Object<string, any>) => void} send
  */
 export function languageSwitch(languages, lang, words, send) {
-  const voice = [voiceSwitch(words), words.sound_switch ? soundSwitch(words) : null];
+  const voice = [element(VoiceSwitch, { key: "voice-switch", words }), words.sound_switch ? element(SoundSwitch, { key: "sound-switch", words }) : null];
   if (!languages || languages.length < 2) return h("div", { class: "learn-settings" }, voice);
   /** @param {Event} event */
   const choose = (event) => send("language", { value: /** @type {HTMLSelectElement} */ (event.target).value });

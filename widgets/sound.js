@@ -5,13 +5,10 @@
 // never calls these.
 //
 //   sound("roll");                      // on the learner's action, after the page shows it
-//   h("div", {}, soundSwitch(words));   // the switch (draw.js's languageSwitch puts it beside the voice switch)
 //
-// A widget imports sound (and draw.js imports soundSwitch).  Drawn with preact's own h: draw.js imports this
-// module, so this one cannot import draw.js.
+// A widget imports sound; draw.js draws the switch (SoundSwitch) beside the voice's, with soundOn and
+// rememberSound from here.  Nothing here draws.
 
-import { h } from "./preact.js";
-import { ICONS } from "./shared.js";
 import { keep, recall } from "./page.js";
 
 /** @typedef {"roll"|"place"|"fit"|"slip"|"call"|"end"|"fly"|"right"|"step"} SoundName */
@@ -43,7 +40,7 @@ export function soundOn() {
 }
 
 /** @param {boolean} on */
-function rememberSound(on) {
+export function rememberSound(on) {
   keep(KEY, on ? "on" : "off");
 }
 
@@ -92,28 +89,3 @@ export function sound(name) {
   } catch (error) { /* a sound that cannot play is skipped */ }
 }
 
-/**
- * The sound switch (role switch, aria-checked), drawn beside the voice switch.  Every sound switch on the page
- * follows the one pressed.
- * @param {Object<string, any>} [words]
- */
-export function soundSwitch(words = {}) {
-  const label = words.sound_switch || "Sounds";
-  /** @param {MouseEvent} event */
-  const flip = (event) => {
-    const now = !soundOn();
-    rememberSound(now);
-    const button = /** @type {HTMLElement} */ (event.currentTarget);
-    for (const other of /** @type {Document} */ (button.getRootNode()).querySelectorAll('[data-testid="sound-switch"]')) {
-      other.setAttribute("aria-checked", String(now));
-    }
-    if (now) sound("place");
-  };
-  /** @param {string} name @param {string} cls */
-  const icon = (name, cls) => h("svg", { class: cls, viewBox: "0 0 24 24", width: 24, height: 24, fill: "currentColor",
-    "aria-hidden": "true", focusable: "false", "data-icon": name, dangerouslySetInnerHTML: { __html: ICONS[name] } });
-  return h("button", { key: "sound-switch", class: "learn-voice-switch learn-sound-switch", type: "button", role: "switch",
-    "data-testid": "sound-switch", "aria-checked": String(soundOn()), title: label, onClick: flip },
-  icon("note", "learn-icon learn-icon-on"), icon("note-off", "learn-icon learn-icon-off"),
-  h("span", { class: "learn-voice-label" }, label));
-}
