@@ -44,8 +44,9 @@ function actionFace(name) {
  * @param {import("./caterpillars.js").BoardView} view
  * @param {string} tumble  "" or the classes of a tumbling die (only while the roll that tumbles is shown)
  * @param {(type: string, fields?: Object<string, any>) => void} send
+ * @param {Object<number, string>} [roles]  the rule's picture: the die that gives the score ("score") and the label's ("label")
  */
-export function drawTray(view, tumble, send) {
+export function drawTray(view, tumble, send, roles = {}) {
   const { dice, strings, sheet } = view;
   const setup = dice.kind === "setup";
   const over = dice.kind === "over";
@@ -58,11 +59,11 @@ export function drawTray(view, tumble, send) {
       row.push(setup
         ? h("button", {
           key: `die-${index}`, class: "cl-die cl-pick" + (dice.selected === index ? " cl-selected" : "") + rolling, type: "button",
-          "data-testid": `die-${index}`, "aria-pressed": String(dice.selected === index),
+          "data-testid": `die-${index}`, "aria-pressed": String(dice.selected === index), "data-role": roles[index] || null,
           "aria-label": fill(strings.pick_die, { value }), disabled: used, onclick: () => send("die", { index }),
         }, dieFace(value))
         : h("div", { key: `die-${index}`, class: "cl-die" + rolling, role: "img", "aria-label": fill(strings.die, { value }),
-          "data-testid": `die-${index}` }, dieFace(value)));
+          "data-testid": `die-${index}`, "data-role": roles[index] || null }, dieFace(value)));
     });
     if (dice.action) {
       const words = strings["face_" + dice.action] || dice.action;

@@ -202,18 +202,22 @@ function moveFocus(root, from, key) {
 const STARRED = /<g data-testid="(box-[\w-]+)"[^>]*><g data-testid="legal-move">/g;
 
 /**
- * The marks the page puts on the sheet's boxes: the hint's best box, a wrong try's boxes, the one thing to do.
+ * The marks the page puts on the sheet's boxes: the hint's best box, a wrong try's boxes, the one thing to do,
+ * the pale score of a finger's first tap.
  * @param {BoardView} view
- * @returns {Map<string, {classes: string[], todo: boolean}>}  by the box's data-testid
+ * @param {LegalEntry|null} [ghost]  the move whose score shows pale in its box
+ * @returns {Map<string, {classes: string[], todo: boolean, ghost?: string}>}  by the box's data-testid
  */
-function boxMarks(view) {
-  /** @type {Map<string, {classes: string[], todo: boolean}>} */
+function boxMarks(view, ghost = null) {
+  /** @type {Map<string, {classes: string[], todo: boolean, ghost?: string}>} */
   const marks = new Map();
   /** @param {string} id */
   const of = (id) => {
     if (!marks.has(id)) marks.set(id, { classes: [], todo: false });
-    return marks.get(id);
+    return /** @type {{classes: string[], todo: boolean, ghost?: string}} */ (marks.get(id));
   };
+  // The score a finger's first tap would write, pale in its box: a second tap (on it, or the box) writes it.
+  if (ghost && ghost.dice) of(`box-${ghost.caterpillar}-${ghost.box}`).ghost = String(ghost.zero ? 0 : ghost.score ?? "");
   if (view.hint && view.hint.best) of(`box-${view.hint.best.caterpillar}-${view.hint.best.box}`).classes.push("cl-hinted");
   // After a wrong try the board shows it: the boxes missed glow, a wrong one shakes; while the
   // answer is shown, its boxes glow.
@@ -254,10 +258,27 @@ function todoSheet(view) {
 }
 
 /**
- * A description's copy whose boxes carry a key (their data-testid) and the page's marks; whatever holds no box
- * is the very description markup gave (preact skips what did not change).
+ * The centre of a box in the sheet's description (its focus ring's), for the pale score.
  * @param {any} node
- * @param {Map<string, {classes: string[], todo: boolean}>} marks
+ * @returns {{cx: any, cy: any}|null}
+ */
+function boxCentre(node) {
+  if (!node || typeof node !== "object" || !node.props) return null;
+  if (node.type === "circle" && node.props.cx !== undefined) return { cx: node.props.cx, cy: node.props.cy };
+  const kids = node.props.children;
+  for (const kid of Array.isArray(kids) ? kids : [kids]) {
+    const found = boxCentre(kid);
+    if (found) return found;
+  }
+  return null;
+}
+
+/**
+ * A description's copy whose boxes carry a key (their data-testid) and the page's marks, and whose totals count
+ * up when they grow (CountUp); whatever holds neither is the very description markup gave (preact skips what
+ * did not change).
+ * @param {any} node
+ * @param {Map<string, {classes: string[], todo: boolean, ghost?: string}>} marks
  * @returns {any}
  */
 function withBoxes(node, marks) {
@@ -268,13 +289,49 @@ function withBoxes(node, marks) {
     const mark = marks.get(id);
     const cls = mark && mark.classes.length ? `${props.class || ""} ${mark.classes.join(" ")}` : props.class;
     const todo = Boolean(mark && mark.todo);
-    return h(node.type, { ...props, key: id, class: todo ? `${cls} learn-todo` : cls, "data-todo": todo ? "true" : null }, children);
+    const at = mark && mark.ghost !== undefined ? boxCentre(node) : null;
+    const ghost = at ? h("text", { key: "ghost", class: "cl-ghost", "data-testid": "ghost-score", x: at.cx, y: at.cy,
+      "text-anchor": "middle", "dominant-baseline": "central", text: mark && mark.ghost }) : null;
+    return h(node.type, { ...props, key: id, class: todo ? `${cls} learn-todo` : cls, "data-todo": todo ? "true" : null }, children, ghost);
+  }
+  const words = Array.isArray(children) && children.length === 1 ? children[0] : children;
+  if (node.type === "text" && String(props.class || "").includes("cl-total") && typeof words === "string") {
+    return h("text", props, h(CountUp, { drawn: words }));
   }
   if (children === undefined || children === null || typeof children !== "object") return node;
   const kids = Array.isArray(children) ? children : [children];
   const changed = kids.map((kid) => withBoxes(kid, marks));
   if (changed.every((kid, index) => kid === kids[index])) return node;
   return h(node.type, props, changed);
+}
+
+/**
+ * A caterpillar's total, "= 12", which counts up to a new total that is larger (the caterpillar eats) and always
+ * ends on the text Python drew.
+ * @param {{drawn: string}} props
+ */
+function CountUp({ drawn }) {
+  const total = (/** @type {string} */ text) => Number((/(\d+)/.exec(text) || [])[1]);
+  const [shown, setShown] = useState(drawn);
+  const was = useRef(drawn);
+  useLayoutEffect(() => {
+    const from = total(was.current);
+    const to = total(drawn);
+    was.current = drawn;
+    if (!(to > from) || !moving()) { setShown(drawn); return undefined; }
+    const started = performance.now();
+    let frame = 0;
+    /** @param {number} at */
+    const step = (at) => {
+      const part = Math.min(1, (at - started) / 450);
+      setShown(part < 1 ? drawn.replace(String(to), String(Math.round(from + (to - from) * part))) : drawn);
+      if (part < 1) frame = requestAnimationFrame(step);
+    };
+    setShown(drawn.replace(String(to), String(from)));
+    frame = requestAnimationFrame(step);
+    return () => cancelAnimationFrame(frame);
+  }, [drawn]);
+  return shown;
 }
 
 let sheetKey = "";
@@ -285,9 +342,10 @@ let sheetDescription = [];
  * The sheet: Python's markup, parsed once per distinct text (draw.js), each box keyed and marked.  The same
  * sheet with the same marks is the same description, so preact does not even compare it.
  * @param {BoardView} view
+ * @param {LegalEntry|null} [ghost]  the move whose score shows pale in its box
  */
-function drawSheet(view) {
-  const marks = boxMarks(view);
+function drawSheet(view, ghost = null) {
+  const marks = boxMarks(view, ghost);
   const key = view.sheet.svg + "\n" + JSON.stringify(Array.from(marks));
   if (key !== sheetKey) {
     sheetKey = key;
@@ -303,9 +361,9 @@ function drawSheet(view) {
 // -- The rule as a picture ---------------------------------------------------------------------------------
 // The die that gives the label points at its box (an arrow), the die that gives the score is marked, and on
 // a move the score die flies into the box.  Drawn for the box under the pointer or the focus, and for the
-// only starred box when there is one.  The arrow and the flying die live in the root's own layer, which preact
-// does not manage; the pale score sits in its box and is taken out before each paint.
-const SVG_NS = "http://www.w3.org/2000/svg";
+// only starred box when there is one.  All of it is in the board's description (the dice's data-role, the pale
+// score in its box, the arrow placed from where the die and the box were laid out); only the flying die is a
+// copy in the root's own layer, which preact does not manage.
 
 /**
  * @param {BoardView} view
@@ -323,55 +381,46 @@ function centre(node, origin) {
 }
 
 /**
- * @param {HTMLElement} root
- * @param {HTMLElement} layer
+ * The dice's roles in the rule's picture: which gives the score, which the label.
  * @param {LegalEntry|null|undefined} entry
- * @param {boolean} [ghost]
+ * @returns {Object<number, string>}
  */
-function showRule(root, layer, entry, ghost = false) {
-  clearRule(root, layer);
-  if (!entry || !entry.dice) return;
-  const box = /** @type {SVGGraphicsElement|null} */ (root.querySelector(`[data-testid="box-${entry.caterpillar}-${entry.box}"]`));
-  if (ghost && box && typeof box.getBBox === "function") {
-    // The score the tap would write, pale in its box: a second tap (on it, or the box) writes it.
-    const r = box.getBBox();
-    const text = document.createElementNS(SVG_NS, "text");
-    text.setAttribute("class", "cl-ghost");
-    text.setAttribute("data-testid", "ghost-score");
-    text.setAttribute("x", String(r.x + r.width / 2));
-    text.setAttribute("y", String(r.y + r.height / 2));
-    text.setAttribute("text-anchor", "middle");
-    text.setAttribute("dominant-baseline", "central");
-    text.textContent = String(entry.zero ? 0 : entry.score ?? "");
-    box.append(text);
-  }
-  /** @param {number} i */
-  const dieNode = (i) => root.querySelector(`[data-testid="die-${i}"]`);
-  // data-role is never in a die's description: set here, it stays until clearRule takes it away.
-  entry.dice.score.forEach((i) => dieNode(i)?.setAttribute("data-role", "score"));
-  entry.dice.label.forEach((i) => dieNode(i)?.setAttribute("data-role", "label"));
-  const from = entry.dice.label.length ? dieNode(entry.dice.label[0]) : null;
-  if (!box || !from) return;
+function rolesOf(entry) {
+  /** @type {Object<number, string>} */
+  const roles = {};
+  if (!entry || !entry.dice) return roles;
+  entry.dice.score.forEach((i) => { roles[i] = "score"; });
+  entry.dice.label.forEach((i) => { roles[i] = "label"; });
+  return roles;
+}
+
+/**
+ * Where the rule's arrow goes, measured once the dice and the box are laid out (null: no arrow).
+ * @param {HTMLElement} root
+ * @param {LegalEntry|null|undefined} entry
+ * @returns {{x1: number, y1: number, x2: number, y2: number, width: number, height: number}|null}
+ */
+function arrowOf(root, entry) {
+  if (!entry || !entry.dice || !entry.dice.label.length) return null;
+  const from = root.querySelector(`[data-testid="die-${entry.dice.label[0]}"]`);
+  const box = root.querySelector(`[data-testid="box-${entry.caterpillar}-${entry.box}"]`);
+  if (!from || !box) return null;
   const origin = root.getBoundingClientRect();
   const a = centre(from, origin);
   const b = centre(box, origin);
-  const arrow = document.createElementNS(SVG_NS, "svg");
-  arrow.setAttribute("class", "cl-rule-arrow");
-  arrow.setAttribute("data-testid", "rule-arrow");
-  arrow.setAttribute("aria-hidden", "true");
-  arrow.setAttribute("width", String(origin.width));
-  arrow.setAttribute("height", String(origin.height));
-  arrow.innerHTML = '<defs><marker id="cl-arrow-head" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="5" markerHeight="5" orient="auto-start-reverse"><path d="M0 0 L10 5 L0 10 z"/></marker></defs>'
-    + `<line x1="${a.x}" y1="${a.y}" x2="${b.x}" y2="${b.y}" marker-end="url(#cl-arrow-head)"/>`;
-  layer.append(arrow);
+  const round = (/** @type {number} */ n) => Math.round(n);
+  return { x1: round(a.x), y1: round(a.y), x2: round(b.x), y2: round(b.y), width: round(origin.width), height: round(origin.height) };
 }
 
-/** @param {HTMLElement} root @param {HTMLElement} layer */
-function clearRule(root, layer) {
-  layer.querySelectorAll(".cl-rule-arrow").forEach((node) => node.remove());
-  root.querySelectorAll(".cl-ghost").forEach((node) => node.remove());
-  root.querySelectorAll("[data-role]").forEach((node) => node.removeAttribute("data-role"));
-}
+/**
+ * The rule's arrow, from the label's die to its box.
+ * @param {{x1: number, y1: number, x2: number, y2: number, width: number, height: number}} at
+ */
+const drawArrow = (at) => h("svg", { key: "rule-arrow", class: "cl-rule-arrow", "data-testid": "rule-arrow", "aria-hidden": "true",
+  width: at.width, height: at.height },
+h("defs", {}, h("marker", { id: "cl-arrow-head", viewBox: "0 0 10 10", refX: 8, refY: 5, markerWidth: 5, markerHeight: 5,
+  orient: "auto-start-reverse" }, h("path", { d: "M0 0 L10 5 L0 10 z" }))),
+h("line", { x1: at.x1, y1: at.y1, x2: at.x2, y2: at.y2, "marker-end": "url(#cl-arrow-head)" }));
 
 /** How many boxes of the sheet hold a score. @param {SheetView} sheet */
 function filled(sheet) {
@@ -419,21 +468,19 @@ function flyScore(root, layer, entry) {
 
 /**
  * What changed on the sheet since the last view, shown as motion: a caterpillar whose total grew eats (its
- * total counts up and swells), and when the game ends the one that flies flies up and back.
+ * total swells; CountUp counts it up), and when the game ends the one that flies flies up and back.
  * @param {HTMLElement} root
  * @param {SheetView|null} before
  * @param {SheetView} now
  */
 function showChange(root, before, now) {
-  const totals = root.querySelectorAll(".cl-sheet .cl-total");
-  NAMES.forEach((name, index) => { if (totals[index] && now.totals) drawnTotal.set(totals[index], now.totals[name]); });
   if (!before || !moving()) return;
+  const totals = root.querySelectorAll(".cl-sheet .cl-total");
   NAMES.forEach((name, index) => {
     const from = before.totals ? before.totals[name] : undefined;
     const to = now.totals ? now.totals[name] : undefined;
     const text = /** @type {SVGTextElement|undefined} */ (totals[index]);
     if (typeof from !== "number" || typeof to !== "number" || to <= from || !text) return;
-    countUp(text, from, to);
     text.animate([{ transform: "scale(1)" }, { transform: "scale(1.4)" }, { transform: "scale(1)" }],
       { duration: 500, easing: "ease-out" });
   });
@@ -444,38 +491,6 @@ function showChange(root, before, now) {
         { transform: "translate(0, 0)" }], { duration: 900, easing: "ease-in-out", iterations: 2 });
     }
   }
-}
-
-/** The total each caterpillar's total text was last drawn with (set after every paint, by showChange). */
-/** @type {WeakMap<Element, number>} */
-const drawnTotal = new WeakMap();
-
-/**
- * The total's text counts from `from` to `to` (it ends on the text Python drew, so the page stays as drawn).
- * A count gives way to a later drawing: preact writes a new total's text only where its last description
- * differs, so a count that went on writing over it (or a second count that took the first one's passing
- * number for what was drawn) would leave a wrong total standing (seen: Charlie's 16 shown as 2 at the end).
- * @param {SVGTextElement} text
- * @param {number} from
- * @param {number} to
- */
-function countUp(text, from, to) {
-  // The text node preact made keeps its place: only its data changes, and it ends as drawn.
-  const node = /** @type {Text|null} */ (text.firstChild);
-  if (!node || node.nodeType !== Node.TEXT_NODE) return;
-  const drawn = node.data;
-  let written = drawn; // what this count last put there: anything else was drawn since, and stands
-  const started = performance.now();
-  const length = 450;
-  /** @param {number} at */
-  const step = (at) => {
-    if (node.data !== written || drawnTotal.get(text) !== to) return; // drawn again meanwhile: that stands
-    const part = Math.min(1, (at - started) / length);
-    written = part < 1 ? drawn.replace(String(to), String(Math.round(from + (to - from) * part))) : drawn;
-    node.data = written;
-    if (part < 1) requestAnimationFrame(step);
-  };
-  requestAnimationFrame(step);
 }
 
 // -- The one thing to do now (the lesson's `target`), marked data-todo="true" with the pulse -----------------
@@ -528,11 +543,12 @@ function boxOf(node) {
  * @typedef {Object} BoardContext
  * @property {any} model
  * @property {HTMLElement} root  the widget's root: ours, not preact's (sender marks it aria-busy)
- * @property {HTMLElement} layer  the rule's arrow and the flying die: not preact's
+ * @property {HTMLElement} layer  the flying die: not preact's
  * @property {(type: string, fields?: Object<string, any>) => boolean} send
  * @property {BoardView|null} shown  the view last drawn
  * @property {BoxRef|null} armed  touch first: the box a finger's first tap armed (a second tap writes it)
  * @property {string} pointer  the last press's pointer: "mouse", "touch" or "pen"
+ * @property {(box: BoxRef|null, ghost?: boolean) => void} showRule  the rule's picture for a box (set by Board)
  */
 
 /**
@@ -543,11 +559,13 @@ function boxOf(node) {
  * @param {string} tumble  the dice's tumble class ("" when they do not tumble)
  * @param {BoardContext["send"]} send
  * @param {() => void} redraw
+ * @param {{entry: LegalEntry|null|undefined, ghost: boolean}} rule  the rule's picture: its move, and whether its
+ *   score shows pale in its box
  */
-function describeBoard(view, tumble, send, redraw) {
+function describeBoard(view, tumble, send, redraw, rule) {
   const steps = drawStepper(view, send);
-  const sheet = h("div", { key: "board", class: "cl-board" }, drawSheet(view), drawMenu(view, send));
-  const tray = drawTray(view, tumble, send);
+  const sheet = h("div", { key: "board", class: "cl-board" }, drawSheet(view, rule.ghost ? rule.entry : null), drawMenu(view, send));
+  const tray = drawTray(view, tumble, send, rolesOf(rule.entry));
   // A lesson's grown-ups' controls (Try another move, Save my answers) show with For grown-ups only.
   const grown = !inLesson(view) || Boolean(view.lesson && view.lesson.numbers);
   const practising = Boolean(view.practice && view.practice.status === "active");  // no hint: the child finds it
@@ -581,15 +599,19 @@ function soundOf(shown, view) {
 }
 
 /**
- * What follows each draw: sound and motion, the focus, the thing to do brought into view, the rule's picture.
+ * What follows each new view: sound and motion, the focus, the thing to do brought into view, the rule's
+ * picture for the held, the focused or the only starred box.
  * @param {BoardContext} ctx
  * @param {BoardView} view
- * @param {{current: {menu: string, target: string|null, active: HTMLElement|null}}} memory
+ * @param {number} version  how many times the view traits changed (useView)
+ * @param {{current: {menu: string, target: string|null, active: HTMLElement|null, version: number}}} memory
  */
-function useBoardEffects(ctx, view, memory) {
+function useBoardEffects(ctx, view, version, memory) {
   useLayoutEffect(() => {
-    if (!view.sheet || !view.sheet.svg) return;
-    const { root, layer } = ctx;
+    const m = memory.current;
+    if (!view.sheet || !view.sheet.svg || version === m.version) return;
+    m.version = version;
+    const { root } = ctx;
     root.setAttribute("lang", view.lang || "en");  // the root is ours, not preact's
     soundOf(ctx.shown, view);
     const before = ctx.shown ? ctx.shown.sheet : null;
@@ -597,7 +619,6 @@ function useBoardEffects(ctx, view, memory) {
     ctx.shown = view;
     // A new menu takes the focus to its first option; a button that just disabled itself (Roll, Check) hands
     // the focus to the sheet, so that Tab then reaches the boxes.  Nothing else moves the focus: no node is replaced.
-    const m = memory.current;
     const menuKey = view.menu && view.menu.options ? view.menu.title : "";
     const active = m.active;
     let target = null;
@@ -620,20 +641,40 @@ function useBoardEffects(ctx, view, memory) {
     const starred = view.legal.filter((e) => !e.setup);
     const only = new Set(starred.map((e) => `${e.caterpillar}-${e.box}`)).size === 1 ? starred[0] : null;
     const focused = boxOf(root.querySelector(":focus"));
-    const held = ctx.armed && entryAt(view, ctx.armed);
-    if (!held) ctx.armed = null;
-    requestAnimationFrame(() => showRule(root, layer, held || (focused && entryAt(view, focused)) || only, Boolean(held)));
+    if (ctx.armed && !entryAt(view, ctx.armed)) ctx.armed = null;
+    if (ctx.armed) ctx.showRule(ctx.armed, true);
+    else ctx.showRule(focused && entryAt(view, focused) ? focused : only ? { caterpillar: only.caterpillar, box: only.box } : null);
   });
+}
+
+/**
+ * The rule's picture as the board's own state: the box it is drawn for (and whether its score shows pale), and
+ * where its arrow goes, measured after layout.
+ * @param {BoardContext} ctx
+ * @param {BoardView} view
+ */
+function useRule(ctx, view) {
+  const [rule, setRule] = useState(/** @type {{box: BoxRef, ghost: boolean}|null} */ (null));
+  ctx.showRule = (box, ghost = false) => setRule((was) => (box === null ? null
+    : was && sameBox(was.box, box) && was.ghost === ghost ? was : { box, ghost }));
+  const entry = rule && view.legal ? entryAt(view, rule.box) : null;
+  const [arrow, setArrow] = useState(/** @type {ReturnType<typeof arrowOf>} */ (null));
+  useLayoutEffect(() => {
+    const at = arrowOf(ctx.root, entry);
+    setArrow((was) => (JSON.stringify(was) === JSON.stringify(at) ? was : at));
+  });
+  return { entry, ghost: Boolean(rule && rule.ghost), arrow };
 }
 
 /** @param {{ctx: BoardContext}} props */
 function Board({ ctx }) {
-  useView(ctx.model);
+  const version = useView(ctx.model);
   const [, redraw] = useState(0);  // the save's form opened
   const memory = useRef({ menu: "", target: /** @type {string|null} */ (null), active: /** @type {HTMLElement|null} */ (null),
-    count: /** @type {number|null} */ (null), tumbling: /** @type {number|null} */ (null) });
+    count: /** @type {number|null} */ (null), tumbling: /** @type {number|null} */ (null), version: -1 });
   const view = readView(ctx.model);
-  useBoardEffects(ctx, view, memory);
+  const rule = useRule(ctx, view);
+  useBoardEffects(ctx, view, version, memory);
   if (!view.sheet || !view.sheet.svg) return null;
   const m = memory.current;
   // A new roll tumbles (two names of one tumble: the class differs from the last roll's, so it plays again).
@@ -641,8 +682,9 @@ function Board({ ctx }) {
   m.count = view.dice.count;
   const tumble = view.dice.rolled && m.tumbling === view.dice.count ? "cl-rolling" + (m.tumbling % 2 ? " cl-rolling-odd" : "") : "";
   m.active = /** @type {HTMLElement|null} */ (ctx.root.querySelector(":focus"));  // before the paint
-  clearRule(ctx.root, ctx.layer); // the pale score is not in the sheet's description: out of the box before the paint
-  return withTodo(describeBoard(view, tumble, ctx.send, () => redraw((n) => n + 1)), view.lesson && view.lesson.target);
+  const described = withTodo(describeBoard(view, tumble, ctx.send, () => redraw((n) => n + 1), rule), view.lesson && view.lesson.target);
+  // The rule's arrow, placed against the root (the view's node is display: contents).
+  return [described, h("div", { key: "rule", class: "cl-layer", "aria-hidden": "true" }, rule.arrow ? drawArrow(rule.arrow) : null)];
 }
 
 /**
@@ -656,8 +698,7 @@ function listenOnBoard(ctx) {
   /** @param {Event} event */
   const pointAt = (event) => {
     const box = boxOf(event.target);
-    const entry = box && ctx.shown ? entryAt(ctx.shown, box) : null;
-    if (entry) showRule(root, layer, entry);
+    if (box && ctx.shown && entryAt(ctx.shown, box)) ctx.showRule(box);
   };
   /** @param {BoxRef} box */
   const play = (box) => {
@@ -670,7 +711,7 @@ function listenOnBoard(ctx) {
     const entry = ctx.shown ? entryAt(ctx.shown, box) : null;
     if (ctx.pointer !== "mouse" && entry && !sameBox(ctx.armed, box)) {
       ctx.armed = box;
-      showRule(root, layer, entry, true);
+      ctx.showRule(box, true);
       return;
     }
     ctx.armed = null;
@@ -716,7 +757,7 @@ function render({ model, el }) {
   el.appendChild(root);
   const send = sender(model, root); // aria-busy on root while Python answers
   /** @type {BoardContext} */
-  const ctx = { model, root, layer, send, shown: null, armed: null, pointer: "mouse" };
+  const ctx = { model, root, layer, send, shown: null, armed: null, pointer: "mouse", showRule: () => undefined };
   const touch = Boolean((window.matchMedia && window.matchMedia("(pointer: coarse)").matches) || navigator.maxTouchPoints > 0);
   if (!touch && (model.get("view_names") || []).includes("lesson")) send("device", { touch: false });
   listenOnBoard(ctx);

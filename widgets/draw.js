@@ -44,16 +44,19 @@ export function useTrait(model, name) {
 /**
  * Draw the component again whenever one of the widget's view traits changes (at most once per task, as
  * `watch` in shared.js): for a component that reads many traits with `model.get`, where `useTrait` one by one
- * would be many hooks.  The list of view traits comes from Python (`view_names`).
+ * would be many hooks.  The list of view traits comes from Python (`view_names`).  Returns how many times the
+ * traits changed (a draw for another reason, a component's own state, returns the same number).
  * @param {any} model
+ * @returns {number}
  */
 export function useView(model) {
-  const [, redraw] = useState(0);
+  const [version, redraw] = useState(0);
   useEffect(() => {
     const stop = watch(model, () => redraw((n) => n + 1));
     redraw((n) => n + 1); // a change between the first draw and this effect
     return stop;
   }, [model]);
+  return version;
 }
 
 /**
