@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 import subprocess
 from collections import defaultdict
 from pathlib import Path
@@ -72,3 +73,55 @@ def test_the_length_check_fails_on_a_long_function(tmp_path: Path) -> None:
     script = Path(__file__).parent / "js" / "function_lengths.cjs"
     done = subprocess.run(["node", str(script), str(long)], capture_output=True, text=True, check=True)
     assert json.loads(done.stdout) == [["long.js", "render", 1, 87]]
+
+
+#: What edits a node of the page by hand: attributes, classes, text, children, style, properties a description sets.
+NODE_EDIT = re.compile(
+    r"\.(setAttribute|removeAttribute|append|appendChild|insertBefore|remove)\(|classList\.(add|remove|toggle)\("
+    r"|\.(textContent|innerHTML|data|className|lang|hidden|value|open|checked)\s*=(?!=)|\.style\.\w+\s*=(?!=)"
+)
+
+
+def unmarked_node_edits(source: str) -> list[int]:
+    """The lines of ``source`` that edit a node without saying it is not preact's: an edit is allowed only on a node
+    the widget made itself (its root, a moving copy, a download's link), and says so with ``ours:`` in a comment on
+    its line or on the line just above its block of edits."""
+    lines = source.splitlines()
+    found = []
+    for number, line in enumerate(lines):
+        if not NODE_EDIT.search(line) or "ours:" in line:
+            continue
+        above = number - 1
+        while above >= 0 and NODE_EDIT.search(lines[above]) and "ours:" not in lines[above]:
+            above -= 1
+        if above < 0 or "ours:" not in lines[above]:
+            found.append(number + 1)
+    return found
+
+
+def test_no_code_edits_a_node_preact_drew() -> None:
+    """After a paint, what the page shows is what the last description said: no code edits preact's nodes (a mark,
+    a class, a text written by hand is what preact then overwrites or leaves standing wrongly)."""
+    edits = {
+        path.name: lines
+        for path in sorted(WIDGETS.glob("*.js"))
+        if not path.name.startswith("preact") and (lines := unmarked_node_edits(path.read_text(encoding="utf-8")))
+    }
+    assert edits == {}, "node edits not marked `ours:` (describe them instead, or say whose node it is)"
+
+
+def test_the_edit_check_finds_an_unmarked_edit() -> None:
+    source = "\n".join(
+        [
+            "const a = 1;",
+            'node.setAttribute("data-todo", "true");',  # 2: unmarked
+            "// ours: the root this widget made",
+            'root.setAttribute("lang", lang);',
+            "root.append(view);",  # the same block as the line above: marked by its comment
+            "",
+            'other.classList.add("learn-todo");',  # 7: unmarked
+            "const same = a === b;",
+            "text.textContent = words; // ours: a notice on the page's body",
+        ]
+    )
+    assert unmarked_node_edits(source) == [2, 7]

@@ -447,6 +447,7 @@ function flyScore(root, layer, entry) {
   const a = centre(die, origin);
   const b = centre(target, origin);
   const ghost = /** @type {HTMLElement} */ (die.cloneNode(true));
+  // ours: the flying die is a copy of the die, in the root's own layer (preact never sees it)
   ghost.removeAttribute("data-testid");
   ghost.setAttribute("aria-hidden", "true");
   ghost.classList.add("cl-flying");
@@ -462,6 +463,7 @@ function flyScore(root, layer, entry) {
     { transform: `translate(${dx * 0.5}px, ${dy * 0.5 - 60}px) rotate(180deg) scale(0.9)`, opacity: 1, offset: 0.5 },
     { transform: `translate(${dx}px, ${dy}px) rotate(360deg) scale(0.45)`, opacity: 0.2 },
   ], { duration: 600, easing: "ease-in-out" });
+  // ours: the copy goes when its flight ends
   flight.onfinish = () => ghost.remove();
   flight.oncancel = () => ghost.remove();
 }
@@ -612,7 +614,7 @@ function useBoardEffects(ctx, view, version, memory) {
     if (!view.sheet || !view.sheet.svg || version === m.version) return;
     m.version = version;
     const { root } = ctx;
-    root.setAttribute("lang", view.lang || "en");  // the root is ours, not preact's
+    root.setAttribute("lang", view.lang || "en");  // ours: the root
     soundOf(ctx.shown, view);
     const before = ctx.shown ? ctx.shown.sheet : null;
     requestAnimationFrame(() => showChange(root, before, view.sheet));
@@ -746,11 +748,14 @@ function listenOnBoard(ctx) {
 
 /** @param {{model: any, el: HTMLElement}} widget */
 function render({ model, el }) {
+  // The widget's root, its view (what preact draws; display: contents: the layout is the root's) and its layer
+  // (the flying die).
   const root = document.createElement("div");
-  root.className = "cl-root";
-  const board = document.createElement("div"); // what preact draws (display: contents: the layout is the root's)
-  board.className = "cl-view";
+  const board = document.createElement("div");
   const layer = document.createElement("div");
+  // ours: the three made just above
+  root.className = "cl-root";
+  board.className = "cl-view";
   layer.className = "cl-layer";
   layer.setAttribute("aria-hidden", "true");
   root.append(board, layer);

@@ -312,7 +312,7 @@ function NewRoomForm({ desk, strings, send }) {
   /** @param {Event} event */
   const toggled = (event) => {
     const open = /** @type {HTMLDetailsElement} */ (event.currentTarget).open;
-    if (open !== state.current.open) { state.current.open = open; redraw((n) => n + 1); }
+    if (open !== state.current.open) { state.current.open = open; redraw((n) => n + 1); }  // ours: the form's state, not a node
   };
   /** @param {"game"|"level"|"layout"} key */
   const shows = (key) => (/** @type {string} */ value) => setForm((was) => ({ ...was, [key]: value }));
@@ -743,7 +743,7 @@ function Console({ model, root, send }) {
   const strings = model.get("strings") || {};
   const message = model.get("message") || "";
   const lang = model.get("lang") || "en";
-  useLayoutEffect(() => root.setAttribute("lang", lang), [lang]);  // the root is ours, not preact's
+  useLayoutEffect(() => root.setAttribute("lang", lang), [lang]);  // ours: the root
   return [
     h("header", { key: "header", class: "cr-header" }, h("h1", { text: strings.title }), drawRooms(desk, strings, send)),
     h(NewRoomForm, { key: "form", desk, strings, send }),
@@ -769,10 +769,11 @@ function keepDownloads(model) {
     const link = document.createElement("a");
     link.href = url;
     link.download = file.name || "progress.csv";
+    // ours: a hidden link on the page's body for the download, gone at once
     link.hidden = true;
     document.body.appendChild(link);
     link.click();
-    link.remove();
+    link.remove();  // ours: the download's link
     setTimeout(() => URL.revokeObjectURL(url), 60000);
   };
   model.on("change:download", download);
@@ -782,6 +783,7 @@ function keepDownloads(model) {
 /** @param {{model: any, el: HTMLElement}} widget */
 function render({ model, el }) {
   const root = document.createElement("div");
+  // ours: the widget's root
   root.className = "cl-root cr-root";
   el.appendChild(root);
   const paint = mount(root);

@@ -9,6 +9,7 @@
   const lost = () => {
     if (document.querySelector('[data-testid="connection-lost"]')) return;
     const notice = document.createElement("div");
+    // ours: a notice on the page's body, outside every widget
     notice.setAttribute("data-testid", "connection-lost");
     notice.setAttribute("role", "alert");
     notice.setAttribute("style", config.style);

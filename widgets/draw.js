@@ -184,6 +184,7 @@ export function markup(svgText) {
     parsed.set(text, found);
   } else {
     const template = document.createElement("template");
+    // ours: a <template> that parses the markup, never on the page
     template.innerHTML = text;
     found = Array.from(template.content.childNodes).map(describe).filter((child) => child !== null);
     if (parsed.size >= PARSED_KEEP) parsed.delete(/** @type {string} */ (parsed.keys().next().value));

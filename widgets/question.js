@@ -123,7 +123,7 @@ export function saveLink(record, words, send, redraw) {
     const fetchOnce = (link) => {
       if (!link || !form.download) return;
       form.download = false;
-      form.open = false;
+      form.open = false;  // ours: the form's state, not a node
       queueMicrotask(() => link.click());
     };
     return h("a", { key: "save", class: "learn-save", href, download: record.file, "data-testid": "save-answers",
@@ -138,7 +138,7 @@ export function saveLink(record, words, send, redraw) {
           send("nickname", { value: known });
           return;
         }
-        form.open = true;
+        form.open = true;  // ours: the form's state, not a node
         form.focus = true;
         redraw();
       } });
@@ -150,7 +150,7 @@ export function saveLink(record, words, send, redraw) {
     input.focus();
   };
   /** @param {Event} event */
-  const typed = (event) => { form.value = /** @type {HTMLInputElement} */ (event.target).value; };
+  const typed = (event) => { form.value = /** @type {HTMLInputElement} */ (event.target).value; };  // ours: the form's state, not a node
   const input = h("input", { id: "learn-nickname", type: "text", maxlength: "20", autocomplete: "off",
     "data-testid": "nickname", value: form.value, oninput: typed, ref: focusOnce });
   /** @param {Event} event */

@@ -33,19 +33,20 @@ function arrive(node, box, duration, delay = 0) {
  */
 function flyBack(root, from, to, delay) {
   const ghost = document.createElement("div");
+  // ours: a flying copy of a card, on the page's body (preact never sees it)
   ghost.className = "rr-flying-card";
   ghost.setAttribute("aria-hidden", "true");
   const width = Math.min(from.width, 90);
   Object.assign(ghost.style, { left: `${from.left + from.width / 2 - width / 2}px`, top: `${from.top + from.height / 2 - width * 0.75}px`,
     width: `${width}px`, height: `${width * 1.5}px` });
-  (root.ownerDocument.body || root).append(ghost);
+  (root.ownerDocument.body || root).append(ghost);  // ours: the flying copy
   const dx = to.left + to.width / 2 - (from.left + from.width / 2);
   const dy = to.top + to.height / 2 - (from.top + from.height / 2);
   const flight = ghost.animate([
     { transform: "translate(0, 0) scale(1)", opacity: 0.95 },
     { transform: `translate(${dx}px, ${dy}px) scale(0.35)`, opacity: 0.4 },
   ], { duration: 520, delay, easing: "ease-in-out", fill: "backwards" });
-  const gone = () => ghost.remove();
+  const gone = () => ghost.remove();  // ours: the flying copy
   flight.onfinish = gone;
   flight.oncancel = gone;
 }

@@ -156,6 +156,7 @@ function cardWidth(count, width, height, gap, most, least, flipRow = FLIP_ROW) {
  * @property {Map<string, string>} tops  the pile's last tops as this page was sent them (key -> picture)
  * @property {{size: number, at: number}} pileSeen  the pile's size the learner saw, and since when
  * @property {{box: DOMRect, at: number}|null} tapped  the card the learner last tapped (where a played card flies from)
+ * @property {HTMLElement} root  the table's root: ours, not preact's
  */
 
 /**
@@ -393,7 +394,7 @@ function Hand({ ctx, t, hand, root, watched, marks, flipWord }) {
  */
 function head(ctx, t, lesson, nowVoice, ref) {
   const p = t.progress || { step: 1, count: 1, label: "" };
-  return h("div", { class: "rr-head", ref },
+  return h("div", { key: "head", class: "rr-head", ref },
     h("h2", { class: "rr-title", id: `rr-title-${ctx.number}`, text: lesson.title || "" }),
     h("div", { class: "rr-progress", role: "progressbar", "data-testid": "lesson-progress", "aria-valuemin": 1,
       "aria-valuemax": p.count || 1, "aria-valuenow": p.step || 1, "aria-label": p.label || "" },
@@ -428,7 +429,7 @@ const startButton = (ctx, t, marks, str, root) => h("button", { key: "start", cl
 function bar({ ctx, t, marks, str, lang, start, rules, settings, ref }) {
   const playing = Boolean(t.started) && !t.finished;
   const pause = str("pause");
-  return h("div", { class: "rr-bar", ref },
+  return h("div", { key: "bar", class: "rr-bar", ref },
     h("div", { class: "rr-banner", role: "status" },
       h("span", { class: "rr-mode", "data-testid": "raupe-mode", "data-mode": t.mode, text: t.mode_text })),
     playing ? null : start,
@@ -630,42 +631,46 @@ function useKeptParts(ctx, t, marks) {
 function Table({ ctx }) {
   const { model } = ctx;
   useView(model);
-  const root = useRef(/** @type {HTMLElement|null} */ (null));
+  const root = useRef(ctx.root);
   const watched = [useRef(null), useRef(null), useRef(null)];  // the head, the bar, the question: above the hand
-  const onKey = useMemo(() => keydown(ctx), []);
   const t = /** @type {TableView} */ (model.get("table") || {});
   /** @type {HandCard[]} */
   const hand = model.get("hand") || [];
   const marks = todoOf(t);
   useTableEffects(ctx, root, t, hand);
   const kept = useKeptParts(ctx, t, marks);
-  if (!t.pile) return h("div", { class: "rr-root", ref: root });
+  const asking = Boolean(kept.question.text) && !t.started;
+  const rootClass = `rr-root${touch() ? " rr-touch" : ""}${t.paused ? " rr-paused" : ""}${asking ? " rr-asking" : ""}`;
+  useLayoutEffect(() => {  // the root is ours, not preact's (sender marks it aria-busy; the voice watches it)
+    // ours: the table's root (sender marks it aria-busy; the voice watches it)
+    ctx.root.className = rootClass;
+    ctx.root.lang = kept.lang;
+  }, [rootClass, kept.lang]);
+  if (!t.pile) return null;
   const { lang, words, lesson } = kept;
   /** @param {string} key */
   const str = (key) => words[key] || key;
   // What happened, once: at the end the winner's line says it (no second copy in the message).
   const message = model.get("message") || "";
   const said = t.finished && message === t.winner ? "" : message;
-  const keys = h("p", { class: "rr-keys", text: touch() ? "" : str("keys") });
+  const keys = h("p", { key: "keys", class: "rr-keys", text: touch() ? "" : str("keys") });
   const withRules = Boolean(lesson.intro && lesson.intro.length);
   const start = startButton(ctx, t, marks, str, root);
-  const asking = Boolean(kept.question.text) && !t.started;
   const hint = t.follow_up ? str("follow_up") : ["card", "flip", "call"].includes(marks.kind) ? t.hint : "";
   const rules = h(Rules, { number: ctx.number, started: Boolean(t.started), shown: withRules, body: kept.rules, keys, str });
-  return h("div", { class: `rr-root${touch() ? " rr-touch" : ""}${t.paused ? " rr-paused" : ""}${asking ? " rr-asking" : ""}`,
-    lang, onkeydown: onKey, ref: root },
-  head(ctx, t, lesson, kept.voices[1], watched[0]),
-  h("div", { class: "rr-resume" }, drawResumeNote(model.get("saved") || {}, words, ctx.send)),
-  h("div", { class: "rr-question", hidden: Boolean(t.started), ref: watched[2] }, kept.asked),
-  bar({ ctx, t, marks, str, lang, start, rules, settings: kept.settings, ref: watched[1] }),
-  // Left: the pile (and the card below it) over the calls; right: what happens, then the whole hand.
-  h("div", { class: "rr-table" },
-    // The calls (things to tap) before the slip's picture: on a small screen they stay in view.
-    h("div", { class: "rr-left" }, h("div", { class: "rr-pile-box" }, kept.pileDrawn), calls(ctx, t, marks, str, lang), kept.slipDrawn),
-    h("div", { class: "rr-right" }, talk(t, { said, asking, messageVoice: kept.voices[0], hint, str }),
-      h(Hand, { ctx, t, hand, root, watched, marks, flipWord: str("flip") }))),
-  withRules ? null : keys,
-  h(GrownUps, { ctx, t, start, playing: Boolean(t.started) && !t.finished, str, words }));
+  return [
+    head(ctx, t, lesson, kept.voices[1], watched[0]),
+    h("div", { key: "resume", class: "rr-resume" }, drawResumeNote(model.get("saved") || {}, words, ctx.send)),
+    h("div", { key: "question", class: "rr-question", hidden: Boolean(t.started), ref: watched[2] }, kept.asked),
+    bar({ ctx, t, marks, str, lang, start, rules, settings: kept.settings, ref: watched[1] }),
+    // Left: the pile (and the card below it) over the calls; right: what happens, then the whole hand.
+    h("div", { key: "table", class: "rr-table" },
+      // The calls (things to tap) before the slip's picture: on a small screen they stay in view.
+      h("div", { class: "rr-left" }, h("div", { class: "rr-pile-box" }, kept.pileDrawn), calls(ctx, t, marks, str, lang), kept.slipDrawn),
+      h("div", { class: "rr-right" }, talk(t, { said, asking, messageVoice: kept.voices[0], hint, str }),
+        h(Hand, { ctx, t, hand, root, watched, marks, flipWord: str("flip") }))),
+    withRules ? null : keys,
+    h(GrownUps, { key: "grown-ups", ctx, t, start, playing: Boolean(t.started) && !t.finished, str, words })];
 }
 
 /** @param {{model: any, el: HTMLElement}} widget */
@@ -675,7 +680,8 @@ function render({ model, el }) {
   let send = null;
   /** @type {TableContext} */
   const ctx = { model, number: widgets, send: (type, fields = {}) => (send ? send(type, fields) : false), tops: new Map(),
-    pileSeen: { size: -1, at: performance.now() }, tapped: null };
+    pileSeen: { size: -1, at: performance.now() }, tapped: null, root: document.createElement("div") };
+  ctx.root.className = "rr-root";  // ours: the table's root
   // The pile's last tops as this page was sent them: the card under the top comes by its key alone when it is a
   // top this page holds (issue 46).
   const keepTop = () => {
@@ -687,10 +693,17 @@ function render({ model, el }) {
   };
   model.on("change:table", keepTop);
   keepTop();
-  const paint = mount(el);
+  // The table's root: ours, the same node for the widget's life (sender marks it aria-busy; the voice watches
+  // it); what preact draws sits in .rr-view, laid out as the root's own children.
+  const view = document.createElement("div");
+  // ours: the root and its view (what preact draws)
+  view.className = "rr-view";
+  ctx.root.append(view);
+  el.appendChild(ctx.root);
+  ctx.root.addEventListener("keydown", keydown(ctx));
+  send = sender(model, ctx.root);
+  const paint = mount(view);
   paint(h(Table, { ctx }));
-  // The table's root: the same node for the widget's life (sender marks it aria-busy; the voice watches it).
-  send = sender(model, /** @type {HTMLElement} */ (el.querySelector(".rr-root")));
   const unname = keepNickname(model);
   const unkeep = keepSave(model, ctx.send);
   return () => {

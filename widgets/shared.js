@@ -48,6 +48,7 @@ export function sender(model, root = null) {
   const answered = () => sent <= handled() || performance.now() - since >= PATIENCE_MS;
   const mark = () => {
     if (!root) return;
+    // ours: aria-busy on a widget's own root (never one preact drew)
     if (kept.length || loud > handled()) root.setAttribute("aria-busy", "true");
     else root.removeAttribute("aria-busy");
   };
@@ -240,7 +241,7 @@ export function voiceOn(words = {}) {
 
 export function utter(synth, spoken, lang) {
   const utterance = new window.SpeechSynthesisUtterance(spoken);
-  utterance.lang = lang || "en";
+  utterance.lang = lang || "en";  // ours: an utterance, not a node
   synth.speak(utterance);
   return utterance;
 }

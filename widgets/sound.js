@@ -71,13 +71,13 @@ export function sound(name) {
     const peak = tune.peak * (speaking ? DUCKED : 1);
     const start = ctx.currentTime + 0.01;
     const out = ctx.createGain(); // one gain per sound: a stand-in AudioContext counts sounds by it
-    out.gain.value = 1;
+    out.gain.value = 1;  // ours: a sound's gain, not a node
     out.connect(ctx.destination);
     for (const [at, frequency, length] of tune.notes) {
       const note = ctx.createOscillator();
       const envelope = ctx.createGain();
       note.type = tune.wave;
-      note.frequency.value = frequency;
+      note.frequency.value = frequency;  // ours: a note's frequency, not a node
       envelope.gain.setValueAtTime(0.0001, start + at);
       envelope.gain.exponentialRampToValueAtTime(peak, start + at + 0.015);
       envelope.gain.exponentialRampToValueAtTime(0.0001, start + at + length);
