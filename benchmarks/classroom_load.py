@@ -542,8 +542,8 @@ def in_process(pupils: int, rounds: int) -> dict[str, Any]:
     """
     from caterpillar_learn.classroom.components import classroom_component
     from caterpillar_learn.classroom.lobby import Lobby
-    from caterpillar_learn.classroom.pupil import ClassroomBoard, RoomSession
-    from caterpillar_learn.classroom.rooms import CaterpillarsRoom, RoomSettings
+    from caterpillar_learn.classroom.rooms.caterpillars.pupil import ClassroomBoard, RoomSession
+    from caterpillar_learn.classroom.rooms.caterpillars.room import CaterpillarsRoom, RoomSettings
     from caterpillar_learn.classroom.store import EventStore
     from caterpillar_learn.ui.caterpillars.advice import join_background_solves
 

@@ -16,7 +16,7 @@ Before issue 32 the tables ran on the pages' clocks and every tick was a row
 (4 a second a page).  Now the server's clock moves them: the bots' moves
 and the room's pauses are written together, one row at most every
 ``CLOCK_WRITE`` seconds for the whole room, and a table whose pupil has done
-nothing for ``IDLE_PAUSE`` seconds (classroom/lessonroom.py) is paused once;
+nothing for ``IDLE_PAUSE`` seconds (classroom/rooms/lesson/room.py) is paused once;
 after that an idle room writes nothing.  Nothing is asserted.
 """
 
@@ -37,9 +37,9 @@ sys.path.insert(0, str(ROOT))
 
 import psutil  # noqa: E402
 
-from caterpillar_learn.classroom.lessonpupil import LessonSettings  # noqa: E402
-from caterpillar_learn.classroom.lessonroom import IDLE_PAUSE  # noqa: E402
 from caterpillar_learn.classroom.lifetime import NOTICE_FILE  # noqa: E402
+from caterpillar_learn.classroom.rooms.lesson.pupil import LessonSettings  # noqa: E402
+from caterpillar_learn.classroom.rooms.lesson.room import IDLE_PAUSE  # noqa: E402
 from caterpillar_learn.classroom.server import STATIC  # noqa: E402
 from caterpillar_learn.classroom.store import FILE_NAME  # noqa: E402
 from caterpillar_learn.lessons import get_table  # noqa: E402

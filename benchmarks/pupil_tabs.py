@@ -44,7 +44,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from caterpillar_learn.classroom.lessonroom import EVENT_BURST, EVENTS_PER_MINUTE  # noqa: E402
+from caterpillar_learn.classroom.rooms.lesson.room import EVENT_BURST, EVENTS_PER_MINUTE  # noqa: E402
 from caterpillar_learn.classroom.store import FILE_NAME  # noqa: E402
 from tests.browser.conftest import cli_command, free_port, start_server  # noqa: E402
 from tests.classroom.probe import PageClient  # noqa: E402

@@ -53,9 +53,9 @@ NAMES = ("Ada", "Ben", "Cem", "Dia", "Eli", "Fay", "Gus", "Hal", "Ida", "Jon", "
 
 def play(lobby: Lobby, kind: str, rng: random.Random, pupils_per_room: int) -> str:
     """Create one room of ``kind`` and play it; its code."""
-    from caterpillar_learn.classroom.lessonroom import LessonRoom, LessonSettings
-    from caterpillar_learn.classroom.rooms import CaterpillarsRoom, RoomSettings
-    from caterpillar_learn.classroom.tables import RaupeRoom, TableSettings
+    from caterpillar_learn.classroom.rooms.caterpillars.room import CaterpillarsRoom, RoomSettings
+    from caterpillar_learn.classroom.rooms.lesson.room import LessonRoom, LessonSettings
+    from caterpillar_learn.classroom.rooms.raupe.room import RaupeRoom, TableSettings
     from caterpillar_learn.raupe import next_table_event
     from tests.classroom.lessonbot import todo_tap
 

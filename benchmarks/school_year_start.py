@@ -61,9 +61,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from caterpillar_learn.caterpillars import Move  # noqa: E402
-from caterpillar_learn.classroom.lessonpupil import LessonSettings  # noqa: E402
-from caterpillar_learn.classroom.lessonroom import LessonPupil, LessonRoom  # noqa: E402
 from caterpillar_learn.classroom.lobby import Lobby  # noqa: E402
+from caterpillar_learn.classroom.rooms.lesson.pupil import LessonSettings  # noqa: E402
+from caterpillar_learn.classroom.rooms.lesson.room import LessonPupil, LessonRoom  # noqa: E402
 from caterpillar_learn.classroom.store import FILE_NAME  # noqa: E402
 from tests.browser.conftest import cli_command, free_port  # noqa: E402
 from tests.classroom.lessonbot import todo_tap  # noqa: E402

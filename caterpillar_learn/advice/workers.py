@@ -43,7 +43,7 @@ within :data:`PARENT_CHECK` seconds.
 
 Results come back on the pool's own thread; a caller hands them to its
 event loop itself (the classroom: the pupil's page is redrawn through its
-room's listeners, see :mod:`caterpillar_learn.classroom.pupil`).
+room's listeners, see :mod:`caterpillar_learn.classroom.rooms.caterpillars.pupil`).
 
 >>> default_workers(2), default_workers(1), default_workers(8)
 (1, 1, 7)

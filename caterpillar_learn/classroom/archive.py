@@ -37,10 +37,10 @@ from pathlib import Path
 from typing import Any
 
 from caterpillar_learn.classroom.codes import ClassroomError
-from caterpillar_learn.classroom.lessonroom import LessonRoom
-from caterpillar_learn.classroom.rooms import CaterpillarsRoom
+from caterpillar_learn.classroom.rooms.caterpillars.room import CaterpillarsRoom
+from caterpillar_learn.classroom.rooms.lesson.room import LessonRoom
+from caterpillar_learn.classroom.rooms.raupe.room import RaupeRoom
 from caterpillar_learn.classroom.store import StoredRow
-from caterpillar_learn.classroom.tables import RaupeRoom
 from caterpillar_learn.errors import describe
 
 __all__ = ["FINISHED", "FORMAT", "archive_folder", "is_finished", "read_record", "write_record"]
@@ -76,7 +76,7 @@ FINISHED: dict[type, Callable[[Any], bool]] = {
 def is_finished(room: CaterpillarsRoom | LessonRoom | RaupeRoom) -> bool:
     """Whether ``room`` may be archived: its game over, or nobody using it (see :data:`FINISHED`).
 
-    >>> from caterpillar_learn.classroom.rooms import RoomSettings
+    >>> from caterpillar_learn.classroom.rooms.caterpillars.room import RoomSettings
     >>> room = CaterpillarsRoom("KX47PQ", RoomSettings.build("beginner", dice="typed"))
     >>> is_finished(room), room.join("Ada") is not None, is_finished(room)
     (True, True, False)

@@ -23,8 +23,9 @@ from __future__ import annotations
 from typing import Any
 
 from caterpillar_learn.classroom.consoles import JoinWidget, TeacherWidget
-from caterpillar_learn.classroom.lessonpage import LessonBoard, LessonTable
-from caterpillar_learn.classroom.pupil import ClassroomBoard, SeatWidget
+from caterpillar_learn.classroom.rooms.caterpillars.pupil import ClassroomBoard
+from caterpillar_learn.classroom.rooms.lesson.page import LessonBoard, LessonTable
+from caterpillar_learn.classroom.rooms.raupe.pupil import SeatWidget
 from caterpillar_learn.ui.base import LearnWidget
 from caterpillar_learn.ui.hosting.component import LearnComponent
 

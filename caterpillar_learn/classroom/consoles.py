@@ -15,7 +15,7 @@ Teacher events: ``create`` (a new room from the form's fields), ``open
 rooms of both games ``remove {pupil}``, ``rename {pupil, nickname}``, and
 ``let_in {request}`` or ``refuse {request}`` for a page asking to be a pupil
 who is on another tablet already.  In a lesson room
-(:mod:`~caterpillar_learn.classroom.lessonroom`): ``roll`` (``together``:
+(:mod:`~caterpillar_learn.classroom.rooms.lesson.room`): ``roll`` (``together``:
 the lesson's next dice for the class), ``hold {step}`` (``null`` lets go),
 ``pause {on}``, ``anonymize {on}``, ``watch {pupil}`` (that pupil's screen,
 read-only, under the console; ``null`` closes it) and ``export`` (the
@@ -65,11 +65,11 @@ import traitlets
 from caterpillar_learn.classroom import refusals
 from caterpillar_learn.classroom.codes import ClassroomError, parse_code, parse_nickname
 from caterpillar_learn.classroom.identity import RejoinNeeded, Removed, is_secret, new_secret
-from caterpillar_learn.classroom.lessonroom import LessonPupil, LessonRoom, LessonSettings
 from caterpillar_learn.classroom.lobby import AnyRoom, Lobby
-from caterpillar_learn.classroom.rooms import CaterpillarsRoom, RoomSettings
+from caterpillar_learn.classroom.rooms.caterpillars.room import CaterpillarsRoom, RoomSettings
+from caterpillar_learn.classroom.rooms.lesson.room import LessonPupil, LessonRoom, LessonSettings
+from caterpillar_learn.classroom.rooms.raupe.room import RaupeRoom, TableSettings
 from caterpillar_learn.classroom.screens import JoinView, desk_view, room_view
-from caterpillar_learn.classroom.tables import RaupeRoom, TableSettings
 from caterpillar_learn.i18n import current_language, language, text
 from caterpillar_learn.lessons.gallery import cards, picture_file
 from caterpillar_learn.ui.assets import es_module, widget_styles

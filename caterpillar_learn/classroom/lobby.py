@@ -31,7 +31,7 @@ the nickname are read, and the room gives the pupil their sheet (a new one,
 or theirs again for the same nickname).
 
 >>> lobby = Lobby(EventStore(":memory:"))
->>> from caterpillar_learn.classroom.rooms import RoomSettings
+>>> from caterpillar_learn.classroom.rooms.caterpillars.room import RoomSettings
 >>> room = lobby.create(RoomSettings.build("beginner", dice="typed"))
 >>> same, ada = lobby.join(room.code.lower(), "Ada", client="10.0.0.7")
 >>> same is room, ada.nickname, Lobby(lobby.store).rooms[room.code].pupils[1].nickname
@@ -56,11 +56,11 @@ from caterpillar_learn.classroom import quarantine
 from caterpillar_learn.classroom.archive import archive_folder, is_finished, write_record
 from caterpillar_learn.classroom.codes import ClassroomError, JoinLimit, new_code, new_token, parse_code
 from caterpillar_learn.classroom.identity import RejoinNeeded, Removed, check_nickname, is_secret
-from caterpillar_learn.classroom.lessonroom import LessonRoom, LessonSettings
 from caterpillar_learn.classroom.refusals import Refusals
-from caterpillar_learn.classroom.rooms import CaterpillarsRoom, RoomSettings
+from caterpillar_learn.classroom.rooms.caterpillars.room import CaterpillarsRoom, RoomSettings
+from caterpillar_learn.classroom.rooms.lesson.room import LessonRoom, LessonSettings
+from caterpillar_learn.classroom.rooms.raupe.room import RaupeRoom, TableSettings
 from caterpillar_learn.classroom.store import EventStore, StoredRow
-from caterpillar_learn.classroom.tables import RaupeRoom, TableSettings
 from caterpillar_learn.errors import CaterpillarLearnError, describe, one_line
 from caterpillar_learn.i18n import plural, text
 from caterpillar_learn.ui.caterpillars.advice import HERE, Helper

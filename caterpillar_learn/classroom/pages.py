@@ -22,8 +22,8 @@ from caterpillar_learn.i18n import text
 
 if TYPE_CHECKING:  # the command line must not pay for Panel and the widgets: they are imported when serving
     from caterpillar_learn.classroom.hub import HubService
-    from caterpillar_learn.classroom.lessonroom import LessonPupil, LessonRoom
     from caterpillar_learn.classroom.lobby import AnyRoom, Lobby
+    from caterpillar_learn.classroom.rooms.lesson.room import LessonPupil, LessonRoom
     from caterpillar_learn.ui.base import LearnWidget
 
 __all__ = ["Site", "build_pages"]
@@ -116,8 +116,9 @@ class Site:
     ) -> None:
         from caterpillar_learn.classroom.components import classroom_component
         from caterpillar_learn.classroom.consoles import JoinWidget, TeacherWidget
-        from caterpillar_learn.classroom.lessonpage import LessonBoard, LessonTable
-        from caterpillar_learn.classroom.pupil import ClassroomBoard, SeatWidget
+        from caterpillar_learn.classroom.rooms.caterpillars.pupil import ClassroomBoard
+        from caterpillar_learn.classroom.rooms.lesson.page import LessonBoard, LessonTable
+        from caterpillar_learn.classroom.rooms.raupe.pupil import SeatWidget
 
         self.lobby, self.join_url, self.freezer, self.pictures = lobby, join_url, freezer, pictures
         self.hub = hub
@@ -235,7 +236,7 @@ class Mirror:
     def __init__(self, page: TeacherPage, room: LessonRoom, pupil: LessonPupil) -> None:
         import panel as pn
 
-        from caterpillar_learn.classroom.lessonpage import lesson_widget, widget_class
+        from caterpillar_learn.classroom.rooms.lesson.page import lesson_widget, widget_class
 
         self.doc, self.room, self.pupil = page.doc, room, pupil
         mirror = lesson_widget(room, pupil, read_only=True)
@@ -330,10 +331,11 @@ class Seat:
     def __init__(self, page: PupilPage, room: AnyRoom, pupil: Any) -> None:
         import panel as pn
 
-        from caterpillar_learn.classroom.lessonpage import lesson_widget, widget_class
-        from caterpillar_learn.classroom.lessonroom import LessonRoom
-        from caterpillar_learn.classroom.pupil import ClassroomBoard, RoomSession, SeatTable, SeatWidget
-        from caterpillar_learn.classroom.rooms import CaterpillarsRoom
+        from caterpillar_learn.classroom.rooms.caterpillars.pupil import ClassroomBoard, RoomSession
+        from caterpillar_learn.classroom.rooms.caterpillars.room import CaterpillarsRoom
+        from caterpillar_learn.classroom.rooms.lesson.page import lesson_widget, widget_class
+        from caterpillar_learn.classroom.rooms.lesson.room import LessonRoom
+        from caterpillar_learn.classroom.rooms.raupe.pupil import SeatTable, SeatWidget
 
         self.page, self.room, self.pupil = page, room, pupil
         self.lesson_room = room if isinstance(room, LessonRoom) else None

@@ -1,4 +1,4 @@
-"""A page's refused events, told to the server's log once, not once an event.
+"""A page's refused events, told to the server's log once, not once an event; and a closed room's answer.
 
 A page that sends events the engine refuses (a child tapping what is not
 allowed, or a hostile page flooding) would otherwise write a log line per
@@ -22,11 +22,17 @@ import logging
 import math
 import time
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from caterpillar_learn.errors import brief
+from caterpillar_learn.i18n import language
+from caterpillar_learn.ui.base import LANGUAGE_EVENT, LearnWidget
 
-__all__ = ["EVERY", "BokehRefusals", "Refusals", "tell"]
+if TYPE_CHECKING:
+    from caterpillar_learn.classroom.eventroom import EventRoom
+
+__all__ = ["EVERY", "BokehRefusals", "Refusals", "closed", "tell"]
 
 log = logging.getLogger("caterpillar_learn.classroom")
 
@@ -107,3 +113,14 @@ class BokehRefusals(logging.Filter):
             return False
         record.msg, record.args = said, None
         return True
+
+
+def closed(widget: LearnWidget[Any], room: EventRoom, event: object) -> bool:
+    """Whether ``room`` is closed (archived, stopped, its last write failed): then the page's event is answered
+    with the room's line, in the page's language, and goes no further (the language switch still works)."""
+    if room.closed is None or (isinstance(event, Mapping) and event.get("type") == LANGUAGE_EVENT):
+        return False
+    with language(widget.lang):
+        widget.session.message = room.closed_line()
+    widget.refresh()
+    return True

@@ -33,7 +33,7 @@ it is never cached (``no-store``: it names the pupils).  Under a JupyterHub
 the hub's login decides instead, as for the console
 (:class:`~caterpillar_learn.classroom.hub.TeacherGate`): no token, no pass.
 
->>> from caterpillar_learn.classroom.rooms import CaterpillarsRoom, RoomSettings
+>>> from caterpillar_learn.classroom.rooms.caterpillars.room import CaterpillarsRoom, RoomSettings
 >>> room = CaterpillarsRoom("KX47PQ", RoomSettings.build("advanced", dice="typed"))
 >>> for name in ("Cleo", "Ada"):
 ...     room.arrive(room.join(name).id)
@@ -63,7 +63,7 @@ import tornado.web
 from caterpillar_learn.caterpillars.paper import paper_svg
 from caterpillar_learn.caterpillars.sheet import State
 from caterpillar_learn.classroom.codes import ClassroomError, parse_code
-from caterpillar_learn.classroom.rooms import CaterpillarsRoom
+from caterpillar_learn.classroom.rooms.caterpillars.room import CaterpillarsRoom
 from caterpillar_learn.classroom.screens import format_labels
 from caterpillar_learn.errors import brief
 from caterpillar_learn.i18n import current_language, text
@@ -170,7 +170,7 @@ class PaperSheet:
 def paper_sheets(room: CaterpillarsRoom) -> list[PaperSheet]:
     """A sheet for every pupil of ``room`` (by nickname), with their own labels; one without a name if none.
 
-    >>> from caterpillar_learn.classroom.rooms import RoomSettings
+    >>> from caterpillar_learn.classroom.rooms.caterpillars.room import RoomSettings
     >>> room = CaterpillarsRoom("KX47PQ", RoomSettings.build("beginner"))
     >>> [(sheet.nickname, sheet.state.labels[:4]) for sheet in paper_sheets(room)]
     [('', (1, 2, 6, 3))]

@@ -8,7 +8,7 @@ join address is drawn as a QR code by :mod:`segno` (no network, no
 JavaScript library).  Pupils appear by the nickname they typed and nothing
 else, and only once their page has connected (a ghost is neither shown nor counted).
 
->>> from caterpillar_learn.classroom.rooms import CaterpillarsRoom, RoomSettings
+>>> from caterpillar_learn.classroom.rooms.caterpillars.room import CaterpillarsRoom, RoomSettings
 >>> room = CaterpillarsRoom("KX47PQ", RoomSettings.build("beginner", dice="typed"))
 >>> ada, ghost = room.join("Ada"), room.join("Ghost")
 >>> room.arrive(ada.id); _ = room.roll("3 5")
@@ -30,10 +30,16 @@ import segno
 from caterpillar_learn.caterpillars import CATERPILLARS, Move, Roll, SetupChoice, score
 from caterpillar_learn.caterpillars.levels import Level
 from caterpillar_learn.caterpillars.sheet import ROUNDS
-from caterpillar_learn.classroom.lessonpupil import RoomLesson
-from caterpillar_learn.classroom.lessonroom import LESSON_NAMES, MODES, LessonRoom, LessonSettings, lesson_title
-from caterpillar_learn.classroom.rooms import DICE_SOURCES, LAYOUTS, CaterpillarsRoom, RoomSettings, standard_labels
-from caterpillar_learn.classroom.tables import RaupeRoom, TableSettings
+from caterpillar_learn.classroom.rooms.caterpillars.room import (
+    DICE_SOURCES,
+    LAYOUTS,
+    CaterpillarsRoom,
+    RoomSettings,
+    standard_labels,
+)
+from caterpillar_learn.classroom.rooms.lesson.pupil import RoomLesson
+from caterpillar_learn.classroom.rooms.lesson.room import LESSON_NAMES, MODES, LessonRoom, LessonSettings, lesson_title
+from caterpillar_learn.classroom.rooms.raupe.room import RaupeRoom, TableSettings
 from caterpillar_learn.i18n import available_languages, current_language, language_name, plural, text
 from caterpillar_learn.practice import IDEAS
 from caterpillar_learn.raupe import LEVELS, outcome
@@ -443,7 +449,7 @@ def _shown(room: LessonRoom, ident: int, nickname: str) -> str:
 def lesson_view(room: LessonRoom) -> LessonView:
     """A lesson room's grid: one row per pupil (step, questions, right at the first try, stuck), and the switches.
 
-    >>> from caterpillar_learn.classroom.lessonroom import LessonSettings
+    >>> from caterpillar_learn.classroom.rooms.lesson.room import LessonSettings
     >>> room = LessonRoom("KX47PQ", LessonSettings.build("01-beginner"))
     >>> ada = room.join("Ada"); room.arrive(ada.id); room.hide_names(True)
     >>> row = lesson_view(room)["rows"][0]

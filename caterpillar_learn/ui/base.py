@@ -319,7 +319,7 @@ class LearnWidget(anywidget.AnyWidget, Generic[C]):
     def drops(self, event: object) -> bool:
         """Whether ``event`` is dropped at the door, before anything reads it (not played, not answered): a page
         that was told why it may send nothing more and sends anyway (a classroom's, :class:`~caterpillar_learn.
-        classroom.lessonpage.InRoom`).  A lesson's own widget drops nothing."""
+        classroom.rooms.lesson.page.InRoom`).  A lesson's own widget drops nothing."""
         return False
 
     def handle(self, event: object) -> None:

@@ -28,7 +28,7 @@ from caterpillar_learn.caterpillars import Game, Level, Move, Roll, rank
 from caterpillar_learn.caterpillars.sheet import describe_slot
 from caterpillar_learn.classroom.identity import new_secret
 from caterpillar_learn.classroom.lobby import Lobby
-from caterpillar_learn.classroom.rooms import RoomSettings, standard_labels
+from caterpillar_learn.classroom.rooms.caterpillars.room import RoomSettings, standard_labels
 
 from .conftest import SCREENSHOTS, Server, cli_command, free_port, screenshot, start_server
 from .driver import CLICK_TIMEOUT, RENDER_TIMEOUT, box_id, choose

@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 
-from caterpillar_learn.classroom.lessonroom import CLOCK_WRITE
+from caterpillar_learn.classroom.rooms.lesson.room import CLOCK_WRITE
 from caterpillar_learn.classroom.store import FILE_NAME
 from caterpillar_learn.lessons import get_table
 from caterpillar_learn.ui.caterpillars import LessonSession

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from caterpillar_learn.caterpillars import Move
-from caterpillar_learn.classroom.lessonpupil import LessonPupil, RoomLesson
-from caterpillar_learn.classroom.lessonroom import LessonRoom
+from caterpillar_learn.classroom.rooms.lesson.pupil import LessonPupil, RoomLesson
+from caterpillar_learn.classroom.rooms.lesson.room import LessonRoom
 
 
 def first(moves: Sequence[Move]) -> Move:

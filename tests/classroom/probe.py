@@ -42,8 +42,9 @@ def known_widgets() -> tuple[type, ...]:
     """The Panel component classes of the server's widgets (their Bokeh data models must exist here too)."""
     from caterpillar_learn.classroom.components import classroom_component
     from caterpillar_learn.classroom.consoles import JoinWidget, TeacherWidget
-    from caterpillar_learn.classroom.lessonpage import LessonBoard, LessonTable
-    from caterpillar_learn.classroom.pupil import ClassroomBoard, SeatWidget
+    from caterpillar_learn.classroom.rooms.caterpillars.pupil import ClassroomBoard
+    from caterpillar_learn.classroom.rooms.lesson.page import LessonBoard, LessonTable
+    from caterpillar_learn.classroom.rooms.raupe.pupil import SeatWidget
 
     kinds = (TeacherWidget, JoinWidget, ClassroomBoard, SeatWidget, LessonBoard, LessonTable)
     return tuple(classroom_component(kind) for kind in kinds)

@@ -13,11 +13,11 @@ from caterpillar_learn.caterpillars import Move, SetupChoice
 from caterpillar_learn.classroom.archive import FORMAT, read_record
 from caterpillar_learn.classroom.codes import ClassroomError, new_code
 from caterpillar_learn.classroom.consoles import TeacherConsole, TeacherWidget
-from caterpillar_learn.classroom.lessonroom import LessonRoom, LessonSettings
 from caterpillar_learn.classroom.lobby import Lobby
-from caterpillar_learn.classroom.rooms import CaterpillarsRoom, RoomSettings
+from caterpillar_learn.classroom.rooms.caterpillars.room import CaterpillarsRoom, RoomSettings
+from caterpillar_learn.classroom.rooms.lesson.room import LessonRoom, LessonSettings
+from caterpillar_learn.classroom.rooms.raupe.room import RaupeRoom, TableSettings
 from caterpillar_learn.classroom.store import FILE_NAME
-from caterpillar_learn.classroom.tables import RaupeRoom, TableSettings
 from caterpillar_learn.cli import build_parser
 from caterpillar_learn.i18n import language, text
 

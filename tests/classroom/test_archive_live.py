@@ -18,7 +18,7 @@ import pytest
 
 from caterpillar_learn.classroom.codes import ClassroomError
 from caterpillar_learn.classroom.lobby import Lobby
-from caterpillar_learn.classroom.rooms import CaterpillarsRoom
+from caterpillar_learn.classroom.rooms.caterpillars.room import CaterpillarsRoom
 from caterpillar_learn.classroom.store import FILE_NAME
 from caterpillar_learn.i18n import text
 from tests.browser.conftest import Server, cli_command, free_port, start_server

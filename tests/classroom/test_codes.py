@@ -18,7 +18,7 @@ from caterpillar_learn.classroom.codes import (
     parse_nickname,
 )
 from caterpillar_learn.classroom.lobby import Lobby
-from caterpillar_learn.classroom.rooms import RoomSettings
+from caterpillar_learn.classroom.rooms.caterpillars.room import RoomSettings
 from caterpillar_learn.classroom.store import EventStore
 
 

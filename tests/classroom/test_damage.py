@@ -27,9 +27,9 @@ import pytest
 from caterpillar_learn.caterpillars import Move, SetupChoice
 from caterpillar_learn.classroom.codes import ClassroomError
 from caterpillar_learn.classroom.lobby import Lobby
-from caterpillar_learn.classroom.rooms import CaterpillarsRoom, Pupil, RoomSettings
+from caterpillar_learn.classroom.rooms.caterpillars.room import CaterpillarsRoom, Pupil, RoomSettings
+from caterpillar_learn.classroom.rooms.raupe.room import RaupeRoom, TableSettings
 from caterpillar_learn.classroom.store import FILE_NAME, DamagedFileError, EventStore
-from caterpillar_learn.classroom.tables import RaupeRoom, TableSettings
 from caterpillar_learn.errors import one_line
 from caterpillar_learn.i18n import text
 from tests.browser.conftest import cli_command

@@ -28,8 +28,8 @@ from caterpillar_learn.advice import disk_cache, solver
 from caterpillar_learn.advice.tables import solved_as
 from caterpillar_learn.advice.workers import Solves
 from caterpillar_learn.caterpillars.levels import Level
-from caterpillar_learn.classroom.pupil import ClassroomBoard, RoomSession
-from caterpillar_learn.classroom.rooms import CaterpillarsRoom, RoomSettings
+from caterpillar_learn.classroom.rooms.caterpillars.pupil import ClassroomBoard, RoomSession
+from caterpillar_learn.classroom.rooms.caterpillars.room import CaterpillarsRoom, RoomSettings
 from caterpillar_learn.classroom.screens import room_view
 from caterpillar_learn.i18n import language, text
 from caterpillar_learn.ui.caterpillars import advice as bridge
@@ -369,8 +369,8 @@ def test_a_killed_server_leaves_no_worker_behind(tmp_path: Path) -> None:
 
 
 def test_the_lobby_hands_its_helper_to_every_room_made_before_and_after(pool: Solves) -> None:
-    from caterpillar_learn.classroom.lessonroom import LessonSettings
     from caterpillar_learn.classroom.lobby import Lobby
+    from caterpillar_learn.classroom.rooms.lesson.room import LessonSettings
     from caterpillar_learn.classroom.store import EventStore
 
     lobby = Lobby(EventStore(":memory:"))

@@ -17,10 +17,11 @@ from caterpillar_learn.caterpillars import Move
 from caterpillar_learn.classroom.components import classroom_component
 from caterpillar_learn.classroom.consoles import JoinDesk, JoinWidget, TeacherConsole, TeacherWidget
 from caterpillar_learn.classroom.lobby import Lobby
-from caterpillar_learn.classroom.pupil import ClassroomBoard, RoomSession, SeatTable, SeatWidget
-from caterpillar_learn.classroom.rooms import CaterpillarsRoom, RoomSettings
+from caterpillar_learn.classroom.rooms.caterpillars.pupil import ClassroomBoard, RoomSession
+from caterpillar_learn.classroom.rooms.caterpillars.room import CaterpillarsRoom, RoomSettings
+from caterpillar_learn.classroom.rooms.raupe.pupil import SeatTable, SeatWidget
+from caterpillar_learn.classroom.rooms.raupe.room import RaupeRoom, TableSettings
 from caterpillar_learn.classroom.store import EventStore
-from caterpillar_learn.classroom.tables import RaupeRoom, TableSettings
 
 JOIN_URL = "http://127.0.0.1:5006/join"
 

@@ -18,9 +18,9 @@ from caterpillar_learn.classroom.identity import (
     nickname_key,
 )
 from caterpillar_learn.classroom.lobby import Lobby
-from caterpillar_learn.classroom.rooms import CaterpillarsRoom, RoomSettings
+from caterpillar_learn.classroom.rooms.caterpillars.room import CaterpillarsRoom, RoomSettings
+from caterpillar_learn.classroom.rooms.raupe.room import RaupeRoom, TableSettings
 from caterpillar_learn.classroom.store import FILE_NAME, EventStore
-from caterpillar_learn.classroom.tables import RaupeRoom, TableSettings
 
 #: Nicknames a child at the projector reads as "Ada": case, fullwidth letters, a Cyrillic А.
 LOOK_ALIKES = ("ADA", "ada", "Ａｄａ", "ＡＤＡ", "Аda")

@@ -41,7 +41,17 @@ def _ui_private_names() -> set[str]:
 
 
 def _classroom_modules() -> list[str]:
-    return [f"caterpillar_learn.classroom.{path.stem}" for path in sorted(ROOT.glob("*.py")) if path.stem != "__init__"]
+    """Every module of the classroom, the room kinds' packages' included."""
+    found = []
+    for path in sorted(ROOT.rglob("*.py")):
+        parts = path.relative_to(ROOT).with_suffix("").parts
+        found.append(
+            ".".join(("caterpillar_learn.classroom", *parts[:-1]))
+            if parts[-1] == "__init__"
+            else ".".join(("caterpillar_learn.classroom", *parts))
+        )
+    assert "caterpillar_learn.classroom.rooms.lesson.room" in found  # the kinds' packages are read
+    return found
 
 
 def test_no_classroom_class_overrides_a_private_method_of_a_ui_class() -> None:
@@ -64,11 +74,11 @@ def test_no_classroom_module_reaches_into_a_ui_class() -> None:
     ui_private = _ui_private_names()
     assert "_play" in ui_private, "the check can fail: the lessons' session has private methods"
     found = []
-    for path in sorted(ROOT.glob("*.py")):
+    for path in sorted(ROOT.rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         own = {node.name for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)}
         for node in ast.walk(tree):
             # a name the module defines itself is its own method (``LessonRoom._play``), not the ui's
             if isinstance(node, ast.Attribute) and node.attr in ui_private and node.attr not in own:
-                found.append(f"{path.name}:{node.lineno} .{node.attr}")
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno} .{node.attr}")
     assert not found, f"private parts of ui classes used from the classroom: {found}"

@@ -18,9 +18,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from caterpillar_learn.classroom.lessonpage import LessonTable, lesson_widget
-from caterpillar_learn.classroom.lessonpupil import RoomTable
-from caterpillar_learn.classroom.lessonroom import (
+from caterpillar_learn.classroom.lobby import Lobby
+from caterpillar_learn.classroom.rooms.lesson.page import LessonTable, lesson_widget
+from caterpillar_learn.classroom.rooms.lesson.pupil import RoomTable
+from caterpillar_learn.classroom.rooms.lesson.room import (
     CLOCK_WRITE,
     EVENT_BURST,
     EVENTS_PER_MINUTE,
@@ -28,7 +29,6 @@ from caterpillar_learn.classroom.lessonroom import (
     LessonPupil,
     LessonRoom,
 )
-from caterpillar_learn.classroom.lobby import Lobby
 from caterpillar_learn.classroom.store import EventStore
 from caterpillar_learn.i18n import text
 from tests.classroom.test_lesson_room import Clock, arrive, lesson_room

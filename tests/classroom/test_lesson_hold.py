@@ -13,8 +13,8 @@ import pytest
 
 from caterpillar_learn.caterpillars.sheet import describe_slot
 from caterpillar_learn.classroom.codes import ClassroomError
-from caterpillar_learn.classroom.lessonroom import LessonRoom
 from caterpillar_learn.classroom.lobby import Lobby
+from caterpillar_learn.classroom.rooms.lesson.room import LessonRoom
 from caterpillar_learn.classroom.store import EventStore
 from caterpillar_learn.i18n import text
 from caterpillar_learn.lessons import get_lesson

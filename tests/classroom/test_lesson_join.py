@@ -22,8 +22,8 @@ from caterpillar_learn.advice.workers import Solves
 from caterpillar_learn.caterpillars.levels import Level
 from caterpillar_learn.classroom.codes import ClassroomError
 from caterpillar_learn.classroom.consoles import door_cards
-from caterpillar_learn.classroom.lessonpage import lesson_widget
-from caterpillar_learn.classroom.lessonroom import TEACHER, LessonRoom, LessonSettings
+from caterpillar_learn.classroom.rooms.lesson.page import lesson_widget
+from caterpillar_learn.classroom.rooms.lesson.room import TEACHER, LessonRoom, LessonSettings
 from caterpillar_learn.i18n import text
 from caterpillar_learn.ui.caterpillars.advice import PooledHelper
 from tests.classroom.test_lesson_room import lesson_of, right_step

@@ -17,8 +17,8 @@ from caterpillar_learn.advice.values import rank_options
 from caterpillar_learn.advice.workers import Solves
 from caterpillar_learn.caterpillars import Level, Move
 from caterpillar_learn.caterpillars.sheet import BOXES
-from caterpillar_learn.classroom.lessonroom import CSV_COLUMNS, LessonPupil, LessonRoom
 from caterpillar_learn.classroom.lobby import Lobby
+from caterpillar_learn.classroom.rooms.lesson.room import CSV_COLUMNS, LessonPupil, LessonRoom
 from caterpillar_learn.classroom.store import EventStore
 from caterpillar_learn.i18n import text
 from caterpillar_learn.practice import IDEAS

@@ -18,8 +18,9 @@ import pytest
 
 from caterpillar_learn.classroom.codes import ClassroomError
 from caterpillar_learn.classroom.consoles import TeacherConsole, TeacherWidget
-from caterpillar_learn.classroom.lessonpage import lesson_widget
-from caterpillar_learn.classroom.lessonroom import (
+from caterpillar_learn.classroom.lobby import Lobby
+from caterpillar_learn.classroom.rooms.lesson.page import lesson_widget
+from caterpillar_learn.classroom.rooms.lesson.room import (
     CSV_COLUMNS,
     LESSON_NAMES,
     STUCK_SECONDS,
@@ -28,7 +29,6 @@ from caterpillar_learn.classroom.lessonroom import (
     LessonSettings,
     RoomLesson,
 )
-from caterpillar_learn.classroom.lobby import Lobby
 from caterpillar_learn.classroom.store import EventStore
 from caterpillar_learn.i18n import text
 from caterpillar_learn.lessons.caterpillars import sheet_labels

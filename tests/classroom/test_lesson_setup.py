@@ -11,10 +11,10 @@ import pytest
 
 from caterpillar_learn.classroom.codes import ClassroomError
 from caterpillar_learn.classroom.consoles import TeacherConsole, TeacherWidget
-from caterpillar_learn.classroom.lessonpage import lesson_widget
-from caterpillar_learn.classroom.lessonpupil import LessonSettings, RoomLesson, RoomTable
-from caterpillar_learn.classroom.lessonroom import LessonRoom
 from caterpillar_learn.classroom.lobby import Lobby
+from caterpillar_learn.classroom.rooms.lesson.page import lesson_widget
+from caterpillar_learn.classroom.rooms.lesson.pupil import LessonSettings, RoomLesson, RoomTable
+from caterpillar_learn.classroom.rooms.lesson.room import LessonRoom
 from caterpillar_learn.classroom.store import EventStore
 from caterpillar_learn.i18n import language, text
 

@@ -6,8 +6,8 @@ import random
 
 from caterpillar_learn.caterpillars import Game, Move, SetupChoice
 from caterpillar_learn.classroom.lobby import Lobby
-from caterpillar_learn.classroom.pupil import ClassroomBoard, RoomSession
-from caterpillar_learn.classroom.rooms import CaterpillarsRoom, RoomSettings
+from caterpillar_learn.classroom.rooms.caterpillars.pupil import ClassroomBoard, RoomSession
+from caterpillar_learn.classroom.rooms.caterpillars.room import CaterpillarsRoom, RoomSettings
 from caterpillar_learn.classroom.screens import room_view
 from caterpillar_learn.classroom.store import EventStore
 from caterpillar_learn.i18n import text

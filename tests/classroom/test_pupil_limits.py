@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from caterpillar_learn.classroom.codes import JoinLimit
-from caterpillar_learn.classroom.lessonpage import lesson_widget
-from caterpillar_learn.classroom.lessonroom import (
+from caterpillar_learn.classroom.rooms.lesson.page import lesson_widget
+from caterpillar_learn.classroom.rooms.lesson.room import (
     EVENT_BURST,
     EVENTS_PER_MINUTE,
     PAGES_PER_PUPIL,

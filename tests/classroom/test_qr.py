@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from caterpillar_learn.classroom.codes import new_code
-from caterpillar_learn.classroom.rooms import CaterpillarsRoom, RoomSettings
+from caterpillar_learn.classroom.rooms.caterpillars.room import CaterpillarsRoom, RoomSettings
+from caterpillar_learn.classroom.rooms.raupe.room import RaupeRoom, TableSettings
 from caterpillar_learn.classroom.screens import join_address, qr_svg, room_view
 from caterpillar_learn.classroom.server import join_base
-from caterpillar_learn.classroom.tables import RaupeRoom, TableSettings
 from tests.qr import decode, svg_image, svg_modules
 
 

@@ -21,9 +21,9 @@ from bokeh.model.util import visit_value_and_its_immediate_references
 
 from caterpillar_learn.classroom.components import classroom_component
 from caterpillar_learn.classroom.lobby import Lobby
-from caterpillar_learn.classroom.pupil import ClassroomBoard, RoomSession
 from caterpillar_learn.classroom.push import Push, Redraws
-from caterpillar_learn.classroom.rooms import CaterpillarsRoom, RoomSettings
+from caterpillar_learn.classroom.rooms.caterpillars.pupil import ClassroomBoard, RoomSession
+from caterpillar_learn.classroom.rooms.caterpillars.room import CaterpillarsRoom, RoomSettings
 from caterpillar_learn.classroom.store import EventStore
 from caterpillar_learn.classroom.tweaks import Freezer
 from caterpillar_learn.ui.hosting.panel_app import Whole

@@ -15,18 +15,18 @@ from pathlib import Path
 
 import pytest
 
-from caterpillar_learn.classroom.lessonroom import LessonRoom, LessonSettings
 from caterpillar_learn.classroom.lobby import Lobby
-from caterpillar_learn.classroom.rooms import CaterpillarsRoom, RoomSettings
+from caterpillar_learn.classroom.rooms.caterpillars.room import CaterpillarsRoom, RoomSettings
+from caterpillar_learn.classroom.rooms.lesson.room import LessonRoom, LessonSettings
+from caterpillar_learn.classroom.rooms.raupe.room import TableSettings
 from caterpillar_learn.classroom.store import FILE_NAME, FORMAT, EventStore
-from caterpillar_learn.classroom.tables import TableSettings
 
 #: A server's writer, killed (SIGKILL) while its lesson rooms are still being played: it prints the id of each
 #: event once ``append`` has returned (acknowledged), and notes the index now and then, as the server's clock does.
 WRITER = """
 import sys
 from caterpillar_learn.classroom.lobby import Lobby
-from caterpillar_learn.classroom.lessonroom import LessonSettings
+from caterpillar_learn.classroom.rooms.lesson.room import LessonSettings
 lobby = Lobby.open(sys.argv[1])
 rooms = [lobby.create(LessonSettings.build("01-beginner")) for _ in range(3)]
 number = 0

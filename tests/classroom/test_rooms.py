@@ -27,7 +27,7 @@ from caterpillar_learn.caterpillars.sheet import State
 from caterpillar_learn.classroom.codes import ClassroomError
 from caterpillar_learn.classroom.identity import RejoinNeeded, new_secret
 from caterpillar_learn.classroom.lobby import Lobby
-from caterpillar_learn.classroom.rooms import CaterpillarsRoom, Pupil, RoomSettings, standard_labels
+from caterpillar_learn.classroom.rooms.caterpillars.room import CaterpillarsRoom, Pupil, RoomSettings, standard_labels
 from caterpillar_learn.classroom.screens import desk_view, room_view
 from caterpillar_learn.classroom.store import EventStore
 from caterpillar_learn.i18n import language
@@ -466,8 +466,8 @@ def test_every_room_applies_its_log_through_one_table_of_its_own_methods() -> No
     """Issue 43: one ``apply`` (EventRoom's) for the three kinds of room, each kind's events in a table of bound
     methods (a renamed handler is a type error, not a name looked up at run time); an unknown event is refused
     in one line that names the kind of room."""
-    from caterpillar_learn.classroom.lessonroom import EVENTS, LessonRoom, LessonSettings
-    from caterpillar_learn.classroom.tables import RaupeRoom, TableSettings
+    from caterpillar_learn.classroom.rooms.lesson.room import EVENTS, LessonRoom, LessonSettings
+    from caterpillar_learn.classroom.rooms.raupe.room import RaupeRoom, TableSettings
 
     rooms = [
         CaterpillarsRoom("AAAAAA", RoomSettings.build("beginner")),

@@ -17,7 +17,7 @@ import pytest
 from caterpillar_learn.classroom import roomindex
 from caterpillar_learn.classroom.codes import new_code
 from caterpillar_learn.classroom.lobby import Lobby
-from caterpillar_learn.classroom.rooms import RoomSettings
+from caterpillar_learn.classroom.rooms.caterpillars.room import RoomSettings
 from caterpillar_learn.classroom.store import FILE_NAME, EventStore
 
 ROOMS = 20

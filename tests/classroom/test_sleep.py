@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from caterpillar_learn.classroom.codes import ClassroomError
-from caterpillar_learn.classroom.lessonroom import LessonRoom, LessonSettings
 from caterpillar_learn.classroom.lobby import Lobby
-from caterpillar_learn.classroom.rooms import CaterpillarsRoom, RoomSettings
+from caterpillar_learn.classroom.rooms.caterpillars.room import CaterpillarsRoom, RoomSettings
+from caterpillar_learn.classroom.rooms.lesson.room import LessonRoom, LessonSettings
 from caterpillar_learn.classroom.store import EventStore
 
 AFTER = 600.0

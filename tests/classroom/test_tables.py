@@ -10,10 +10,10 @@ import pytest
 from caterpillar_learn.classroom.codes import ClassroomError
 from caterpillar_learn.classroom.identity import RejoinNeeded, new_secret
 from caterpillar_learn.classroom.lobby import Lobby
-from caterpillar_learn.classroom.pupil import SeatTable, SeatWidget
+from caterpillar_learn.classroom.rooms.raupe.pupil import SeatTable, SeatWidget
+from caterpillar_learn.classroom.rooms.raupe.room import RaupeRoom, TableSettings
 from caterpillar_learn.classroom.screens import room_view
 from caterpillar_learn.classroom.store import EventStore
-from caterpillar_learn.classroom.tables import RaupeRoom, TableSettings
 from caterpillar_learn.i18n import language, text
 from caterpillar_learn.raupe import Game, next_table_event
 

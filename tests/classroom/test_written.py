@@ -17,11 +17,11 @@ from pathlib import Path
 import pytest
 
 from caterpillar_learn.classroom.consoles import TeacherConsole, TeacherWidget
-from caterpillar_learn.classroom.lessonroom import LessonSettings
 from caterpillar_learn.classroom.lobby import Lobby
-from caterpillar_learn.classroom.rooms import RoomSettings
+from caterpillar_learn.classroom.rooms.caterpillars.room import RoomSettings
+from caterpillar_learn.classroom.rooms.lesson.room import LessonSettings
+from caterpillar_learn.classroom.rooms.raupe.room import TableSettings
 from caterpillar_learn.classroom.store import FILE_NAME, EventStore
-from caterpillar_learn.classroom.tables import TableSettings
 from tests.browser.conftest import Server
 from tests.classroom.probe import PageClient
 from tests.classroom.test_server import _serve

@@ -14,8 +14,8 @@ import pytest
 
 import caterpillar_learn
 from caterpillar_learn.classroom.consoles import JoinDesk, TeacherConsole
-from caterpillar_learn.classroom.lessonpupil import RoomLesson
 from caterpillar_learn.classroom.lobby import Lobby
+from caterpillar_learn.classroom.rooms.lesson.pupil import RoomLesson
 from caterpillar_learn.classroom.store import EventStore
 from caterpillar_learn.lessons import get_table
 from caterpillar_learn.ui.base import BadEventError

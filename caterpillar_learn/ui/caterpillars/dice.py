@@ -10,7 +10,7 @@ decides this itself; it asks its ``dice`` (a :class:`DiceSource`):
   elsewhere, before the session is drawn or plays an event.
 
 :class:`OwnDice` is a lesson's: the learner rolls.  A classroom's pupil gets
-the room's (:class:`caterpillar_learn.classroom.pupil.RoomDice`): the teacher
+the room's (:class:`caterpillar_learn.classroom.rooms.caterpillars.pupil.RoomDice`): the teacher
 rolls, and the dice appear on every sheet.
 
 >>> from caterpillar_learn.ui.caterpillars.controller import Session

@@ -2,7 +2,7 @@
 
 The same rules read a lesson's table (:class:`~caterpillar_learn.ui.raupe.controller.RaupeTable`,
 the learner against bots) and a pupil's seat at a shared classroom table
-(:class:`~caterpillar_learn.classroom.pupil.SeatTable`): each is a :class:`Place`.
+(:class:`~caterpillar_learn.classroom.rooms.raupe.pupil.SeatTable`): each is a :class:`Place`.
 """
 
 from __future__ import annotations

@@ -279,7 +279,7 @@ class RoomTable(RaupeTable):
 
     def views(self) -> dict[str, Any]:
         """The lesson's views; the page sends no ticks, as the room's clock moves the table
-        (:meth:`~caterpillar_learn.classroom.lessonroom.LessonRoom.tick`), and is sent no record of the game."""
+        (:meth:`~caterpillar_learn.classroom.rooms.lesson.room.LessonRoom.tick`), and is sent no record of the game."""
         views = super().views()
         table = {**views["table"], "ticks": False}
         # The room's log is the game's record: the page need not be sent the engine's save (it grows with every

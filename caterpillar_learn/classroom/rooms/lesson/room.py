@@ -39,7 +39,7 @@ event is tried on the controller first and written once it took it
 (:meth:`~.eventroom.EventRoom.record`).  Each pupil, however many tabs they
 open, may send at most :data:`EVENTS_PER_MINUTE` events a minute (a burst
 of :data:`EVENT_BURST` first; one token bucket a pupil, :attr:`LessonRoom.pace`,
-which the page's widget asks, :class:`~caterpillar_learn.classroom.lessonpage.InRoom`),
+which the page's widget asks, :class:`~caterpillar_learn.classroom.rooms.lesson.page.InRoom`),
 and at most :data:`PAGES_PER_PUPIL` of their pages play: a newer tab takes
 over from the oldest, which says so in one line.
 
@@ -82,7 +82,7 @@ from caterpillar_learn.caterpillars.levels import Level
 from caterpillar_learn.caterpillars.sheet import ROUNDS
 from caterpillar_learn.classroom.codes import ClassroomError, JoinLimit
 from caterpillar_learn.classroom.eventroom import EventRoom
-from caterpillar_learn.classroom.lessonpupil import (
+from caterpillar_learn.classroom.rooms.lesson.pupil import (
     LESSON_NAMES,
     MODES,
     LessonPupil,

@@ -2,18 +2,18 @@
 
 Each widget is the lesson's widget class (the same ES module, traits,
 questions, read-aloud and language menu as in Voila) around the pupil's
-controller held by the :class:`~caterpillar_learn.classroom.lessonroom.LessonRoom`:
+controller held by the :class:`~caterpillar_learn.classroom.rooms.lesson.room.LessonRoom`:
 :class:`LessonBoard` (the Caterpillars lessons) and :class:`LessonTable`
 (Räuber Raupe).  Only the way an
 event travels differs: the widget hands it to the room
-(:meth:`~caterpillar_learn.classroom.lessonroom.LessonRoom.act`), which
+(:meth:`~caterpillar_learn.classroom.rooms.lesson.room.LessonRoom.act`), which
 checks it, writes it to the log and has the controller play it; the widget
 then shows the result.  The language switch stays the page's own.
 
 A widget made with ``read_only=True`` is the teacher's look at a pupil's
 screen: the same views, and every event the page sends is ignored.
 
->>> from caterpillar_learn.classroom.lessonroom import LessonRoom, LessonSettings
+>>> from caterpillar_learn.classroom.rooms.lesson.room import LessonRoom, LessonSettings
 >>> room = LessonRoom("KX47PQ", LessonSettings.build("01-beginner"))
 >>> ada = room.join("Ada")
 >>> board = lesson_widget(room, ada)
@@ -35,7 +35,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from caterpillar_learn.classroom import refusals
-from caterpillar_learn.classroom.lessonroom import (
+from caterpillar_learn.classroom.rooms.lesson.room import (
     LessonPupil,
     LessonRoom,
     RoomLesson,
