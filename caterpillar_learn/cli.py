@@ -31,6 +31,7 @@ COMMAND_MODULES: tuple[tuple[str, str | None, tuple[str, ...]], ...] = (
     ("caterpillar_learn.advice.cli", None, ("hint", "solve", "simulate")),
     ("caterpillar_learn.ui.hosting.serve", "lessons", ("serve",)),
     ("caterpillar_learn.lessons.notebooks", None, ("notebooks",)),
+    ("caterpillar_learn.lessons.cli", None, ("lesson",)),
     ("caterpillar_learn.raupe.cli", None, ("raupe",)),
     ("caterpillar_learn.classroom.cli", "classroom", ("classroom",)),
     ("caterpillar_learn.i18n.cli", None, ("check-translation",)),

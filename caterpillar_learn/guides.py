@@ -5,7 +5,7 @@ package ``caterpillar_learn.docs`` (setup.py), so a teacher who installed with
 pip can open ``TEACHERS.md`` or ``TRANSLATING.md`` without the checkout.
 
 >>> [guide.name for guide in guides(CHECKOUT_DOCS)][:2]
-['DEPLOY.md', 'ENGINEERS.md']
+['AUTHORING.md', 'DEPLOY.md']
 >>> title(CHECKOUT_DOCS / "TRANSLATING.md")
 'Translating caterpillar-learn'
 """
