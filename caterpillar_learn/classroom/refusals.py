@@ -32,7 +32,7 @@ from caterpillar_learn.ui.base import LANGUAGE_EVENT, LearnWidget
 if TYPE_CHECKING:
     from caterpillar_learn.classroom.eventroom import EventRoom
 
-__all__ = ["EVERY", "BokehRefusals", "Refusals", "closed", "tell"]
+__all__ = ["EVERY", "BokehRefusals", "Refusals", "closed", "handled", "tell"]
 
 log = logging.getLogger("caterpillar_learn.classroom")
 
@@ -124,3 +124,18 @@ def closed(widget: LearnWidget[Any], room: EventRoom, event: object) -> bool:
         widget.session.message = room.closed_line()
     widget.refresh()
     return True
+
+
+def handled(
+    widget: LearnWidget[Any],
+    room: EventRoom,
+    nickname: str,
+    event: object,
+    handle: Callable[[object], None],
+    said: Callable[[], str],
+) -> None:
+    """A pupil's page event in ``room``: answered with the room's line if the room is closed, else given to
+    ``handle``; a refusal either way is told to the log once (:func:`tell`), with what the page was told (``said``)."""
+    if not closed(widget, room, event):
+        handle(event)
+    tell(widget, f"room {room.code}, pupil {nickname!r}", event, said())

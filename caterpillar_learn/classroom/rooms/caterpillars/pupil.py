@@ -227,6 +227,4 @@ class ClassroomBoard(CaterpillarsBoard):
     def handle(self, event: object) -> None:
         session = self.session
         assert isinstance(session, RoomSession)
-        if not refusals.closed(self, session.room, event):
-            super().handle(event)
-        refusals.tell(self, f"room {session.room.code}, pupil {session.pupil.nickname!r}", event, session.message)
+        refusals.handled(self, session.room, session.pupil.nickname, event, super().handle, lambda: session.message)

@@ -210,6 +210,4 @@ class SeatWidget(RaupeWidget):
     def handle(self, event: object) -> None:
         seat = self.session
         assert isinstance(seat, SeatTable)
-        if not refusals.closed(self, seat.room, event):
-            super().handle(event)
-        refusals.tell(self, f"room {seat.room.code}, pupil {seat.pupil.nickname!r}", event, seat.refusal)
+        refusals.handled(self, seat.room, seat.pupil.nickname, event, super().handle, lambda: seat.refusal)
