@@ -45,7 +45,7 @@ def to_led_round(room: LessonRoom, pupil: Any) -> None:
     """Do what the lesson asks until the dice of its first led round are on the sheet."""
     session = lesson_of(pupil)
     for _ in range(40):
-        if session._led_round() and not session.asking:
+        if session.led.leads() and not session.asking:
             return
         right_step(room, pupil)
     raise AssertionError(f"no led round: {session.current.key}, {session.todo_target()}")
