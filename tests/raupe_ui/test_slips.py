@@ -52,7 +52,7 @@ def test_a_slip_comes_back_as_does_this_one_fit() -> None:
 def test_two_misses_show_the_answer_and_two_slips_are_asked_in_turn() -> None:
     widget = slipped(3)
     table = widget.session
-    assert len(table.slips_asked) == 2  # one or two, the last ones
+    assert len(table.questions.slips_asked) == 2  # one or two, the last ones
     for _ in range(2):
         widget.act("answer", option="yes")
         widget.act("check")
@@ -61,7 +61,7 @@ def test_two_misses_show_the_answer_and_two_slips_are_asked_in_turn() -> None:
     widget.act("answer", option="no")
     assert to_do(table) == "check"
     widget.act("check")
-    assert widget.question["kind"] == "slip" and len(table.slips_asked) == 1  # the second slip
+    assert widget.question["kind"] == "slip" and len(table.questions.slips_asked) == 1  # the second slip
     assert to_do(table) == "question"
     widget.act("answer", option="no")
     widget.act("check")

@@ -95,10 +95,9 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from caterpillar_learn.errors import CaterpillarLearnError, describe
+from caterpillar_learn.errors import describe
 from caterpillar_learn.i18n import text
 from caterpillar_learn.lessons import SETUPS, TableSetup
-from caterpillar_learn.lessons.questions import Feedback, ask_call, ask_cards, ask_fit
 from caterpillar_learn.raupe import (
     BotLevel,
     Call,
@@ -108,7 +107,6 @@ from caterpillar_learn.raupe import (
     IllegalEventError,
     Mode,
     Play,
-    explain_mistake,
     get_level,
     mode_name,
     next_table_event,
@@ -117,28 +115,22 @@ from caterpillar_learn.raupe import (
     winner_text,
 )
 from caterpillar_learn.raupe.cards import Card, Side
-from caterpillar_learn.raupe.hints import describe_side, fit_reason, penalty_text, trait_name
-from caterpillar_learn.raupe.referee import PENALTY_CARDS, Mistake, Outcome, Penalty
-from caterpillar_learn.raupe.svg import card_svg, side_svg
+from caterpillar_learn.raupe.referee import PENALTY_CARDS, Outcome
 from caterpillar_learn.ui.events import BadEventError, Dispatcher, Handler, handler, number, whole
-from caterpillar_learn.ui.quiz import QuestionView, Quiz
+from caterpillar_learn.ui.quiz import Quiz
 from caterpillar_learn.ui.raupe import seat
+from caterpillar_learn.ui.raupe.commentary import Commentary
+from caterpillar_learn.ui.raupe.questions import TableQuestions
+from caterpillar_learn.ui.raupe.table_save import KEPT, replay, save_of
 from caterpillar_learn.ui.raupe.views import hand_view, lesson_view, slip_view, table_view
-from caterpillar_learn.ui.resume import SAVE_FORMAT, SaveError, SaveRecord, check_save
+from caterpillar_learn.ui.resume import SaveError, SaveRecord
 
 __all__ = ["RaupeTable"]
 
-#: The events a save keeps: those that make the lesson's step (a card tapped keeps only while it answers).
-KEPT = ("answer", "check", "start", "speed", "level")
 #: What waits while a lesson's question is open (a tap on a card answers it instead).
 WAIT_FOR_THE_ANSWER = ("flip", "shout", "mistake", "pause", "start")
 #: What needs a game that runs: not over, not paused.
 IN_PLAY = ("play", "flip", "shout", "mistake")
-#: A slip of the learner's, asked about before the next game: the card, its side, the card it went on, the mode,
-#: the mistake (issue 33).
-Slip = tuple[Card, int, Side, Mode, Mistake]
-#: The slips asked about, by the first of a play's mistakes in this order.
-SLIPS = (Mistake.WRONG_CARD, Mistake.MISSING_APHID, Mistake.MISSING_ANNOUNCEMENT)
 #: Longest stretch of real time one tick may add (a hidden browser tab pauses the game).
 MAX_TICK = 1.0
 SPEEDS = (0.25, 2.5)
@@ -147,21 +139,7 @@ LOG_LINES = 5
 MAX_EVENTS_PER_TICK = 20
 #: Real seconds after a change of the pile during which a card that no longer fits counts as "too late".
 TOO_LATE = 0.5
-#: Wrong checks after which the opening question shows its answer (the learner then taps it).
-SHOW_AFTER = 2
-
-
 _NO_OUTCOME = Outcome(winners=(), stalemate=False)
-
-
-def _in_few_words(feedback: Feedback | None) -> Feedback | None:
-    """A slip question's wrong answer says why, and no more (issue 40: at most 40 words on the screen): the
-    general "Not quite. Change your answer and check again." goes, the reason stays."""
-    wrong = text("lessons.feedback.wrong")
-    if feedback is None or feedback.correct or not feedback.text.startswith(wrong):
-        return feedback
-    why = feedback.text[len(wrong) :].strip()
-    return Feedback(False, why[:1].upper() + why[1:] if why else text("lessons.feedback.try_again"))
 
 
 class RaupeTable(Dispatcher, seat.SeatRules):
@@ -190,16 +168,13 @@ class RaupeTable(Dispatcher, seat.SeatRules):
         self.tally = {"fits": 0, "slips": 0, "caught": 0, "right": 0, "wrong": 0, "missed": 0}
         self.message = ""
         self.quiz = Quiz()
-        #: Wrong checks of the opening question; from :data:`SHOW_AFTER` on, the answer is shown.
-        self.misses = 0
-        #: The learner's slips of the game on the table (a card that did not fit, a missed "Aphid!" or change of
-        #: mode: the card, its side, the card it went on, the mode, the mistake), and those asked about before
-        #: the next game ("Does this one fit?", "Did this one need a call?", issue 33).
-        self.slips: list[Slip] = []
-        self.slips_asked: list[Slip] = []
+        #: The opening question, and the learner's slips asked about before the next game (issue 33).
+        self.questions = TableQuestions(self)
+        #: The table's line about each card and call.
+        self.commentary = Commentary(self)
         self.deal()
         if setup.question and self.human is not None:
-            self.ask()
+            self.questions.ask()
 
     # -- setting up ------------------------------------------------------------
     def deal(self) -> None:
@@ -277,98 +252,14 @@ class RaupeTable(Dispatcher, seat.SeatRules):
     def interim(self, event: Mapping[str, Any]) -> dict[str, Any]:
         return {}
 
-    def ask(self) -> None:
-        """Ask "Which of your cards fit?" about the hand as it lies (the ✓ marks stay hidden until checked)."""
-        assert self.human is not None
-        state = self.game.state
-        hand = state.hands[self.human]
-        fitting = {(o.card, o.side) for o in self.game.legal_plays(self.human)}
-        labels, fits, reasons = [], [], []
-        top = state.pile[-1].face
-        for index, card in enumerate(hand):
-            side = self.faces[index]
-            words = text("raupe_lessons.card.butterfly") if card.is_butterfly else describe_side(card.sides[side])
-            labels.append(text("raupe_lessons.aria.card", number=index + 1, count=len(hand), words=words))
-            if (index, side) in fitting:
-                fits.append(index)
-            reasons.append(fit_reason(card, side, top, state.mode))
-        self.quiz.ask(ask_cards(labels, fits, reasons), "cards")
-
-    def ask_slip(self) -> None:
-        """Ask about the first slip still to practise: "Does this one fit?" (no, and why) for a card that did not
-        fit, "Did this one need a call?" (yes, and which) for a missed call."""
-        card, side, leaf, mode, mistake = self.slips_asked[0]
-        self.misses = 0
-        if mistake is Mistake.WRONG_CARD:
-            question = ask_fit(False, fit_reason(card, side, leaf, mode))
-        else:
-            question = ask_call(True, explain_mistake(mistake))
-        self.quiz.ask(question, "slip")
-
-    def slip_picture(self) -> str:
-        """The slip asked about: the card it went on, then the card (each with its words for a screen reader)."""
-        card, side, leaf, _, _ = self.slips_asked[0]
-        return side_svg(leaf, uid="rr-slip-leaf", width=110) + card_svg(card, side, uid="rr-slip-card", width=110)
-
-    def card_feedback(self) -> Feedback:
-        """The check of "Which of your cards fit?" in a child's words: two short sentences at most.
-
-        Right: which cards fit.  Wrong: one card to look at again (a card
-        chosen that does not fit, else one left out) and why, by the picture's
-        traits; the next check names the next one.
-        """
-        question = self.quiz.question
-        assert question is not None and self.human is not None
-        chosen, right = set(self.quiz.selected), set(question.correct)
-        if question.accepts(chosen):
-            # The cards carry no numbers: the feedback counts them (issue 29: nothing the child cannot see).
-            if not right:
-                return Feedback(True, text("raupe_lessons.feedback.right_none"))
-            key = "raupe_lessons.feedback.right_one" if len(right) == 1 else "raupe_lessons.feedback.right_many"
-            return Feedback(True, text(key, cards=len(right)))
-        if self.showing:  # the cards to tap glow, one at a time; the line above says so
-            return Feedback(False, text("lessons.feedback.show"))
-        extra, missed = sorted(chosen - right, key=int), sorted(right - chosen, key=int)
-        index, fits = (int(extra[0]), False) if extra else (int(missed[0]), True)
-        state = self.game.state
-        card, side, top = state.hands[self.human][index], self.faces[index], state.pile[-1].face
-        if card.is_butterfly or top is None:
-            why = fit_reason(card, side, top, state.mode)
-            reason = text("raupe_lessons.feedback." + ("missed_why" if fits else "extra_why"), why=why)
-        else:
-            mine = trait_name(card.sides[side].caterpillar_key[state.mode].value)
-            leaf = trait_name(top.leaf_key[state.mode].value)
-            reason = (
-                text("raupe_lessons.feedback.missed", trait=mine)
-                if fits
-                else text("raupe_lessons.feedback.extra", mine=mine, leaf=leaf)
-            )
-        return Feedback(False, text("raupe_lessons.feedback.wrong") + " " + reason)
-
-    def translate(self) -> None:
-        """Ask the question again in the current language, keeping the learner's choice and check.
-
-        Only before the first game: the question is about the hand as dealt.
-        """
-        if self.human is None or self.quiz.question is None or self.started:
-            return
-        selected, checked = set(self.quiz.selected), self.quiz.feedback is not None
-        if self.quiz.question.kind == "slip":
-            misses = self.misses
-            self.ask_slip()
-            self.misses, self.quiz.selected = misses, selected
-            if checked:
-                self.quiz.check()
-            return
-        self.ask()
-        self.quiz.selected = selected
-        if checked:
-            self.quiz.feedback = self.card_feedback()
-
     @property
     def showing(self) -> bool:
-        """Whether the opening question shows its answer (after :data:`SHOW_AFTER` wrong checks)."""
-        return self.misses >= SHOW_AFTER and self.quiz.is_pending
+        """Whether the opening question shows its answer (:attr:`.questions.TableQuestions.showing`)."""
+        return self.questions.showing
+
+    def translate(self) -> None:
+        """Ask the question again in the current language (:meth:`.questions.TableQuestions.translate`)."""
+        self.questions.translate()
 
     @property
     def asking(self) -> bool:
@@ -406,43 +297,12 @@ class RaupeTable(Dispatcher, seat.SeatRules):
 
     # -- save and resume (caterpillar_learn.ui.resume) ------------------------------------
     def save(self) -> SaveRecord:
-        """The step's events and the current game as dealt (see the module's description)."""
-        return {
-            "format": SAVE_FORMAT,
-            "kind": self.save_kind,
-            "lesson": self.name,
-            "seed": self.seed,
-            "events": [dict(event) for event in self.accepted],
-            "engine": dict(self.dealt),
-        }
+        """The step's events and the current game as dealt (:func:`.table_save.save_of`)."""
+        return save_of(self)
 
     def replay(self, save: object) -> None:
         """Replay ``save`` on this fresh table through its own guard, or raise :class:`SaveError`."""
-        if self.accepted:
-            raise SaveError(describe("table", f"{len(self.accepted)} events played", "a fresh table to replay on"))
-        events = check_save(save, self.save_kind, self.name, self.seed)
-        assert isinstance(save, Mapping)
-        try:
-            Game.from_json(save["engine"])
-        except CaterpillarLearnError as error:
-            raise SaveError(f"save engine: {error}") from None
-        for index, event in enumerate(events):
-            kind = event.get("type")
-            if kind not in KEPT and kind != "play":
-                raise SaveError(describe(f"save events[{index}] type", kind, "one of " + ", ".join(KEPT) + ", play"))
-            try:
-                self.handle(event)
-            except CaterpillarLearnError as error:
-                raise SaveError(f"save events[{index}]: {error}") from None
-            except Exception as error:  # whatever the event was, the save is refused, never the page
-                raise SaveError(f"save events[{index}]: could not be replayed ({type(error).__name__})") from None
-            if len(self.accepted) != index + 1:  # a card tapped in a game: not one a save keeps
-                raise SaveError(describe(f"save events[{index}]", event, "an event of the lesson's step"))
-        if self.dealt != save["engine"]:
-            field = next((key for key in self.dealt if self.dealt[key] != save["engine"].get(key)), "format")
-            raise SaveError(describe(f"save engine.{field}", save["engine"].get(field), "the game its events deal"))
-        if self.running and not self.paused:  # dealt again: it waits for the learner
-            self.toggle_pause()
+        replay(self, save)
 
     def fresh(self) -> RaupeTable:
         """The same lesson and seed at its start (the learner's nickname kept), asking in the current language."""
@@ -471,21 +331,7 @@ class RaupeTable(Dispatcher, seat.SeatRules):
         self.quiz.choose(event.get("option"))
 
     def on_check(self, event: Mapping[str, Any]) -> None:
-        self.quiz.check()
-        self.misses += not self.quiz.is_right
-        if self.quiz.question is not None and self.quiz.question.kind == "cards":
-            self.quiz.feedback = self.card_feedback()
-        self.say("")  # the question's own feedback says it, once (issue 29)
-        if self.quiz.question is not None and self.quiz.question.kind == "slip":
-            # Practice, not one of the lesson's answers: the record keeps those (and a reload brings them back).
-            del self.quiz.answers[-1:]
-            self.quiz.feedback = _in_few_words(self.quiz.feedback)
-        if self.quiz.question is not None and self.quiz.question.kind == "slip" and self.quiz.is_right:
-            said = self.quiz.feedback.text if self.quiz.feedback is not None else ""
-            self.slips_asked.pop(0)
-            if self.slips_asked:  # the next slip; the last answer's words stay in the table's line
-                self.ask_slip()
-                self.say(said)
+        self.questions.check()
 
     def on_play(self, event: Mapping[str, Any]) -> None:
         index = whole(event.get("index"), "card number", len(self.faces))
@@ -543,13 +389,11 @@ class RaupeTable(Dispatcher, seat.SeatRules):
         if self.started:
             if not deal:
                 return
-            slips, self.slips = self.slips[-2:], []
             self.games += 1
             self.deal()
-            if slips and self.human is not None:
-                self.started, self.slips_asked = False, slips
+            if self.questions.before_next_game():
+                self.started = False
                 self.message = ""  # the last game's winner is old news beside the new deal's question (issue 40)
-                self.ask_slip()
                 return
         self.started = True
         self.acted()
@@ -669,21 +513,12 @@ class RaupeTable(Dispatcher, seat.SeatRules):
             return
         self.submit(Call(max(self.now, self.game.state.clock), self.human, ()))
 
-    def why_fine(self, state: Any) -> str:
-        """Why the newest card of ``state`` (before a false call) broke no rule."""
-        top, below = state.pile[-1], state.pile[-2]
-        if top.face is None or below.face is None:
-            return text("raupe_lessons.referee.fine_joker")
-        mode = state.mode.other if top.face.sky else state.mode
-        trait = trait_name(top.face.caterpillar_key[mode].value)
-        return text("raupe_lessons.referee.fine", trait=trait, mode=mode_name(mode))
-
     def submit(self, event: Event, *, quiet: bool = False) -> None:
         """Apply ``event`` (the learner's or a bot's), tell what happened, re-plan the bots."""
         before = self.game.state
         last = before.last
         if last is not None and last.mistakes and isinstance(event, Play | Close):
-            self.uncalled(last.player, last.mistakes)
+            self.commentary.uncalled(last.player, last.mistakes)
         try:
             self.game.submit(event)
         except IllegalEventError as error:
@@ -697,7 +532,7 @@ class RaupeTable(Dispatcher, seat.SeatRules):
             if not own:
                 self.others_changed = self.real
         if isinstance(event, Play):
-            self.after_play(event, state, before)
+            self.commentary.played(event, state, before)
         elif isinstance(event, Call):
             penalty = state.penalty
             assert penalty is not None
@@ -705,7 +540,7 @@ class RaupeTable(Dispatcher, seat.SeatRules):
             if penalty.caller == self.human:
                 self.tally["right" if penalty.right else "wrong"] += 1
             if not quiet:
-                self.say(self.call_words(penalty, before), bot=self.human not in (penalty.caller, penalty.accused))
+                self.say(self.commentary.call(penalty, before), bot=self.human not in (penalty.caller, penalty.accused))
         else:
             result = outcome(state)
             assert result is not None
@@ -715,74 +550,6 @@ class RaupeTable(Dispatcher, seat.SeatRules):
         if self.could_play and not could:  # something to do again, after a spell of watching: the wait starts now
             self.acted()
         self.plan()
-
-    def call_words(self, penalty: Penalty, before: Any) -> str:
-        """What a call did, said to the learner: who was right, and whose 3 cards went to whom.
-
-        The rule book: the player who made the mistake "receive[s] 3 cards as a punishment from the
-        player that notices the mistake"; a wrong call costs the caller 3 cards from the accused.
-        """
-        you, count = self.human, len(penalty.cards)
-        reasons = self.reasons(penalty.accused, penalty.mistakes)
-        if penalty.caller == you:
-            if penalty.right:
-                return text("raupe_lessons.call.you_right", player=penalty.accused + 1, count=count, reasons=reasons)
-            return text(
-                "raupe_lessons.call.you_wrong", player=penalty.accused + 1, count=count, why=self.why_fine(before)
-            )
-        if penalty.accused == you:
-            key = "raupe_lessons.call.caught_you" if penalty.right else "raupe_lessons.call.false_on_you"
-            if penalty.right and not reasons:  # the why is the picture beside the pile (a wrong card, shown)
-                key = "raupe_lessons.call.caught_you_shown"
-            return text(key, player=penalty.caller + 1, count=count, reasons=reasons)
-        return penalty_text(penalty)
-
-    def reasons(self, player: int, mistakes: tuple[Mistake, ...]) -> str:
-        """Why ``player``'s card was a mistake, in words.  The learner's wrong card, shown beside its leaf, needs
-        none: the picture says it (the words would name "the leaf below", covered by now)."""
-        shown = player == self.human and self.shown_slip is not None
-        return " ".join(
-            explain_mistake(mistake) for mistake in mistakes if not (shown and mistake is Mistake.WRONG_CARD)
-        )
-
-    def uncalled(self, player: int, mistakes: tuple[Any, ...]) -> None:
-        reasons = self.reasons(player, mistakes)
-        if self.setup.referee and player != self.human:
-            self.tally["missed"] += 1
-        if player == self.human:  # the learner is nobody's "player 1" on the screen: their own mistake is "yours"
-            self.say(text("raupe_lessons.msg.uncalled_you", reasons=reasons))
-        else:
-            self.say(text("raupe_lessons.msg.uncalled", player=player + 1, reasons=reasons))
-
-    def after_play(self, event: Play, state: Any, before: Any) -> None:
-        mistakes = state.last.mistakes
-        if event.player == self.human:
-            self.tally["slips" if mistakes else "fits"] += 1
-            leaf = before.pile[-1].face
-            slip = next((m for m in SLIPS if m in mistakes), None)
-            if slip is not None and leaf is not None:  # to ask about before the next game
-                self.slips.append((event.card, event.side, leaf, before.mode, slip))
-            self.shown_slip = None  # the newest card only
-            if Mistake.WRONG_CARD in mistakes and leaf is not None:  # shown at once, beside its leaf
-                self.shown_slip = (event.card, event.side, leaf)
-                # The line names what the mode asks for; the picture pair beside the pile shows (and the voice
-                # reads) each card's shape and colour, once.
-                self.say(text(f"raupe_lessons.slip.not_{before.mode.word}"))
-                return
-        else:  # a card on top of the learner's: their slip can no longer be called, and its picture goes
-            self.shown_slip = None
-        words = (
-            text("raupe_lessons.card.butterfly")
-            if event.card.is_butterfly
-            else describe_side(event.card.sides[event.side])
-        )
-        shouts = [text("raupe.call.aphid")] if event.aphid else []
-        if event.announce is not None:
-            shouts.append(text(f"raupe.call.{event.announce.word}"))
-        key = "raupe_lessons.msg." + ("you_played" if event.player == self.human else "played")
-        key += "_shouting" if shouts else ""
-        line = text(key, player=event.player + 1, words=words, shouts=" ".join(shouts))
-        self.say(line, bot=event.player != self.human)
 
     def reconcile(self, before: Any) -> None:
         """Keep each hand card's face-up side when cards leave or arrive."""
@@ -805,13 +572,6 @@ class RaupeTable(Dispatcher, seat.SeatRules):
         """The game as the engine saves it (seed, deck, events): ``Game.from_json`` replays it."""
         return self.game.to_json()
 
-    def question_view(self) -> QuestionView:
-        """The question's JSON; a slip's "Does this one fit?" with its picture (the leaf, then the card)."""
-        view = self.quiz.view()
-        if view.get("kind") == "slip" and self.slips_asked:
-            view["picture"] = self.slip_picture()
-        return view
-
     def views(self) -> dict[str, Any]:
         """Every view trait's JSON, by trait name."""
         table = table_view(self)
@@ -823,7 +583,7 @@ class RaupeTable(Dispatcher, seat.SeatRules):
             "table": table,
             "hand": hand_view(self),
             "log": list(self.log),
-            "question": self.question_view(),
+            "question": self.questions.view(),
             "lesson_text": lesson_view(self.name),
             "record": self.quiz.record(self.name) if self.quiz.answers else {},
         }
