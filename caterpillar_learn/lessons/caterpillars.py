@@ -27,9 +27,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 
-from caterpillar_learn.caterpillars import Game
+from caterpillar_learn.caterpillars import Game, parse_roll
 from caterpillar_learn.caterpillars.sheet import ROUNDS
 from caterpillar_learn.errors import describe
+from caterpillar_learn.i18n import text
 from caterpillar_learn.lessons.questions import KINDS
 from caterpillar_learn.lessons.scenarios import ALL_ROUNDS, Scenario, rolls_of
 
@@ -49,6 +50,15 @@ class Progress:
     games_started: int = 1
 
 
+#: The checks that count something the learner did: a step's ``times`` says how often (the third roll of a
+#: teacher's lesson is ``rolled`` three times).
+COUNTS: dict[str, Callable[[Progress], int]] = {
+    "rolled": lambda p: p.rolls - p.setup_rolls,
+    "played": lambda p: p.moves,
+    "hint": lambda p: p.hints,
+    "game_over": lambda p: p.games_finished,
+}
+
 #: Checks a step may name; each says whether the learner may go on.
 CHECKS: dict[str, Callable[[Progress], bool]] = {
     "none": lambda p: True,
@@ -65,20 +75,55 @@ CHECKS: dict[str, Callable[[Progress], bool]] = {
 
 @dataclass(frozen=True)
 class Step:
-    """One step: text keys ``lessons.<key>.title/.body``, the widget it uses, its check."""
+    """One step: text keys ``lessons.<key>.title/.body`` (or a teacher's own words), the widget it uses, its check.
+
+    >>> third_roll = Step("file.5", "rolled", times=3, own=True, title="Roll once more")
+    >>> [third_roll.passed(Progress(rolls=rolls)) for rolls in (2, 3)], step_title(third_roll)
+    ([False, True], 'Roll once more')
+    """
 
     key: str
     check: str = "none"
     widget: str = "board"
     #: A question of :data:`~caterpillar_learn.lessons.questions.KINDS` asked before the step shows its answer;
-    #: *next* opens once it is answered.
+    #: *next* opens once it is answered.  ``choice``: a teacher's own question (:attr:`options`, :attr:`right`).
     question: str | None = None
+    #: How often the check's count must have happened (:data:`COUNTS`): the third roll is ``rolled`` 3 times.
+    times: int = 1
+    #: Whether the step is a teacher's (a lesson file): its words are :attr:`title` and :attr:`say`, empty or
+    #: not, instead of the catalogue's.
+    own: bool = False
+    title: str = ""
+    say: str = ""
+    #: A ``choice`` question's answers, and the number of the right one (from 1).
+    options: tuple[str, ...] = ()
+    right: int = 0
 
     def __post_init__(self) -> None:
         if self.check not in CHECKS:
             raise ValueError(describe("step check", self.check, "one of " + ", ".join(CHECKS)))
-        if self.question is not None and self.question not in KINDS:
-            raise ValueError(describe("step question", self.question, "one of " + ", ".join(KINDS)))
+        if self.question is not None and self.question not in (*KINDS, "choice"):
+            raise ValueError(describe("step question", self.question, "one of " + ", ".join((*KINDS, "choice"))))
+        if self.times != 1 and self.check not in COUNTS:
+            raise ValueError(describe("step times", self.times, "1 for a check that counts nothing"))
+        if self.question == "choice" and not 1 <= self.right <= len(self.options):
+            raise ValueError(describe("step right", self.right, f"an answer's number from 1 to {len(self.options)}"))
+
+    def passed(self, progress: Progress) -> bool:
+        """Whether the learner has done what the step asks (its check, :attr:`times` over)."""
+        if self.check in COUNTS:
+            return COUNTS[self.check](progress) >= self.times
+        return CHECKS[self.check](progress)
+
+
+def step_title(step: Step) -> str:
+    """The step's title as the learner reads it: the teacher's own, else the catalogue's in the page's language."""
+    return step.title if step.own else text(f"lessons.{step.key}.title")
+
+
+def step_body(step: Step) -> str:
+    """What the step says: the teacher's own words, else the catalogue's in the page's language."""
+    return step.say if step.own else text(f"lessons.{step.key}.body")
 
 
 @dataclass(frozen=True)
@@ -91,7 +136,7 @@ class Practice:
 
 @dataclass(frozen=True)
 class Lesson:
-    """A lesson: its game (level, seed, setup) and its steps."""
+    """A lesson: its game (level, seed, setup) and its steps; a teacher's lesson (a file) also its own words."""
 
     name: str
     level: str
@@ -108,6 +153,18 @@ class Lesson:
     #: switch changes it.  Off at every level: numbers stay behind For grown-ups, the hints speak a
     #: child's words.
     numbers: bool = False
+    #: A teacher's lesson (:mod:`caterpillar_learn.lessons.files`): its title, the gallery's line, the youngest
+    #: age it is for, the language its words are written in, and the sheet its game starts from (no setup).
+    title: str = ""
+    line: str = ""
+    age: int = 0
+    language: str = ""
+    labels: tuple[int, ...] | None = None
+
+
+def lesson_title(lesson: Lesson) -> str:
+    """The lesson's title: the teacher's own, else the catalogue's in the page's language."""
+    return lesson.title or text(lesson.title_key)
 
 
 # The guided games' dice, found by scripts/find_scenarios.py: each shows what its second part names
@@ -245,7 +302,11 @@ LESSONS: dict[str, Lesson] = {
 
 def guided_game(lesson: Lesson, seed: int | None = None) -> Game:
     """The lesson's guided game: the scenario's dice first, then dice from ``seed`` (the lesson's by default)."""
-    game = Game(lesson.level, variation=lesson.variation, seed=lesson.seed if seed is None else seed)
+    seed = lesson.seed if seed is None else seed
+    if lesson.labels is not None:  # a teacher's lesson: its sheet, its dice, then dice from the seed
+        dice = lesson.scenario.rolls if lesson.scenario is not None else ()
+        return Game(lesson.level, lesson.labels, seed=seed, rolls=[parse_roll(roll, lesson.level) for roll in dice])
+    game = Game(lesson.level, variation=lesson.variation, seed=seed)
     if lesson.scenario is None:
         return game
     setup_rolls = game.turns - ROUNDS
@@ -286,6 +347,7 @@ def get_lesson(name: str) -> Lesson:
 
 __all__ = [
     "CHECKS",
+    "COUNTS",
     "LESSONS",
     "LEVEL_LESSONS",
     "Lesson",
@@ -294,5 +356,8 @@ __all__ = [
     "Step",
     "get_lesson",
     "guided_game",
+    "lesson_title",
     "sheet_labels",
+    "step_body",
+    "step_title",
 ]

@@ -1,7 +1,10 @@
-"""``caterpillar-learn lesson check FILE…``: a teacher's lesson files read and checked against the rules.
+"""``caterpillar-learn lesson check FILE…``: a teacher's lesson files read and checked against the rules;
+``caterpillar-learn lesson notebook FILE…``: a notebook beside each, which every Jupyter door opens.
 
 Each file gets one line: what the lesson is, or each problem found (one line naming the step).  The exit
-status is 0 when every file is fine, 1 when any has a problem.
+status is 0 when every file is fine, 1 when any has a problem.  A notebook is written only for a lesson
+that is fine; it plays the file itself (``CaterpillarsLesson("doubles.toml")``), so a change to the file
+shows the next time the page opens, without a new notebook.
 
 >>> import tempfile, pathlib
 >>> with tempfile.TemporaryDirectory() as folder:
@@ -17,13 +20,14 @@ doubles.toml: fine: "Two dice", beginner, age 5 and up, 2 steps (1 roll, 1 quest
 from __future__ import annotations
 
 import argparse
+import json
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 from caterpillar_learn.lessons import files
 
-__all__ = ["check_files", "register"]
+__all__ = ["check_files", "notebook_of", "register", "write_notebooks"]
 
 
 def check_files(paths: list[str]) -> int:
@@ -50,6 +54,80 @@ def check_files(paths: list[str]) -> int:
     return status
 
 
+def notebook_of(lesson: files.LessonFile, file_name: str) -> dict[str, Any]:
+    """The notebook that plays the lesson file ``file_name`` (beside it): the teacher's note, the settings a
+    teacher may change, and the lesson (nbformat 4, no outputs).
+
+    >>> lesson = files.parse('format = 1\\nlevel = "beginner"\\ntitle = "Two dice"\\nage = 5\\nline = "A pair"\\n'
+    ...                      '[[step]]\\nroll = "2 6"\\n', "doubles.toml")
+    >>> book = notebook_of(lesson, "doubles.toml")
+    >>> book["nbformat"], [cell["cell_type"] for cell in book["cells"]], book["cells"][2]["source"][-1]
+    (4, ['markdown', 'code', 'code'], 'CaterpillarsLesson("doubles.toml", seed=SEED, lang=LANG, voice=VOICE)')
+    """
+    note = [
+        "**For the teacher** (the lesson's web page does not show this note or the code).\n",
+        f"{lesson.title}: {lesson.line} (age {lesson.age} and up, {lesson.level}).\n",
+        f"The lesson is the file `{file_name}` beside this notebook: change the file, and the page plays the change\n",
+        "the next time it opens (check it first: `caterpillar-learn lesson check`).",
+    ]
+    settings = [
+        "# What you may change, one setting a line (then run the cells again):\n",
+        "# the dice after the lesson's own; None: the file's seed (one seed gives a whole class the same dice)\n",
+        "SEED = None\n",
+        "# the page's first language; None: the language the file is written in\n",
+        "LANG = None\n",
+        "# read each new text aloud by itself from the start: True or False; None: the lesson's own choice\n",
+        "VOICE = None",
+    ]
+    play = [
+        "from caterpillar_learn.ui.caterpillars import CaterpillarsLesson\n",
+        "\n",
+        f"CaterpillarsLesson({json.dumps(file_name)}, seed=SEED, lang=LANG, voice=VOICE)",
+    ]
+    return {
+        "cells": [
+            {"cell_type": "markdown", "id": "teacher", "metadata": {"transient": {"remove_source": True}},
+             "source": note},
+            {"cell_type": "code", "execution_count": None, "id": "settings", "metadata": {"tags": ["parameters"]},
+             "outputs": [], "source": settings},
+            {"cell_type": "code", "execution_count": None, "id": "lesson", "metadata": {}, "outputs": [],
+             "source": play},
+        ],
+        "metadata": {
+            "kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"},
+            "language_info": {"name": "python"},
+        },
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }  # fmt: skip
+
+
+def write_notebooks(paths: list[str], *, force: bool = False) -> int:
+    """A notebook beside each lesson file that is fine (one line each); the exit status: 1 if any was not written."""
+    status = 0
+    for path in paths:
+        shown = Path(path).name
+        try:
+            lesson = files.read(path)
+        except files.LessonFileError as error:
+            print(str(error).replace(path, shown, 1))
+            status = 1
+            continue
+        problems = files.check(lesson)
+        target = Path(path).with_suffix(".ipynb")
+        if problems:
+            for problem in problems:
+                print(problem.replace(path, shown, 1))
+            print(f"{shown}: no notebook written: mend the problems above first")
+            status = 1
+        elif target.exists() and not force:
+            print(f"{shown}: {target.name} is there already: kept (--force writes it again)")
+        else:
+            target.write_text(json.dumps(notebook_of(lesson, shown), indent=1) + "\n", encoding="utf-8")
+            print(f"{shown}: wrote {target.name}: open it in JupyterLab or Voila, or serve its folder")
+    return status
+
+
 #: How the summary names each kind of step (one, several).
 WORDS = {
     "roll": ("roll", "rolls"),
@@ -72,13 +150,22 @@ def register(subparsers: Any) -> None:
     command = subparsers.add_parser(
         "lesson",
         help="a teacher's lesson files: check one against the rules (docs/AUTHORING.md)",
-        description="lesson check FILE...: read each lesson file and check what it claims against the rules.",
+        description="lesson check FILE...: read each lesson file and check what it claims against the rules; "
+        "lesson notebook FILE...: write a notebook beside each, which plays it.",
     )
     actions = command.add_subparsers(dest="action", required=True, parser_class=type(command))
     check = actions.add_parser("check", help="one line a lesson: fine, or each problem naming its step")
     check.add_argument("files", nargs="+", metavar="FILE", help="lesson files (.toml)")
     check.set_defaults(handler=_check)
+    notebook = actions.add_parser("notebook", help="a notebook beside each lesson file, which plays it")
+    notebook.add_argument("files", nargs="+", metavar="FILE", help="lesson files (.toml)")
+    notebook.add_argument("--force", action="store_true", help="write a notebook that is there already again")
+    notebook.set_defaults(handler=_notebook)
 
 
 def _check(args: argparse.Namespace) -> int:
     return check_files(args.files)
+
+
+def _notebook(args: argparse.Namespace) -> int:
+    return write_notebooks(args.files, force=args.force)

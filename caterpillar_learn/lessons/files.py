@@ -43,6 +43,7 @@ from __future__ import annotations
 import tomllib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from pathlib import PurePath
 from typing import Any
 
 from caterpillar_learn.caterpillars import Game, Move, apply, legal_moves, parse_roll
@@ -50,10 +51,11 @@ from caterpillar_learn.caterpillars.levels import Level
 from caterpillar_learn.caterpillars.sheet import describe_slot
 from caterpillar_learn.errors import CaterpillarLearnError, brief, describe
 from caterpillar_learn.i18n import available_languages
-from caterpillar_learn.lessons.caterpillars import LEVEL_LESSONS, sheet_labels
+from caterpillar_learn.lessons.caterpillars import LEVEL_LESSONS, Lesson, Step, sheet_labels
 from caterpillar_learn.lessons.questions import KINDS
+from caterpillar_learn.lessons.scenarios import Scenario
 
-__all__ = ["FORMAT", "FileStep", "LessonFile", "LessonFileError", "check", "parse", "read"]
+__all__ = ["FORMAT", "FileStep", "LessonFile", "LessonFileError", "check", "lesson_of", "parse", "play", "read"]
 
 #: The version of the format this module reads.
 FORMAT = 1
@@ -242,6 +244,84 @@ def _step(data: Mapping[str, Any], where: str) -> FileStep:
     if not say:
         raise LessonFileError(f"{where}: say: missing, expected the question in words")
     return FileStep("ask", title, say, question="choice", options=tuple(options), right=right)
+
+
+# -- A lesson to play -----------------------------------------------------------------------------------------
+
+
+#: The check of each kind of step that does something (a ``say`` step checks nothing: *next* goes on).
+CHECK_OF = {"roll": "rolled", "place": "played", "hint": "hint", "finish": "game_over"}
+
+
+def lesson_of(lesson: LessonFile) -> Lesson:
+    """The lesson a page plays from ``lesson`` (checked or not: :func:`play` checks first).
+
+    Each step keeps the teacher's words; the n-th ``roll`` step waits for the n-th roll and the n-th ``place``
+    for the n-th move; the dice are the guided game's first rolls, and a ``place`` with ``lead`` leads its
+    round.  After its last step the child plays on: the game to its end, then New game.
+
+    >>> played = lesson_of(parse(_EXAMPLE, "doubles.toml"))
+    >>> played.name, [(step.check, step.times, step.question) for step in played.steps]
+    ('doubles', [('rolled', 1, None), ('none', 1, 'boxes'), ('played', 1, None)])
+    >>> played.scenario.rolls, played.labels[:4]
+    (('2 6',), (1, 2, 6, 3))
+    """
+    steps, counted, led = [], {"rolled": 0, "played": 0}, []
+    for number, step in enumerate(lesson.steps, 1):
+        check = CHECK_OF.get(step.kind, "none")
+        times = 1
+        if check in counted:
+            counted[check] += 1
+            times = counted[check]
+        if step.kind == "place" and step.lead:
+            led.append(counted["played"])
+        steps.append(
+            Step(
+                f"file.{number}", check, question=step.question, times=times, own=True, title=step.title, say=step.say,
+                options=step.options, right=step.right or 0,
+            )
+        )  # fmt: skip
+    return Lesson(
+        name=PurePath(lesson.name).stem,
+        level=lesson.level,
+        title_key=f"lessons.title.{lesson.level}",
+        steps=tuple(steps),
+        seed=lesson.seed,
+        scenario=Scenario(tuple(lesson.rolls()), led=tuple(led)),
+        title=lesson.title,
+        line=lesson.line,
+        age=lesson.age,
+        language=lesson.language,
+        labels=lesson.labels,
+    )
+
+
+def play(path: str) -> Lesson:
+    """The lesson in the file ``path``, read and checked, to play; :class:`LessonFileError` (one line naming the
+    file and the step) if the engine finds a problem."""
+    found = read(path)
+    problems = check(found)
+    if problems:
+        more = f" (and {len(problems) - 1} more: caterpillar-learn lesson check {path})" if len(problems) > 1 else ""
+        raise LessonFileError(problems[0] + more)
+    return lesson_of(found)
+
+
+_EXAMPLE = """
+format = 1
+level = "beginner"
+title = "Doubles"
+age = 5
+line = "Two dice the same"
+[[step]]
+say = "Tap Roll."
+roll = "2 6"
+[[step]]
+ask = "boxes"
+[[step]]
+say = "Tap a box with a star."
+place = true
+"""
 
 
 # -- The engine's checks --------------------------------------------------------------------------------------

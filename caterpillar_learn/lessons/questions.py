@@ -30,7 +30,7 @@ False
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from caterpillar_learn.caterpillars import CATERPILLARS, Move, Roll, State, legal_moves, score, why_not
@@ -225,6 +225,18 @@ def ask_fly(state: State) -> Question:
         why = text("lessons.question.fly_why", totals=listed, flying=result.flying)
     options = tuple(Option(name, name) for name in CATERPILLARS)
     return Question("fly", text("lessons.question.fly"), options, may, False, tuple((n, why) for n in CATERPILLARS))
+
+
+def ask_choice(words: str, options: Sequence[str], right: int) -> Question:
+    """A teacher's own question (a lesson file's ``ask = "choice"``): its words, its answers, the right one's number
+    (from 1).  The feedback is the catalogue's "Right!" or "Not quite", with no reason the teacher did not write.
+
+    >>> question = ask_choice("Which caterpillar flies?", ["the biggest", "the middle one"], 2)
+    >>> question.accepts({"1"}), question.options[1].label
+    (True, 'the middle one')
+    """
+    choices = tuple(Option(str(number), label) for number, label in enumerate(options))
+    return Question("choice", words, choices, frozenset({str(right - 1)}), False)
 
 
 def ask_cards(labels: Iterable[str], fitting: Iterable[int], reasons: Iterable[str]) -> Question:

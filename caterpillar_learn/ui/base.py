@@ -250,7 +250,9 @@ class LearnWidget(anywidget.AnyWidget, Generic[C]):
             words.update({name: text(f"ui.resume.{name}") for name in RESUME_WORDS})
         if self.SOUNDS:
             words["sound_switch"] = text("ui.sound.switch")
-        speaks = speaks_by_default(named if isinstance(named, str) else None) if self.voice is None else self.voice
+        age = getattr(lesson, "age", 0)  # a teacher's lesson: the youngest age it is for
+        spoken = speaks_by_default(named if isinstance(named, str) else None, age if isinstance(age, int) else 0)
+        speaks = spoken if self.voice is None else self.voice
         return {**words, **voice_strings(speaks)}
 
     def refresh(self) -> None:

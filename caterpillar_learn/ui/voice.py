@@ -38,9 +38,18 @@ __all__ = ["SPOKEN_LESSONS", "speaks_by_default", "voice_strings"]
 SPOKEN_LESSONS = frozenset({"00-setup", "01-beginner", "10-raupe-shape", "11-raupe-colour"})
 
 
-def speaks_by_default(lesson: str | None) -> bool:
-    """Whether the page of ``lesson`` (a lesson's name, or ``None`` outside a lesson) starts with the voice on."""
-    return lesson in SPOKEN_LESSONS
+#: A teacher's lesson (a file) for children this old or younger starts with the voice on, as ours for them do.
+SPOKEN_UP_TO_AGE = 7
+
+
+def speaks_by_default(lesson: str | None, age: int = 0) -> bool:
+    """Whether the page of ``lesson`` (a lesson's name, or ``None`` outside a lesson) starts with the voice on;
+    ``age``: the youngest age a teacher's lesson is for (0: one of ours, whose names say it).
+
+    >>> speaks_by_default("doubles", age=5), speaks_by_default("doubles", age=9)
+    (True, False)
+    """
+    return lesson in SPOKEN_LESSONS or 0 < age <= SPOKEN_UP_TO_AGE
 
 
 def voice_strings(on: bool) -> dict[str, str]:

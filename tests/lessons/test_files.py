@@ -183,3 +183,36 @@ def test_any_toml_is_read_or_refused_in_one_line_never_a_crash(source: str) -> N
         return
     for problem in files.check(lesson):
         assert "\n" not in problem and problem.startswith("any.toml step ")
+
+
+def test_a_notebook_is_written_beside_a_lesson_that_is_fine_and_plays_the_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    good, bad = tmp_path / "doubles.toml", tmp_path / "bad.toml"
+    good.write_text(first_lesson(), encoding="utf-8")
+    bad.write_text(first_lesson().replace('roll = "2 2"', 'roll = "2 7"'), encoding="utf-8")
+    assert main(["lesson", "notebook", str(good), str(bad)]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "doubles.toml: wrote doubles.ipynb: open it in JupyterLab or Voila, or serve its folder"
+    assert lines[-1] == "bad.toml: no notebook written: mend the problems above first"
+    assert not (tmp_path / "bad.ipynb").exists()
+    book = json.loads((tmp_path / "doubles.ipynb").read_text(encoding="utf-8"))
+    assert 'CaterpillarsLesson("doubles.toml"' in "".join(book["cells"][-1]["source"])
+    assert main(["lesson", "notebook", str(good)]) == 0
+    assert "is there already: kept" in capsys.readouterr().out
+
+
+def test_the_notebooks_cells_play_the_lesson_from_its_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import json
+
+    (tmp_path / "doubles.toml").write_text(first_lesson(), encoding="utf-8")
+    assert main(["lesson", "notebook", str(tmp_path / "doubles.toml")]) == 0
+    book = json.loads((tmp_path / "doubles.ipynb").read_text(encoding="utf-8"))
+    monkeypatch.chdir(tmp_path)  # a kernel runs in its notebook's folder
+    names: dict[str, object] = {}
+    for cell in book["cells"][1:]:
+        exec("".join(cell["source"]), names)
+    lesson = names["CaterpillarsLesson"]("doubles.toml", seed=names["SEED"], lang=names["LANG"])  # type: ignore[operator]
+    assert lesson.lesson["heading"] == "Doubles" and lesson.lang == "en"

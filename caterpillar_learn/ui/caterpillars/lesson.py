@@ -26,7 +26,7 @@ from caterpillar_learn.caterpillars.sheet import slot_of
 from caterpillar_learn.errors import describe
 from caterpillar_learn.i18n import current_language, text
 from caterpillar_learn.lessons import LESSONS, Lesson, Step, get_lesson
-from caterpillar_learn.lessons.caterpillars import guided_game
+from caterpillar_learn.lessons.caterpillars import guided_game, lesson_title, step_title
 from caterpillar_learn.lessons.questions import (
     box_id,
     slot_from_id,
@@ -93,13 +93,14 @@ class LessonSession(Session):
 
     def __init__(
         self,
-        name: str = "01-beginner",
+        name: str | Lesson = "01-beginner",
         seed: int | None = None,
         *,
         helper: Helper = HERE,
         told: Callable[[], None] = lambda: None,
     ) -> None:
-        self.lesson: Lesson = get_lesson(name)
+        #: The lesson: one of ours by name, or a teacher's (:func:`caterpillar_learn.lessons.files.lesson_of`).
+        self.lesson: Lesson = name if isinstance(name, Lesson) else get_lesson(name)
         #: The step (0-based) nobody goes past: a teacher holds the class there (``None``: no hold).
         self.hold: int | None = None
         #: Whether the helper's Hint is offered once the guided game is over (a classroom's room may switch it
@@ -330,7 +331,7 @@ class LessonSession(Session):
 
     def fresh(self) -> LessonSession:
         """The same lesson and seed from its start, on the same page (touch or mouse)."""
-        lesson = type(self)(self.lesson.name, self.start_seed)
+        lesson = type(self)(self.lesson, self.start_seed)
         lesson.touch, lesson.quiz.nickname = self.touch, self.quiz.nickname
         if self.practice_panel is not None and lesson.practice_panel is not None:
             self.practice_panel.copy_to(lesson.practice_panel)  # the learner's practice goes on
@@ -459,7 +460,7 @@ class LessonSession(Session):
         todo = "" if self.is_step_done() else self.words(f"lessons.todo.{current.check}")
         if current.question is not None and not self.is_step_done():  # an open question says what to do itself
             todo = "" if self.quiz.question is not None else self.words("lessons.todo.rolled")
-        body = self.words(f"lessons.{current.key}.body")
+        body = current.say if current.own else self.words(f"lessons.{current.key}.body")
         if current.question is not None and self.asking:  # the question below says it, once (issue 29)
             body = ""
         if self._free_game_under_way() or (self.practice_panel is not None and self.practice_panel.offers(self.game)):
@@ -474,8 +475,8 @@ class LessonSession(Session):
             todo, body = text("classroom.msg.wait_roll"), ""
         views["lesson"] = {
             "name": lesson.name,
-            "heading": text(lesson.title_key),
-            "title": text(f"lessons.{current.key}.title"),
+            "heading": lesson_title(lesson),
+            "title": step_title(current),
             "body": body,
             "index": self.step,
             "count": len(lesson.steps),

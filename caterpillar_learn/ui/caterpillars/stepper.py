@@ -20,8 +20,16 @@ from typing import TYPE_CHECKING
 
 from caterpillar_learn.errors import describe
 from caterpillar_learn.i18n import text
-from caterpillar_learn.lessons import CHECKS, Step
-from caterpillar_learn.lessons.questions import CHILD_MARGIN, ask_bonus, ask_boxes, ask_fly, ask_split, ask_zero
+from caterpillar_learn.lessons import Step
+from caterpillar_learn.lessons.questions import (
+    CHILD_MARGIN,
+    ask_bonus,
+    ask_boxes,
+    ask_choice,
+    ask_fly,
+    ask_split,
+    ask_zero,
+)
 from caterpillar_learn.ui.events import BadEventError
 
 if TYPE_CHECKING:
@@ -59,8 +67,9 @@ class Stepper:
         session, current = self.session, self.current
         if current.question is not None:
             answered = session.quiz.key == current.key and session.quiz.is_right
-            return answered or (current.question != "fly" and session.game.phase == "over")
-        return CHECKS[current.check](session.progress) or session.progress.games_finished >= 1
+            about_dice = current.question not in ("fly", "choice")
+            return answered or (about_dice and session.game.phase == "over")
+        return current.passed(session.progress) or session.progress.games_finished >= 1
 
     def is_last(self) -> bool:
         """Whether no step comes after this one for now (the last, or the step a teacher holds the class at)."""
@@ -136,6 +145,9 @@ class Stepper:
                 quiz.close()
             return
         if quiz.question is not None and quiz.key == self.current.key:
+            return
+        if kind == "choice":  # a teacher's own question: asked as its step comes
+            quiz.ask(ask_choice(self.current.say, self.current.options, self.current.right), self.current.key)
             return
         game = session.game
         if kind == "fly":

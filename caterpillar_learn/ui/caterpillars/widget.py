@@ -19,6 +19,7 @@ The payloads are described in :mod:`~caterpillar_learn.ui.caterpillars.views`.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
@@ -26,6 +27,8 @@ import traitlets
 
 from caterpillar_learn.caterpillars import ACTION_FACES, CATERPILLARS, DEFAULT_LABELS
 from caterpillar_learn.i18n import text
+from caterpillar_learn.lessons import Lesson
+from caterpillar_learn.lessons.files import play
 from caterpillar_learn.ui.assets import es_module, widget_styles
 from caterpillar_learn.ui.base import LearnWidget, refuse_keywords
 from caterpillar_learn.ui.caterpillars.controller import Session
@@ -94,11 +97,13 @@ class CaterpillarsBoard(LearnWidget[Session]):
 
 
 class CaterpillarsLesson(CaterpillarsBoard):
-    """A lesson's board with its stepper; level, seed and setup come from the lesson's data."""
+    """A lesson's board with its stepper; level, seed and setup come from the lesson's data: one of ours by name
+    (``"01-beginner"``), or a teacher's lesson file (``"doubles.toml"``, :mod:`caterpillar_learn.lessons.files`),
+    read and checked by the engine first."""
 
     def __init__(
         self,
-        name: str = "01-beginner",
+        name: str | os.PathLike[str] | Lesson = "01-beginner",
         seed: int | None = None,
         *,
         lang: str | None = None,
@@ -108,7 +113,12 @@ class CaterpillarsLesson(CaterpillarsBoard):
         # A lesson's level and setup are the lesson's own: a board's keywords (level=...) would be ignored, so they
         # are refused, as a typo is (issue 42).
         refuse_keywords(kwargs, ("name", "seed", "lang", "voice"))
-        super().__init__(session=LessonSession(name, seed), lang=lang, voice=voice, **kwargs)
+        lesson = name if isinstance(name, Lesson) else os.fspath(name)
+        if isinstance(lesson, str) and lesson.endswith(".toml"):
+            lesson = play(lesson)
+        if lang is None and isinstance(lesson, Lesson) and lesson.language:
+            lang = lesson.language  # a teacher's lesson: the page speaks the language its words are written in
+        super().__init__(session=LessonSession(lesson, seed), lang=lang, voice=voice, **kwargs)
 
     @property
     def step(self) -> int:

@@ -1,0 +1,111 @@
+"""A teacher's lesson file, played in Chromium (issue 44): the guide's first lesson is copied into a folder, given
+its notebook (``caterpillar-learn lesson notebook``) and served with ``caterpillar-learn serve --lessons``; a child
+opens its card in the gallery on a 1024 × 768 tablet and walks it by touch, tapping only what is marked, to its
+end, with the walk's checks at every wait (one thing marked, in view, 44 px targets) and the page reading the
+teacher's words aloud by itself (a lesson for five-year-olds).  The same lesson written in German is walked on a
+1920 × 1080 screen: the page is German, and its voice speaks German.  Screenshots: ``artifacts/screenshots/
+lesson-file-*.png`` (the first wait of each step)."""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from caterpillar_learn.cli import main
+
+from ..lessons.test_files import first_lesson
+from .conftest import SCREENSHOTS, Server, cli_command, free_port, session_solves, start_server
+from .driver import RENDER_TIMEOUT, open_lesson
+from .speech import Heard, record_speech
+from .test_child_walk import shoot
+from .walk import DESKTOP, TABLET, ChildWalk, child_context, open_touch_lesson
+from .words import assert_few_words
+
+pytestmark = pytest.mark.browser
+
+#: The guide's lesson in German, as a German teacher writes it (the same steps, the same dice).
+GERMAN = {
+    'title = "Doubles"\n': 'title = "Päsche"\n',
+    'line = "Two dice the same: where can they go?"': 'line = "Zwei gleiche Würfel: wohin damit?"',
+    'language = "en"': 'language = "de"',
+    'say = "Two dice with the same number are a double. Let us see where a double can go."': (
+        'say = "Zwei Würfel mit der gleichen Zahl sind ein Pasch. Wohin passt ein Pasch?"'
+    ),
+    'title = "Roll"\nsay = "Tap Roll."': 'title = "Würfeln"\nsay = "Tippe auf Würfeln."',
+    'title = "Where can they go?"': 'title = "Wohin passen sie?"',
+    'title = "Choose"\nsay = "Tap a box with a star."': 'title = "Wählen"\nsay = "Tippe auf ein Kästchen mit Stern."',
+    'title = "Play on"\nsay = "Play the game to its end."': 'title = "Weiter"\nsay = "Spiele das Spiel zu Ende."',
+}
+
+
+def german_lesson() -> str:
+    source = first_lesson()
+    for english, german in GERMAN.items():
+        assert english in source, english
+        source = source.replace(english, german)
+    return source
+
+
+@pytest.fixture(scope="module")
+def teachers_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """``caterpillar-learn serve --lessons`` on a folder holding only the teacher's two lessons and their notebooks."""
+    folder = tmp_path_factory.mktemp("teacher")
+    (folder / "doubles.toml").write_text(first_lesson(), encoding="utf-8")
+    (folder / "paesche.toml").write_text(german_lesson(), encoding="utf-8")
+    assert main(["lesson", "notebook", str(folder / "doubles.toml"), str(folder / "paesche.toml")]) == 0
+    port = free_port()
+    cmd = [*cli_command(), "serve", "--no-browser", "--port", str(port), "--lessons", str(folder)]
+    server = start_server([*cmd, "--solve-cache", str(session_solves())], f"http://localhost:{port}/", folder / "log")
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize(
+    ("name", "viewport", "lang"), [("doubles", TABLET, "en"), ("paesche", DESKTOP, "de")], ids=["en-tablet", "de-big"]
+)
+def test_a_child_walks_a_teachers_lesson_by_touch(
+    browser: Browser, teachers_server: Server, name: str, viewport: dict[str, int], lang: str
+) -> None:
+    with child_context(browser, viewport) as context:
+        record_speech(context)
+        page = open_touch_lesson(context, teachers_server.url, name, open_lesson)
+        expect(page.get_by_test_id("sheet")).to_be_visible(timeout=RENDER_TIMEOUT)
+        expect(page.locator(".cl-root").first).to_have_attribute("lang", lang)
+        heard = Heard(page, listen=1.0)
+        titles: list[str] = []
+
+        def at_wait(walk: ChildWalk) -> None:
+            heard.at_wait(walk)
+            assert_few_words(walk.page, f"at wait {walk.waits} of {name}")
+            titles.append(walk.page.get_by_test_id("lesson-step").inner_text())
+
+        walk = ChildWalk(page, random.Random(2), on_wait=at_wait, shots=shoot(f"lesson-file-{lang}", each_step=True))
+        walk.walk()  # to the last step, the game over and New game marked
+        expect(page.get_by_test_id("final-score")).to_contain_text(re.compile(r"\d"))
+        expect(page.get_by_test_id("final-score")).to_be_in_viewport()
+        page.screenshot(path=str(SCREENSHOTS / f"lesson-file-{lang}-end.png"))
+        words = [line for line in GERMAN.values() if "title" in line] if lang == "de" else []
+        for german in words:  # every step's own title was shown, in the teacher's words
+            title = german.split('"')[1]
+            assert any(title in shown for shown in titles), (title, titles)
+        if lang == "en":
+            assert any("Where can they go?" in shown for shown in titles), titles
+        assert heard.spoken_steps == heard.steps, f"silent at steps {sorted(heard.steps - heard.spoken_steps)}"
+        langs = {str(utterance["lang"])[:2] for utterance in heard.said}
+        assert langs == {lang}, langs
+        said = " ".join(str(utterance["text"]) for utterance in heard.said)
+        assert ("Pasch" in said) if lang == "de" else ("double" in said), said[:300]
+
+
+def test_the_gallery_shows_the_teachers_lessons(browser: Browser, teachers_server: Server) -> None:
+    with child_context(browser, TABLET) as context:
+        gallery = context.new_page()
+        gallery.goto(teachers_server.url)
+        for name in ("doubles", "paesche"):
+            expect(gallery.locator(f'[data-testid="lesson-card"][data-lesson="{name}"]')).to_be_visible()
