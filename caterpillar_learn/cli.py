@@ -29,6 +29,7 @@ from caterpillar_learn.i18n import LANGUAGES_ENV
 COMMAND_MODULES: tuple[tuple[str, str | None, tuple[str, ...]], ...] = (
     ("caterpillar_learn.caterpillars.cli", None, ("moves", "score", "play")),
     ("caterpillar_learn.advice.cli", None, ("hint", "solve", "simulate")),
+    ("caterpillar_learn.puzzles.cli", None, ("puzzles",)),
     ("caterpillar_learn.ui.hosting.serve", "lessons", ("serve",)),
     ("caterpillar_learn.lessons.notebooks", None, ("notebooks",)),
     ("caterpillar_learn.lessons.cli", None, ("lesson",)),
