@@ -3,8 +3,8 @@ its notebook (``caterpillar-learn lesson notebook``) and served with ``caterpill
 opens its card in the gallery on a 1024 × 768 tablet and walks it by touch, tapping only what is marked, to its
 end, with the walk's checks at every wait (one thing marked, in view, 44 px targets) and the page reading the
 teacher's words aloud by itself (a lesson for five-year-olds).  The same lesson written in German is walked on a
-1920 × 1080 screen: the page is German, and its voice speaks German.  Screenshots: ``artifacts/screenshots/
-lesson-file-*.png`` (the first wait of each step)."""
+1920 × 1080 screen to its last step: the page is German, and its voice speaks German.
+Screenshots: ``artifacts/screenshots/lesson-file-*.png`` (the first wait of each step, and the end)."""
 
 from __future__ import annotations
 
@@ -86,9 +86,12 @@ def test_a_child_walks_a_teachers_lesson_by_touch(
             titles.append(walk.page.get_by_test_id("lesson-step").inner_text())
 
         walk = ChildWalk(page, random.Random(2), on_wait=at_wait, shots=shoot(f"lesson-file-{lang}", each_step=True))
-        walk.walk()  # to the last step, the game over and New game marked
-        expect(page.get_by_test_id("final-score")).to_contain_text(re.compile(r"\d"))
-        expect(page.get_by_test_id("final-score")).to_be_in_viewport()
+        if lang == "de":  # the German page's words and voice are the point: its walk ends at the last step
+            walk.done = lambda w: w.seen.get("now") == w.seen.get("max")
+        walk.walk()  # the English child's to the game's end, New game marked
+        if lang == "en":
+            expect(page.get_by_test_id("final-score")).to_contain_text(re.compile(r"\d"))
+            expect(page.get_by_test_id("final-score")).to_be_in_viewport()
         page.screenshot(path=str(SCREENSHOTS / f"lesson-file-{lang}-end.png"))
         words = [line for line in GERMAN.values() if "title" in line] if lang == "de" else []
         for german in words:  # every step's own title was shown, in the teacher's words
