@@ -30,21 +30,27 @@ from caterpillar_learn.lessons import files
 __all__ = ["check_files", "notebook_of", "register", "write_notebooks"]
 
 
+def checked(path: str) -> files.LessonFile | None:
+    """The lesson file at ``path`` if it is fine; else ``None``, each problem printed on a line of its own (the
+    file named without its folder)."""
+    shown = Path(path).name
+    try:
+        lesson = files.read(path)
+    except files.LessonFileError as error:
+        print(str(error).replace(path, shown, 1))
+        return None
+    problems = files.check(lesson)
+    for problem in problems:
+        print(problem.replace(path, shown, 1))
+    return None if problems else lesson
+
+
 def check_files(paths: list[str]) -> int:
     """Print one line a lesson (or a line a problem), and return the exit status: 1 if any problem."""
     status = 0
     for path in paths:
-        shown = Path(path).name
-        try:
-            lesson = files.read(path)
-        except files.LessonFileError as error:
-            print(str(error).replace(path, shown, 1))
-            status = 1
-            continue
-        problems = files.check(lesson)
-        for problem in problems:
-            print(problem.replace(path, shown, 1))
-        if problems:
+        shown, lesson = Path(path).name, checked(path)
+        if lesson is None:
             status = 1
             continue
         kinds = Counter(step.kind for step in lesson.steps)
@@ -106,18 +112,9 @@ def write_notebooks(paths: list[str], *, force: bool = False) -> int:
     """A notebook beside each lesson file that is fine (one line each); the exit status: 1 if any was not written."""
     status = 0
     for path in paths:
-        shown = Path(path).name
-        try:
-            lesson = files.read(path)
-        except files.LessonFileError as error:
-            print(str(error).replace(path, shown, 1))
-            status = 1
-            continue
-        problems = files.check(lesson)
+        shown, lesson = Path(path).name, checked(path)
         target = Path(path).with_suffix(".ipynb")
-        if problems:
-            for problem in problems:
-                print(problem.replace(path, shown, 1))
+        if lesson is None:
             print(f"{shown}: no notebook written: mend the problems above first")
             status = 1
         elif target.exists() and not force:
