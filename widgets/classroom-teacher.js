@@ -94,6 +94,8 @@ import { PIPS } from "./page.js";
  * @property {boolean} held
  * @property {string} [round]  "round 4": the round of the pupil's game ("": a card lesson)
  * @property {Object<string, string>} [ideas]  the ideas the pupil's practice met: idea → practising or mastered, in words
+ * @property {number|null} [final]  the final score of the pupil's last game (null: none finished; the progress file's)
+ * @property {number} [minutes]  minutes since the pupil joined (the progress file's)
  */
 /**
  * @typedef {Object} LessonView

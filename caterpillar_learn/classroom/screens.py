@@ -38,7 +38,14 @@ from caterpillar_learn.classroom.rooms.caterpillars.room import (
     standard_labels,
 )
 from caterpillar_learn.classroom.rooms.lesson.pupil import RoomLesson
-from caterpillar_learn.classroom.rooms.lesson.room import LESSON_NAMES, MODES, LessonRoom, LessonSettings, lesson_title
+from caterpillar_learn.classroom.rooms.lesson.room import (
+    LESSON_NAMES,
+    MODES,
+    LessonRoom,
+    LessonSettings,
+    ProgressRow,
+    lesson_title,
+)
 from caterpillar_learn.classroom.rooms.raupe.room import RaupeRoom, TableSettings
 from caterpillar_learn.i18n import available_languages, current_language, language_name, plural, text
 from caterpillar_learn.practice import IDEAS
@@ -130,26 +137,6 @@ class TableLine(TypedDict):
     status: str
     pile: int
     cards: list[int]
-
-
-class ProgressRow(TypedDict):
-    """One pupil's line in a lesson room's progress grid (``name`` is hidden with the names on the projector)."""
-
-    id: int
-    name: str
-    nickname: str
-    step: int
-    steps: int
-    title: str
-    asked: int
-    right_first: int
-    stuck: bool
-    why_stuck: str
-    held: bool
-    #: The ideas the pupil's practice has met: idea → its state in words (practising, mastered).
-    ideas: dict[str, str]
-    #: "round 4" beside the step ("": a card lesson).
-    round: str
 
 
 class LessonView(TypedDict):
@@ -331,8 +318,7 @@ def room_view(room: CaterpillarsRoom | RaupeRoom | LessonRoom | None, join_base:
     ]
     if isinstance(room, LessonRoom):
         view["pupils"] = [
-            {"id": p.id, "nickname": _shown(room, p.id, p.nickname), "placed": True, "filled": 0}
-            for p in room.counted()
+            {"id": p.id, "nickname": room.shown(p.id, p.nickname), "placed": True, "filled": 0} for p in room.counted()
         ]
         view["phase"] = "play"
         view["lesson"] = lesson_view(room)
@@ -441,11 +427,6 @@ def _lesson_sheet(room: LessonRoom) -> ClassSheet | None:
     return class_sheet(shown.labels, dealt[0].rolls[turn], chosen, len(games))
 
 
-def _shown(room: LessonRoom, ident: int, nickname: str) -> str:
-    """The name the projector shows: the nickname, or "Pupil 3" while the names are hidden."""
-    return text("classroom.ui.anonymous", number=ident) if room.anonymous else nickname
-
-
 def lesson_view(room: LessonRoom) -> LessonView:
     """A lesson room's grid: one row per pupil (step, questions, right at the first try, stuck), and the switches.
 
@@ -456,32 +437,14 @@ def lesson_view(room: LessonRoom) -> LessonView:
     >>> row["name"], row["nickname"], row["step"], row["steps"]
     ('Pupil 1', '', 1, 13)
     """
-    lines = room.progress()
-    rows: list[ProgressRow] = [
-        {
-            "id": line.id,
-            "name": _shown(room, line.id, line.nickname),
-            "nickname": "" if room.anonymous else line.nickname,
-            "step": line.step,
-            "steps": line.steps,
-            "title": line.title,
-            "asked": line.asked,
-            "right_first": line.right_first,
-            "stuck": line.stuck,
-            "why_stuck": line.why_stuck,
-            "held": line.held,
-            "ideas": {idea: text(f"practice.state.{state}") for idea, state in line.ideas},
-            "round": "" if line.round is None else text("classroom.lesson.round", round=line.round),
-        }
-        for line in lines
-    ]
-    met = {idea for line in lines for idea, _ in line.ideas}
-    missed = room.most_missed(lines)
+    rows = room.progress()
+    met = {idea for row in rows for idea in row["ideas"]}
+    missed = room.most_missed()
     class_line = ""
     if missed is not None:
         idea, count = missed
-        key = "most_missed" if 2 * count > len(lines) else "some_missed"  # "most" only above half (issue 42)
-        class_line = text(f"classroom.lesson.{key}", idea=text(f"practice.idea.{idea}"), count=count, pupils=len(lines))
+        key = "most_missed" if 2 * count > len(rows) else "some_missed"  # "most" only above half (issue 42)
+        class_line = text(f"classroom.lesson.{key}", idea=text(f"practice.idea.{idea}"), count=count, pupils=len(rows))
     roll_key = "classroom.ui.start_lesson" if room.kind == "raupe" else "classroom.ui.roll_lesson"
     return {
         "lesson": room.settings.lesson,

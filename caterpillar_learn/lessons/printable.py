@@ -40,7 +40,7 @@ from caterpillar_learn.caterpillars import CATERPILLARS, Game, Move, Roll, State
 from caterpillar_learn.caterpillars.sheet import ROUNDS
 from caterpillar_learn.errors import CaterpillarLearnError, describe
 from caterpillar_learn.i18n import available_languages, language, text
-from caterpillar_learn.lessons.caterpillars import LESSONS, Lesson, guided_game
+from caterpillar_learn.lessons.caterpillars import LESSONS, Lesson, guided_game, step_title
 from caterpillar_learn.lessons.gallery import GALLERY, card_of
 from caterpillar_learn.lessons.questions import (
     CHILD_MARGIN,
@@ -134,7 +134,7 @@ def _sheet(name: str, seed: int, lang: str) -> LessonSheet:
             rules_title, rules = text("printable.rules.raupe"), _raupe_rules(SETUPS[name])
         else:
             lesson = LESSONS[name]
-            plan = tuple(text(f"lessons.{step.key}.title") for step in lesson.steps)
+            plan = tuple(step_title(step) for step in lesson.steps)
             if lesson.scenario is not None:
                 dice, labels, answers = _guided(lesson, seed)
             rules_title, rules = text("printable.rules.caterpillars"), _caterpillars_rules(lesson)

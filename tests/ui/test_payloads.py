@@ -13,6 +13,7 @@ import pytest
 
 from caterpillar_learn.classroom import screens
 from caterpillar_learn.classroom.consoles import JoinWidget, TeacherWidget
+from caterpillar_learn.classroom.rooms.lesson import room as lesson_room
 from caterpillar_learn.lessons.questions import Option, Question
 from caterpillar_learn.ui import quiz, resume
 from caterpillar_learn.ui.assets import widget_file
@@ -79,8 +80,9 @@ def test_the_classrooms_payloads_have_their_typedefs_with_the_same_fields() -> N
     (issue 43: ``JoinView`` and ``LeaderRow.reviewing`` had drifted), and the console's and the door's view
     traits against their widgets'."""
     js = {**typedefs("classroom-teacher.js"), **typedefs("classroom-join.js")}
-    py = typed_dicts(screens)
+    py = {**typed_dicts(screens), **typed_dicts(lesson_room)}  # the lesson room's one progress row is a payload too
     assert py, "screens.py declares the classroom's payloads"
+    assert "ProgressRow" in py
     for name, fields in py.items():
         assert name in js, f"widgets/classroom-*.js lack @typedef {name}"
         assert js[name] == fields, (name, js[name] ^ fields)

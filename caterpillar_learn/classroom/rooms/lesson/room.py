@@ -52,8 +52,8 @@ wrong answers in a row).
 >>> ada = room.join("Ada")
 >>> room.act(ada.id, {"type": "step", "delta": 1})
 >>> room.act(ada.id, {"type": "roll"})
->>> line = room.progress()[0]
->>> line.nickname, line.step, line.steps, line.asked, line.stuck
+>>> row = room.progress()[0]
+>>> row["nickname"], row["step"], row["steps"], row["asked"], row["stuck"]
 ('Ada', 3, 13, 0, False)
 >>> [kind for kind, _ in room.log]
 ['pupil_joined', 'lesson_event', 'lesson_event']
@@ -76,7 +76,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypedDict
 
 from caterpillar_learn.caterpillars.levels import Level
 from caterpillar_learn.caterpillars.sheet import ROUNDS
@@ -98,6 +98,7 @@ from caterpillar_learn.classroom.rooms.lesson.pupil import (
 from caterpillar_learn.errors import CaterpillarLearnError, describe, one_line
 from caterpillar_learn.i18n import current_language, language, text
 from caterpillar_learn.lessons import LESSONS
+from caterpillar_learn.lessons.caterpillars import step_title
 from caterpillar_learn.practice import IDEAS
 from caterpillar_learn.practice.ideas import ideas_at
 from caterpillar_learn.ui.caterpillars.advice import Helper
@@ -112,7 +113,7 @@ __all__ = [
     "LessonPupil",
     "LessonRoom",
     "LessonSettings",
-    "ProgressLine",
+    "ProgressRow",
     "RoomLesson",
     "RoomTable",
     "lesson_kind",
@@ -151,11 +152,13 @@ CSV_COLUMNS = (
 TEACHER = -1
 
 
-@dataclass(frozen=True)
-class ProgressLine:
-    """One row of the teacher's progress grid."""
+class ProgressRow(TypedDict):
+    """One pupil's line of a lesson room's progress: the teacher's grid shows it (the payload's row) and the progress
+    file writes it.  ``name`` is what the projector shows ("Pupil 3" while the names are hidden), ``nickname`` the
+    pupil's own ("" while hidden); the file takes the nickname from the pupil."""
 
     id: int
+    name: str
     nickname: str
     step: int
     steps: int
@@ -164,13 +167,14 @@ class ProgressLine:
     right_first: int
     stuck: bool
     why_stuck: str
+    held: bool
+    #: The ideas the pupil's practice has met: idea → its state in words (practising, mastered).
+    ideas: dict[str, str]
+    #: "round 4" beside the step ("": a card lesson).
+    round: str
+    #: The final score of the pupil's last game (``None``: none finished), and the minutes since joining.
     final: int | None
     minutes: float
-    held: bool
-    #: The ideas the pupil's practice has met, each ``practising`` or ``mastered`` (:data:`IDEAS` order).
-    ideas: tuple[tuple[str, str], ...] = ()
-    #: The round of the pupil's game, 1 to 12 (``None``: a card lesson, which has no rounds).
-    round: int | None = None
 
 
 #: Each event of a lesson room's log (its handler: :meth:`LessonRoom.appliers`).
@@ -242,7 +246,7 @@ class LessonRoom(EventRoom):
         """The lesson's step titles, in the current language (what the teacher can hold the class at)."""
         settings = self.settings
         if settings.kind == "caterpillars":
-            return [text(f"lessons.{step.key}.title") for step in LESSONS[settings.lesson].steps]
+            return [step_title(step) for step in LESSONS[settings.lesson].steps]
         return [text(f"classroom.lesson.raupe_step.{name}") for name in table_steps(settings.lesson)]
 
     def can_roll(self) -> bool:
@@ -273,33 +277,39 @@ class LessonRoom(EventRoom):
             return not session.started and self.released == 0
         return False
 
-    def progress(self, now: float | None = None) -> list[ProgressLine]:
-        """The teacher's grid: one line per pupil shown, in the order they joined."""
+    def progress(self, now: float | None = None) -> list[ProgressRow]:
+        """The teacher's grid: one row per pupil shown, in the order they joined."""
         now = self.clock() if now is None else now
-        lines = []
+        rows: list[ProgressRow] = []
         for pupil in self.counted():
             step, steps = pupil.place()
             answers = pupil.answers()
             why = self.is_stuck(pupil, now)
-            lines.append(
-                ProgressLine(
-                    pupil.id,
-                    pupil.nickname,
-                    step,
-                    steps,
-                    self._step_title(pupil),
-                    len(answers),
-                    sum(1 for answer in answers if answer["correct"]),
-                    bool(why),
-                    text(f"classroom.lesson.stuck_{why}") if why else "",
-                    pupil.final,
-                    round((pupil.last_at - pupil.joined_at) / 60.0, 1),
-                    pupil.session.held,
-                    self.ideas_of(pupil),
-                    self.round_of(pupil),
-                )
+            played = self.round_of(pupil)
+            rows.append(
+                {
+                    "id": pupil.id,
+                    "name": self.shown(pupil.id, pupil.nickname),
+                    "nickname": "" if self.anonymous else pupil.nickname,
+                    "step": step,
+                    "steps": steps,
+                    "title": self._step_title(pupil),
+                    "asked": len(answers),
+                    "right_first": sum(1 for answer in answers if answer["correct"]),
+                    "stuck": bool(why),
+                    "why_stuck": text(f"classroom.lesson.stuck_{why}") if why else "",
+                    "held": pupil.session.held,
+                    "ideas": {idea: text(f"practice.state.{state}") for idea, state in self.ideas_of(pupil)},
+                    "round": "" if played is None else text("classroom.lesson.round", round=played),
+                    "final": pupil.final,
+                    "minutes": round((pupil.last_at - pupil.joined_at) / 60.0, 1),
+                }
             )
-        return lines
+        return rows
+
+    def shown(self, ident: int, nickname: str) -> str:
+        """The name the projector shows: the nickname, or "Pupil 3" while the names are hidden."""
+        return text("classroom.ui.anonymous", number=ident) if self.anonymous else nickname
 
     @staticmethod
     def round_of(pupil: LessonPupil) -> int | None:
@@ -317,18 +327,18 @@ class LessonRoom(EventRoom):
         book = session.practice_panel.book
         return tuple((idea, book.idea_state(idea)) for idea in IDEAS if idea in book.ideas)
 
-    def most_missed(self, lines: list[ProgressLine] | None = None) -> tuple[str, int] | None:
+    def most_missed(self) -> tuple[str, int] | None:
         """The idea most pupils are practising now (still missing), and how many: what to show the whole class
         next (the first of :data:`IDEAS` among equals); ``None`` when no pupil is practising one."""
-        lines = self.progress() if lines is None else lines
-        counts = {idea: sum(1 for line in lines if (idea, "practising") in line.ideas) for idea in IDEAS}
+        met = [self.ideas_of(pupil) for pupil in self.counted()]
+        counts = {idea: sum(1 for ideas in met if (idea, "practising") in ideas) for idea in IDEAS}
         most = max(counts.values(), default=0)
         return None if most == 0 else (next(idea for idea in IDEAS if counts[idea] == most), most)
 
     def _step_title(self, pupil: LessonPupil) -> str:
         session = pupil.session
         if isinstance(session, RoomLesson):
-            return text(f"lessons.{session.current.key}.title")
+            return step_title(session.current)
         return text(f"classroom.lesson.raupe_step.{session.step}")
 
     def progress_csv(self) -> str:
@@ -340,20 +350,22 @@ class LessonRoom(EventRoom):
         writer = csv.writer(out, lineterminator="\r\n")
         writer.writerow(self.csv_columns())
         ideas = self.csv_ideas()
-        for line in self.progress():
-            pupil = self.pupils[line.id]
+        new = text("practice.state.new")
+        for row in self.progress():
+            pupil = self.pupils[row["id"]]
+            played = self.round_of(pupil)
             writer.writerow(
                 [
-                    _cell(line.nickname),
+                    _cell(pupil.nickname),
                     self.settings.lesson,
                     pupil.reached,
-                    line.steps,
-                    "" if line.round is None else line.round,
-                    line.asked,
-                    line.right_first,
-                    "" if line.final is None else line.final,
-                    f"{line.minutes:.1f}",
-                    *(text(f"practice.state.{dict(line.ideas).get(idea, 'new')}") for idea in ideas),
+                    row["steps"],
+                    "" if played is None else played,
+                    row["asked"],
+                    row["right_first"],
+                    "" if row["final"] is None else row["final"],
+                    f"{row['minutes']:.1f}",
+                    *(row["ideas"].get(idea, new) for idea in ideas),
                 ]
             )
         return out.getvalue()
