@@ -43,7 +43,7 @@ from __future__ import annotations
 import tomllib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from pathlib import PurePath
+from pathlib import Path, PurePath
 from typing import Any
 
 from caterpillar_learn.caterpillars import Game, Move, apply, legal_moves, parse_roll
@@ -55,7 +55,18 @@ from caterpillar_learn.lessons.caterpillars import LEVEL_LESSONS, Lesson, Step, 
 from caterpillar_learn.lessons.questions import KINDS
 from caterpillar_learn.lessons.scenarios import Scenario
 
-__all__ = ["FORMAT", "FileStep", "LessonFile", "LessonFileError", "check", "lesson_of", "parse", "play", "read"]
+__all__ = [
+    "FORMAT",
+    "FileStep",
+    "LessonFile",
+    "LessonFileError",
+    "beside",
+    "check",
+    "lesson_of",
+    "parse",
+    "play",
+    "read",
+]
 
 #: The version of the format this module reads.
 FORMAT = 1
@@ -305,6 +316,20 @@ def play(path: str) -> Lesson:
         more = f" (and {len(problems) - 1} more: caterpillar-learn lesson check {path})" if len(problems) > 1 else ""
         raise LessonFileError(problems[0] + more)
     return lesson_of(found)
+
+
+def beside(notebook: Path) -> LessonFile | None:
+    """The teacher's lesson a notebook plays, if the notebook has one beside it (``doubles.toml`` beside
+    ``doubles.ipynb``, as ``caterpillar-learn lesson notebook`` writes it) and the engine finds it fine; else
+    ``None`` (the lesson list then shows the notebook's name only)."""
+    path = notebook.with_suffix(".toml")
+    if not path.is_file():
+        return None
+    try:
+        lesson = read(str(path))
+    except LessonFileError:
+        return None
+    return None if check(lesson) else lesson
 
 
 _EXAMPLE = """

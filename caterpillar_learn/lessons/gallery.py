@@ -37,6 +37,7 @@ from typing import Any
 
 from caterpillar_learn.errors import describe
 from caterpillar_learn.i18n import available_languages, current_language, language, text
+from caterpillar_learn.lessons.files import LessonFile, lesson_of
 from caterpillar_learn.lessons.thumbnails import sheet_picture, table_picture
 
 __all__ = [
@@ -47,6 +48,7 @@ __all__ = [
     "TableShot",
     "card_html",
     "card_of",
+    "card_of_file",
     "cards",
     "is_lesson",
     "picture",
@@ -175,6 +177,41 @@ def card_of(name: str, lang: str | None = None) -> Card:
             picture=picture(entry.name, chosen),
             picture_label=text(f"gallery.picture.{entry.shot.words}"),
         )
+
+
+def card_of_file(lesson: LessonFile, lang: str | None = None) -> Card:
+    """The card of a teacher's lesson file (:mod:`caterpillar_learn.lessons.files`): its own title, age and line,
+    and a picture of its sheet after its first rounds, in ``lang``'s words around them.
+
+    >>> from caterpillar_learn.lessons.files import parse
+    >>> mine = parse('format = 1\\nlevel = "beginner"\\ntitle = "Doubles"\\nage = 5\\nline = "Two the same"\\n'
+    ...              '[[step]]\\nroll = "2 2"\\n', "doubles.toml")
+    >>> card = card_of_file(mine, "de")
+    >>> card.name, card.title, card.age_text, card.learns, card.picture.startswith("<svg")
+    ('doubles', 'Doubles', 'Ab 5 Jahren', 'Two the same', True)
+    """
+    chosen = lang or current_language()
+    with language(chosen):
+        label = text("gallery.picture.sheet")
+        return Card(
+            name=Path(lesson.name).stem,
+            number=0,
+            game="caterpillars",
+            language=chosen,
+            title=lesson.title,
+            age=lesson.age,
+            age_text=text("gallery.age", age=lesson.age),
+            learns=lesson.line,
+            picture=_file_picture(lesson, chosen, label),
+            picture_label=label,
+        )
+
+
+@lru_cache(maxsize=64)
+def _file_picture(lesson: LessonFile, lang: str, label: str) -> str:
+    """A teacher's lesson's picture (its sheet after its own first rounds), made once per lesson and language."""
+    uid = "own-" + "".join(c for c in Path(lesson.name).stem if c.isalnum())
+    return sheet_picture(lesson_of(lesson), label, uid=uid)
 
 
 def cards(lang: str | None = None) -> tuple[Card, ...]:

@@ -35,7 +35,7 @@ from caterpillar_learn.caterpillars import Game, Move, legal_moves
 from caterpillar_learn.caterpillars.sheet import BOXES, ROUNDS, State
 from caterpillar_learn.caterpillars.svg import sheet_svg
 from caterpillar_learn.errors import describe
-from caterpillar_learn.lessons.caterpillars import get_lesson, guided_game
+from caterpillar_learn.lessons.caterpillars import Lesson, get_lesson, guided_game
 from caterpillar_learn.lessons.raupe import get_table
 from caterpillar_learn.raupe import Game as RaupeGame
 from caterpillar_learn.raupe.cards import Card, parse_mode
@@ -98,10 +98,10 @@ def spread_move(state: State, moves: Sequence[Move]) -> Move:
 
 
 def sheet_picture(
-    lesson: str, label: str, *, rounds: int = ROUNDS_SHOWN, setup_rolls: int | None = None, uid: str = "p"
+    lesson: str | Lesson, label: str, *, rounds: int = ROUNDS_SHOWN, setup_rolls: int | None = None, uid: str = "p"
 ) -> str:
-    """The sheet of ``lesson``'s own game after ``setup_rolls`` setup rolls (all by default) and ``rounds``
-    rounds, as a sanitized picture named ``label``.
+    """The sheet of ``lesson``'s own game (one of ours by name, or a teacher's :class:`Lesson`) after
+    ``setup_rolls`` setup rolls (all by default) and ``rounds`` rounds, as a sanitized picture named ``label``.
 
     >>> blank = sheet_picture("00-setup", "a sheet", rounds=0, setup_rolls=1)
     >>> blank.count("…") > 0  # labels still blank
@@ -109,7 +109,7 @@ def sheet_picture(
     """
     if not 0 <= rounds <= ROUNDS:
         raise ValueError(describe("rounds", rounds, f"a whole number from 0 to {ROUNDS}"))
-    game: Game = guided_game(get_lesson(lesson))
+    game: Game = guided_game(get_lesson(lesson) if isinstance(lesson, str) else lesson)
     rolls = game.turns - ROUNDS if setup_rolls is None else setup_rolls
     for _ in range(rolls):
         if game.phase != "setup":

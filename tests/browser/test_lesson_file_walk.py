@@ -18,6 +18,7 @@ from playwright.sync_api import Browser, expect
 from caterpillar_learn.cli import main
 
 from ..lessons.test_files import first_lesson
+from .axe import REFUSED, axe_source, describe_violations, run_axe
 from .conftest import SCREENSHOTS, Server, cli_command, free_port, session_solves, start_server
 from .driver import RENDER_TIMEOUT, open_lesson
 from .speech import Heard, record_speech
@@ -106,9 +107,18 @@ def test_a_child_walks_a_teachers_lesson_by_touch(
         assert ("Pasch" in said) if lang == "de" else ("double" in said), said[:300]
 
 
-def test_the_gallery_shows_the_teachers_lessons(browser: Browser, teachers_server: Server) -> None:
+def test_the_gallery_shows_a_teachers_lessons_as_it_shows_ours(browser: Browser, teachers_server: Server) -> None:
+    """Each teacher's lesson has its own card: its title, the age it is for, its line and a picture of its sheet."""
     with child_context(browser, TABLET) as context:
         gallery = context.new_page()
         gallery.goto(teachers_server.url)
-        for name in ("doubles", "paesche"):
-            expect(gallery.locator(f'[data-testid="lesson-card"][data-lesson="{name}"]')).to_be_visible()
+        doubles = gallery.locator('[data-testid="lesson-card"][data-lesson="doubles"]')
+        expect(doubles).to_be_visible()
+        expect(doubles.locator(".lesson-title")).to_have_text("Doubles")
+        expect(doubles.locator(".lesson-learns")).to_have_text("Two dice the same: where can they go?")
+        expect(doubles.locator(".lesson-age")).to_have_text("From age 5")
+        expect(doubles.locator(".lesson-picture svg")).to_be_visible()
+        expect(gallery.locator('[data-lesson="paesche"] .lesson-title')).to_have_text("Päsche")
+        gallery.screenshot(path=str(SCREENSHOTS / "lesson-file-gallery.png"))
+        problems = describe_violations(run_axe(gallery, axe_source()), REFUSED)
+        assert not problems, "\n".join(problems)

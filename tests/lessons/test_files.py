@@ -216,3 +216,17 @@ def test_the_notebooks_cells_play_the_lesson_from_its_folder(tmp_path: Path, mon
         exec("".join(cell["source"]), names)
     lesson = names["CaterpillarsLesson"]("doubles.toml", seed=names["SEED"], lang=names["LANG"])  # type: ignore[operator]
     assert lesson.lesson["heading"] == "Doubles" and lesson.lang == "en"
+
+
+def test_the_lesson_list_gives_a_teachers_lesson_its_own_card_and_a_broken_one_its_name(tmp_path: Path) -> None:
+    from caterpillar_learn.ui.hosting.gallery_page import lessons_beside, tree_namespace
+
+    (tmp_path / "doubles.toml").write_text(first_lesson(), encoding="utf-8")
+    (tmp_path / "broken.toml").write_text(first_lesson().replace('roll = "2 2"', 'roll = "2 9"'), encoding="utf-8")
+    listing = [{"type": "notebook", "name": f"{n}.ipynb", "path": f"{n}.ipynb"} for n in ("doubles", "broken", "x")]
+    page = tree_namespace(listing, "/", "", "lang=de", lesson_file=lessons_beside(str(tmp_path)))
+    own, broken, plain = page["others"]
+    assert 'data-lesson="doubles"' in own and "Ab 5 Jahren" in own and "<svg" in own and "Doubles" in own
+    assert 'data-lesson="broken"' in broken and "<svg" not in broken, "a lesson with a problem: its name only"
+    assert "<svg" not in plain
+    assert lessons_beside(None)("doubles.ipynb") is None

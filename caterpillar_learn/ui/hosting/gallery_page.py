@@ -29,14 +29,17 @@ Nothing here imports Voila: the page's data is plain Python, tested without a se
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from html import escape
+from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, quote, urlencode
 
 from caterpillar_learn.i18n import available_languages, current_language, language, language_choices, text
-from caterpillar_learn.lessons.gallery import GAMES, card_html, card_of, is_lesson
+from caterpillar_learn.lessons import files
+from caterpillar_learn.lessons.files import LessonFile
+from caterpillar_learn.lessons.gallery import GAMES, card_html, card_of, card_of_file, is_lesson
 from caterpillar_learn.ui.base import template
 
 __all__ = [
@@ -45,6 +48,7 @@ __all__ = [
     "folder_html",
     "language_links",
     "lesson_href",
+    "lessons_beside",
     "page_language",
     "tree_namespace",
     "with_language",
@@ -138,12 +142,26 @@ def other_html(name: str, href: str, target: str) -> str:
     )
 
 
+def lessons_beside(root: object) -> Callable[[str], LessonFile | None]:
+    """How a server finds a teacher's lesson file beside a notebook at a path of its folder ``root`` (its contents
+    manager's ``root_dir``; none known: never)."""
+    if not isinstance(root, str) or not root:
+        return lambda path: None
+    return lambda path: files.beside(Path(root, path))
+
+
 def tree_namespace(
-    contents: Iterable[Mapping[str, Any]], base_url: str, path: str, query: str, routes: Routes = SERVE
+    contents: Iterable[Mapping[str, Any]],
+    base_url: str,
+    path: str,
+    query: str,
+    routes: Routes = SERVE,
+    lesson_file: Callable[[str], LessonFile | None] = lambda path: None,
 ) -> dict[str, Any]:
     """What ``tree.html`` shows for a folder's ``contents`` (Voila's listing): the page's words, its language
     menu, the gallery's cards by game (in lesson order) and then the other notebooks and folders.
-    Folders open at ``routes`` (:data:`SERVE`'s unless told).
+    Folders open at ``routes`` (:data:`SERVE`'s unless told).  A teacher's notebook that plays a lesson file
+    (``lesson_file`` finds the file beside the notebook at a path) gets that lesson's own card.
 
     >>> page = tree_namespace([{"type": "notebook", "name": "01-beginner.ipynb", "path": "01-beginner.ipynb"},
     ...                        {"type": "notebook", "name": "mine.ipynb", "path": "mine.ipynb"}], "/", "", "lang=de")
@@ -167,6 +185,8 @@ def tree_namespace(
             if is_lesson(stem):
                 card = card_of(stem, lang)
                 lessons[card.game].append((stem, card_html(card, href, target=target)))
+            elif (own := lesson_file(where)) is not None:
+                others.append(card_html(card_of_file(own, lang), href, target=target))
             else:
                 others.append(other_html(stem, href, target))
         return {

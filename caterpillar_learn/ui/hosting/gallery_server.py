@@ -38,7 +38,7 @@ from jupyter_server.utils import url_path_join
 from tornado import web
 from tornado.ioloop import IOLoop
 
-from caterpillar_learn.ui.hosting.gallery_page import Routes, tree_namespace
+from caterpillar_learn.ui.hosting.gallery_page import Routes, lessons_beside, tree_namespace
 from caterpillar_learn.ui.hosting.jupyter_data import SHARE, VOILA_TEMPLATE
 from caterpillar_learn.ui.hosting.print_page import print_route
 
@@ -103,8 +103,9 @@ class GalleryPage(JupyterHandler):
         items = sorted((item for item in listing["content"] if is_shown(item)), key=lambda item: str(item["name"]))
         query = self.request.query
         # The cards' pictures: a solve-free drawing, but about a second for the first page in a language.
+        beside = lessons_beside(getattr(contents, "root_dir", None))  # a teacher's lesson files beside notebooks
         gallery = await IOLoop.current().run_in_executor(
-            None, tree_namespace, items, self.base_url, path, query, ROUTES
+            None, tree_namespace, items, self.base_url, path, query, ROUTES, beside
         )
         self.set_header("Content-Type", "text/html; charset=UTF-8")
         self.finish(self.template.render(gallery=gallery))

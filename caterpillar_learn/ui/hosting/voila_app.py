@@ -66,7 +66,7 @@ from caterpillar_learn.network import (
     notice_page,
     quiet_log,
 )
-from caterpillar_learn.ui.hosting.gallery_page import tree_namespace
+from caterpillar_learn.ui.hosting.gallery_page import lessons_beside, tree_namespace
 
 __all__ = ["ClassFullError", "ClassroomKernelManager", "ClassroomVoila", "GalleryHandler", "host_name", "notice_page"]
 
@@ -219,7 +219,8 @@ class GalleryHandler(TornadoVoilaTreeHandler):  # type: ignore[misc]
         if name == "tree.html":
             listing = namespace["contents"]["content"]
             path, query = namespace.get("notebook_path") or "", namespace.get("query") or ""
-            namespace["gallery"] = tree_namespace(listing, self.base_url, path, query)
+            beside = lessons_beside(getattr(self.contents_manager, "root_dir", None))  # a teacher's lesson files
+            namespace["gallery"] = tree_namespace(listing, self.base_url, path, query, lesson_file=beside)
         page: str = super().render_template(name, **namespace)
         return page
 
