@@ -230,3 +230,36 @@ def test_the_lesson_list_gives_a_teachers_lesson_its_own_card_and_a_broken_one_i
     assert 'data-lesson="broken"' in broken and "<svg" not in broken, "a lesson with a problem: its name only"
     assert "<svg" not in plain
     assert lessons_beside(None)("doubles.ipynb") is None
+
+
+def test_the_schema_is_the_one_the_script_writes_and_agrees_with_the_check(tmp_path: Path) -> None:
+    """docs/lesson.schema.json is what scripts/write_lesson_schema.py writes; the guide's lesson is valid by it,
+    and a wrong key, a wrong level and a step doing two things are not (as the check says too)."""
+    import json
+    import tomllib
+
+    import jsonschema
+
+    from caterpillar_learn.lessons.schema import schema
+
+    shipped = json.loads((ROOT / "docs" / "lesson.schema.json").read_text(encoding="utf-8"))
+    assert shipped == schema(), "run scripts/write_lesson_schema.py and commit docs/lesson.schema.json"
+    validator = jsonschema.Draft202012Validator(shipped)
+    good = tomllib.loads(first_lesson())
+    assert not list(validator.iter_errors(good))
+    two_things = {**good, "step": [{"roll": "2 2", "place": True}]}
+    for wrong in ({**good, "colour": "red"}, {**good, "level": "master"}, two_things):
+        assert list(validator.iter_errors(wrong)), wrong
+        path = tmp_path / "wrong.toml"
+        path.write_text(_toml(wrong), encoding="utf-8")
+        assert main(["lesson", "check", str(path)]) == 1
+
+
+def _toml(data: dict[str, object]) -> str:
+    """A lesson's data written back as TOML (the few shapes a lesson has)."""
+    import json
+
+    lines = [f"{key} = {json.dumps(value)}" for key, value in data.items() if key != "step"]
+    for step in data["step"]:  # type: ignore[attr-defined]
+        lines += ["[[step]]", *(f"{key} = {json.dumps(value)}" for key, value in step.items())]
+    return "\n".join(lines) + "\n"
