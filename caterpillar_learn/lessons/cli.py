@@ -68,7 +68,7 @@ def notebook_of(lesson: files.LessonFile, file_name: str) -> dict[str, Any]:
     ...                      '[[step]]\\nroll = "2 6"\\n', "doubles.toml")
     >>> book = notebook_of(lesson, "doubles.toml")
     >>> book["nbformat"], [cell["cell_type"] for cell in book["cells"]], book["cells"][2]["source"][-1]
-    (4, ['markdown', 'code', 'code'], 'CaterpillarsLesson("doubles.toml", seed=SEED, lang=LANG, voice=VOICE)')
+    (4, ['markdown', 'code', 'code'], 'CaterpillarsLesson.from_file("doubles.toml", seed=SEED, lang=LANG, voice=VOICE)')
     """
     note = [
         "**For the teacher** (the lesson's web page does not show this note or the code).\n",
@@ -88,7 +88,7 @@ def notebook_of(lesson: files.LessonFile, file_name: str) -> dict[str, Any]:
     play = [
         "from caterpillar_learn.ui.caterpillars import CaterpillarsLesson\n",
         "\n",
-        f"CaterpillarsLesson({json.dumps(file_name)}, seed=SEED, lang=LANG, voice=VOICE)",
+        f"CaterpillarsLesson.from_file({json.dumps(file_name)}, seed=SEED, lang=LANG, voice=VOICE)",
     ]
     return {
         "cells": [

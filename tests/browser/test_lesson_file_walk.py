@@ -57,7 +57,11 @@ def teachers_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server
     folder = tmp_path_factory.mktemp("teacher")
     (folder / "doubles.toml").write_text(first_lesson(), encoding="utf-8")
     (folder / "paesche.toml").write_text(german_lesson(), encoding="utf-8")
-    assert main(["lesson", "notebook", str(folder / "doubles.toml"), str(folder / "paesche.toml")]) == 0
+    (folder / "changed.toml").write_text(first_lesson(), encoding="utf-8")
+    lessons = [str(folder / f"{name}.toml") for name in ("doubles", "paesche", "changed")]
+    assert main(["lesson", "notebook", *lessons]) == 0
+    # The teacher changes a die after writing the notebook: 4 4 fits no box, and step 3 asks which boxes it fits.
+    (folder / "changed.toml").write_text(first_lesson().replace('roll = "2 2"', 'roll = "4 4"'), encoding="utf-8")
     port = free_port()
     cmd = [*cli_command(), "serve", "--no-browser", "--port", str(port), "--lessons", str(folder)]
     server = start_server([*cmd, "--solve-cache", str(session_solves())], f"http://localhost:{port}/", folder / "log")
@@ -105,6 +109,20 @@ def test_a_child_walks_a_teachers_lesson_by_touch(
         assert langs == {lang}, langs
         said = " ".join(str(utterance["text"]) for utterance in heard.said)
         assert ("Pasch" in said) if lang == "de" else ("double" in said), said[:300]
+
+
+def test_a_lesson_whose_claim_fails_is_refused_on_its_page_in_one_line(
+    browser: Browser, teachers_server: Server
+) -> None:
+    with child_context(browser, TABLET) as context:
+        page = context.new_page()
+        page.goto(teachers_server.url.rstrip("/") + "/voila/render/changed.ipynb")
+        refused = page.get_by_test_id("lesson-refused")
+        expect(refused).to_have_text(
+            'changed.toml step 3: ask = "boxes" on 4 4, which fit no box: expected ask = "zero"', timeout=RENDER_TIMEOUT
+        )
+        expect(page.locator(".cl-root")).to_have_count(0)
+        expect(page.get_by_text("Traceback")).to_have_count(0)
 
 
 def test_the_gallery_shows_a_teachers_lessons_as_it_shows_ours(browser: Browser, teachers_server: Server) -> None:

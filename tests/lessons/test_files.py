@@ -199,7 +199,7 @@ def test_a_notebook_is_written_beside_a_lesson_that_is_fine_and_plays_the_file(
     assert lines[-1] == "bad.toml: no notebook written: mend the problems above first"
     assert not (tmp_path / "bad.ipynb").exists()
     book = json.loads((tmp_path / "doubles.ipynb").read_text(encoding="utf-8"))
-    assert 'CaterpillarsLesson("doubles.toml"' in "".join(book["cells"][-1]["source"])
+    assert 'CaterpillarsLesson.from_file("doubles.toml"' in "".join(book["cells"][-1]["source"])
     assert main(["lesson", "notebook", str(good)]) == 0
     assert "is there already: kept" in capsys.readouterr().out
 

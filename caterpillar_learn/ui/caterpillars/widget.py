@@ -19,6 +19,7 @@ The payloads are described in :mod:`~caterpillar_learn.ui.caterpillars.views`.
 
 from __future__ import annotations
 
+import html
 import os
 from collections.abc import Sequence
 from typing import Any, ClassVar
@@ -26,6 +27,7 @@ from typing import Any, ClassVar
 import traitlets
 
 from caterpillar_learn.caterpillars import ACTION_FACES, CATERPILLARS, DEFAULT_LABELS
+from caterpillar_learn.errors import CaterpillarLearnError, one_line
 from caterpillar_learn.i18n import text
 from caterpillar_learn.lessons import Lesson
 from caterpillar_learn.lessons.files import play
@@ -119,6 +121,24 @@ class CaterpillarsLesson(CaterpillarsBoard):
         if lang is None and isinstance(lesson, Lesson) and lesson.language:
             lang = lesson.language  # a teacher's lesson: the page speaks the language its words are written in
         super().__init__(session=LessonSession(lesson, seed), lang=lang, voice=voice, **kwargs)
+
+    @classmethod
+    def from_file(cls, path: str | os.PathLike[str], seed: int | None = None, **kwargs: Any) -> Any:
+        """The lesson in a teacher's file, or, if the engine refuses it, one line on the page saying why (the
+        file and the step), in place of a traceback: what a lesson file's notebook shows
+        (``caterpillar-learn lesson notebook``).
+
+        >>> refused = CaterpillarsLesson.from_file("missing.toml")
+        >>> type(refused).__name__, "missing.toml" in refused.value
+        ('HTML', True)
+        """
+        try:
+            return cls(os.fspath(path), seed, **kwargs)
+        except CaterpillarLearnError as error:
+            import ipywidgets
+
+            said = html.escape(one_line(str(error)))
+            return ipywidgets.HTML(f'<p role="alert" data-testid="lesson-refused">{said}</p>')
 
     @property
     def step(self) -> int:
