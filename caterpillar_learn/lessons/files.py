@@ -65,6 +65,7 @@ __all__ = [
     "lesson_of",
     "parse",
     "play",
+    "raise_problems",
     "read",
 ]
 
@@ -311,11 +312,17 @@ def play(path: str) -> Lesson:
     """The lesson in the file ``path``, read and checked, to play; :class:`LessonFileError` (one line naming the
     file and the step) if the engine finds a problem."""
     found = read(path)
-    problems = check(found)
-    if problems:
-        more = f" (and {len(problems) - 1} more: caterpillar-learn lesson check {path})" if len(problems) > 1 else ""
-        raise LessonFileError(problems[0] + more)
+    raise_problems(found, path)
     return lesson_of(found)
+
+
+def raise_problems(lesson: LessonFile, where: str) -> None:
+    """Raise :class:`LessonFileError` with the engine's first problem of ``lesson`` in one line (and how many
+    more ``lesson check`` shows), if it finds any."""
+    problems = check(lesson)
+    if problems:
+        more = f" (and {len(problems) - 1} more: caterpillar-learn lesson check {where})" if len(problems) > 1 else ""
+        raise LessonFileError(problems[0] + more)
 
 
 def beside(notebook: Path) -> LessonFile | None:

@@ -263,3 +263,37 @@ def _toml(data: dict[str, object]) -> str:
     for step in data["step"]:  # type: ignore[attr-defined]
         lines += ["[[step]]", *(f"{key} = {json.dumps(value)}" for key, value in step.items())]
     return "\n".join(lines) + "\n"
+
+
+def test_a_lesson_built_in_a_cell_is_the_guides_lesson_and_plays_and_saves(tmp_path: Path) -> None:
+    """The guide's lesson built with caterpillar_learn.lessons.writing is the file's lesson, checked the same
+    way; it plays on a board, is saved as a file that lesson check finds fine, and reads back the same."""
+    from caterpillar_learn.lessons import writing as w
+    from caterpillar_learn.ui.caterpillars import CaterpillarsLesson
+
+    guide = files.parse(first_lesson(), "Doubles")
+    built = w.lesson(
+        "Doubles",
+        level="beginner",
+        age=5,
+        line=guide.line,
+        steps=[
+            w.say(guide.steps[0].say, title="Doubles"),
+            w.roll("2 2", say="Tap Roll.", title="Roll"),
+            w.ask("boxes", title="Where can they go?"),
+            w.place(say="Tap a box with a star.", title="Choose"),
+            w.finish(say="Play the game to its end.", title="Play on"),
+        ],
+    )
+    assert built == guide
+    board = CaterpillarsLesson(built)
+    assert board.lesson["heading"] == "Doubles" and board.lesson["count"] == 5
+    saved = w.save(built, tmp_path / "doubles.toml")
+    assert main(["lesson", "check", str(saved)]) == 0
+    assert files.read(str(saved)).steps == guide.steps
+    wrong = w.lesson("Zero", level="beginner", age=8, line="L", steps=[w.roll("2 6"), w.place()])
+    with pytest.raises(files.LessonFileError, match=r"^Zero step 2: ask"):
+        w.lesson("Zero", level="beginner", age=8, line="L", steps=[*wrong.steps[:1], w.ask("zero")])
+    mine = w.lesson("Mine", level="intermediate", age=9, line="L", labels="1 2 3 4 / 5 6 7 8 / 9 10 11 12",
+                    steps=[w.choice("Which flies?", ["the middle one", "the longest"], 1), w.roll("3 4 5")])  # fmt: skip
+    assert files.parse(w.to_toml(mine), "Mine") == mine and mine.labels[-1] == 12

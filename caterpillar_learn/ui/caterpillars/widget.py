@@ -30,7 +30,7 @@ from caterpillar_learn.caterpillars import ACTION_FACES, CATERPILLARS, DEFAULT_L
 from caterpillar_learn.errors import CaterpillarLearnError, one_line
 from caterpillar_learn.i18n import text
 from caterpillar_learn.lessons import Lesson
-from caterpillar_learn.lessons.files import play
+from caterpillar_learn.lessons.files import LessonFile, lesson_of, play, raise_problems
 from caterpillar_learn.ui.assets import es_module, widget_styles
 from caterpillar_learn.ui.base import LearnWidget, refuse_keywords
 from caterpillar_learn.ui.caterpillars.controller import Session
@@ -100,12 +100,13 @@ class CaterpillarsBoard(LearnWidget[Session]):
 
 class CaterpillarsLesson(CaterpillarsBoard):
     """A lesson's board with its stepper; level, seed and setup come from the lesson's data: one of ours by name
-    (``"01-beginner"``), or a teacher's lesson file (``"doubles.toml"``, :mod:`caterpillar_learn.lessons.files`),
-    read and checked by the engine first."""
+    (``"01-beginner"``), or a teacher's lesson, from its file (``"doubles.toml"``,
+    :mod:`caterpillar_learn.lessons.files`) or built in a notebook cell (:mod:`caterpillar_learn.lessons.writing`),
+    checked by the engine first."""
 
     def __init__(
         self,
-        name: str | os.PathLike[str] | Lesson = "01-beginner",
+        name: str | os.PathLike[str] | Lesson | LessonFile = "01-beginner",
         seed: int | None = None,
         *,
         lang: str | None = None,
@@ -115,7 +116,11 @@ class CaterpillarsLesson(CaterpillarsBoard):
         # A lesson's level and setup are the lesson's own: a board's keywords (level=...) would be ignored, so they
         # are refused, as a typo is (issue 42).
         refuse_keywords(kwargs, ("name", "seed", "lang", "voice"))
-        lesson = name if isinstance(name, Lesson) else os.fspath(name)
+        if isinstance(name, LessonFile):  # a lesson built in a notebook cell: checked as its file would be
+            raise_problems(name, name.name)
+            lesson: str | Lesson = lesson_of(name)
+        else:
+            lesson = name if isinstance(name, Lesson) else os.fspath(name)
         if isinstance(lesson, str) and lesson.endswith(".toml"):
             lesson = play(lesson)
         if lang is None and isinstance(lesson, Lesson) and lesson.language:
