@@ -16,6 +16,7 @@ import json
 import random
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TextIO
 
 from caterpillar_learn.caterpillars.dice import Roll, format_roll, parse_roll
@@ -164,8 +165,9 @@ def _ask_setup(game: Game, roll: Roll, stdin: TextIO, stdout: TextIO) -> SetupCh
     return SetupChoice(tuple(sorted(assignments)))
 
 
-def play(level: Level, seed: int, variation: bool, stdin: TextIO, stdout: TextIO) -> int:
-    """Play a whole game at the terminal, reading choices as numbers."""
+def play(level: Level, seed: int, variation: bool, stdin: TextIO, stdout: TextIO, record: str | None = None) -> int:
+    """Play a whole game at the terminal, reading choices as numbers; ``record``: a file the game's record is
+    written to as it ends or stops (``Game.to_json``: ``caterpillar-learn lesson from-game`` reads it)."""
     game = Game(level, variation=variation, rng=random.Random(seed))
     say = stdout.write
     say(text("caterpillars.play.welcome", level=text(f"caterpillars.level.{level.value}"), seed=seed) + "\n")
@@ -185,11 +187,19 @@ def play(level: Level, seed: int, variation: bool, stdin: TextIO, stdout: TextIO
             game.play(picked)
     except EOFError:
         say("\n" + text("caterpillars.play.stopped") + "\n")
+        _keep(game, record)
         return 0
+    _keep(game, record)
     say("\n" + render_sheet(game.state) + "\n")
     for line in game.score().explanation:
         say(line + "\n")
     return 0
+
+
+def _keep(game: Game, record: str | None) -> None:
+    """Write the game's record to the file ``record``, if one was asked for."""
+    if record is not None:
+        Path(record).write_text(json.dumps(game.to_json()) + "\n", encoding="utf-8")
 
 
 def register(subparsers: Any) -> None:
@@ -204,8 +214,11 @@ def register(subparsers: Any) -> None:
     game.add_argument("--level", default="beginner", help="beginner, intermediate, advanced or expert")
     game.add_argument("--seed", type=seed_argument, default=1, help="the same seed gives the same dice")
     game.add_argument("--variation", action="store_true", help="use the setup variation (not at beginner)")
+    game.add_argument("--record", metavar="FILE", help="write the game's record here (for lesson from-game)")
     game.set_defaults(
-        handler=lambda args: play(Level.parse(args.level), args.seed, args.variation, sys.stdin, sys.stdout)
+        handler=lambda args: play(
+            Level.parse(args.level), args.seed, args.variation, sys.stdin, sys.stdout, args.record
+        )
     )
 
 

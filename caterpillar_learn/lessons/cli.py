@@ -25,7 +25,10 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from caterpillar_learn.lessons import files
+from caterpillar_learn.errors import describe
+from caterpillar_learn.i18n import available_languages
+from caterpillar_learn.lessons import files, writing
+from caterpillar_learn.reading import parse_json, read_document, whole_number_argument
 
 __all__ = ["check_files", "notebook_of", "register", "write_notebooks"]
 
@@ -158,6 +161,14 @@ def register(subparsers: Any) -> None:
     notebook.add_argument("files", nargs="+", metavar="FILE", help="lesson files (.toml)")
     notebook.add_argument("--force", action="store_true", help="write a notebook that is there already again")
     notebook.set_defaults(handler=_notebook)
+    game = actions.add_parser("from-game", help="a lesson file from a played game's record: its dice, round by round")
+    game.add_argument("record", metavar="RECORD", help="the game's record (JSON: a game's save, or a lesson page's)")
+    game.add_argument("--out", metavar="FILE", required=True, help="the lesson file to write (.toml)")
+    game.add_argument("--title", default="", help="the lesson's title (a placeholder by default)")
+    game.add_argument("--age", type=whole_number_argument(3, 99), default=6, help="the youngest age it is for")
+    game.add_argument("--language", default="en", help="the language of the placeholder words (en, de)")
+    game.add_argument("--force", action="store_true", help="write over a file that is there already")
+    game.set_defaults(handler=_from_game)
 
 
 def _check(args: argparse.Namespace) -> int:
@@ -166,3 +177,34 @@ def _check(args: argparse.Namespace) -> int:
 
 def _notebook(args: argparse.Namespace) -> int:
     return write_notebooks(args.files, force=args.force)
+
+
+def _from_game(args: argparse.Namespace) -> int:
+    return lesson_from_game(args.record, args.out, title=args.title, age=args.age, lang=args.language, force=args.force)
+
+
+def lesson_from_game(
+    record: str, out: str, *, title: str = "", age: int = 6, lang: str = "en", force: bool = False
+) -> int:
+    """Write the lesson file ``out`` made from the game's record in the file ``record`` (one line: what was written,
+    or why not); the exit status."""
+    target = Path(out)
+    if target.suffix != ".toml":
+        raise files.LessonFileError(describe("--out", out, "a file name ending in .toml"))
+    if target.exists() and not force:
+        raise files.LessonFileError(f"--out: {target.name} is there already, expected a new file (or --force)")
+    if lang not in available_languages():
+        raise files.LessonFileError(describe("--language", lang, "one of " + ", ".join(available_languages())))
+    data = parse_json(
+        read_document(record, "RECORD", error=files.LessonFileError), "RECORD", error=files.LessonFileError
+    )
+    if not isinstance(data, dict):
+        raise files.LessonFileError(describe("RECORD", type(data).__name__, "a game's record (a JSON object)"))
+    made = writing.from_game(data, name=target.name, title=title, age=age, lang=lang)
+    writing.save(made, target)
+    rounds = sum(1 for step in made.steps if step.kind == "roll")
+    print(
+        f"{target.name}: written: {rounds} rounds of the game's dice, {len(made.steps)} steps; change the words, "
+        f"then caterpillar-learn lesson check {target.name}"
+    )
+    return 0

@@ -20,13 +20,18 @@ caterpillar_learn.lessons.files.LessonFileError: Oops step 1: roll = '2 7': roll
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from caterpillar_learn.lessons.files import FileStep, LessonFile, parse, raise_problems
+from caterpillar_learn.caterpillars import Game
+from caterpillar_learn.caterpillars.dice import format_roll
+from caterpillar_learn.caterpillars.sheet import ROUNDS
+from caterpillar_learn.errors import CaterpillarLearnError
+from caterpillar_learn.i18n import language, text
+from caterpillar_learn.lessons.files import FileStep, LessonFile, LessonFileError, parse, raise_problems
 
-__all__ = ["ask", "choice", "finish", "hint", "lesson", "place", "roll", "save", "say", "to_toml"]
+__all__ = ["ask", "choice", "finish", "from_game", "hint", "lesson", "place", "roll", "save", "say", "to_toml"]
 
 
 def say(words: str, *, title: str = "") -> FileStep:
@@ -85,6 +90,45 @@ def lesson(
     found = parse(source, written.name)
     raise_problems(found, written.name)
     return found
+
+
+def from_game(
+    record: Mapping[str, Any], *, name: str = "game", title: str = "", age: int = 6, lang: str = "en"
+) -> LessonFile:
+    """A lesson made from a played game's record (``Game.to_json``, or a lesson page's save, whose ``engine`` it
+    is): the sheet as its setup left it, and each round's dice as a step to roll and a step to place, then the
+    flight.  The words are placeholders in ``lang`` for the teacher to change, as Board Game Arena's tutorials are
+    made from replays.  A record the engine cannot replay raises one line naming the field.
+
+    >>> from caterpillar_learn.caterpillars import Game
+    >>> played = Game("beginner", seed=3)
+    >>> while not played.is_over:
+    ...     played.play(played.legal_moves()[0])
+    >>> again = from_game(played.to_json(), name="seed3")
+    >>> [step.kind for step in again.steps][:5], again.steps[1].dice, len(again.steps)
+    (['say', 'roll', 'place', 'roll', 'place'], '4 6', 27)
+    """
+    engine = record.get("engine", record) if isinstance(record, Mapping) else record
+    try:
+        game = Game.from_json(engine)
+    except CaterpillarLearnError as error:
+        raise LessonFileError(f"{name}: the game's record: {error}") from None
+    setup_rolls = game.turns - ROUNDS
+    replayed = Game(game.level, game.initial.labels, variation=game.variation, rolls=game.rolls[:setup_rolls])
+    for turn in game.history[:setup_rolls]:
+        replayed.play(turn.choice)
+    rounds = game.rolls[setup_rolls : setup_rolls + len(game.history) - setup_rolls]
+    with language(lang):
+        steps = [say(text("lessons.from_game.intro"))]
+        for number, dice in enumerate(rounds, 1):
+            steps += [roll(format_roll(dice), say=text("lessons.from_game.roll", round=number)),
+                      place(say=text("lessons.from_game.place"))]  # fmt: skip
+        if len(rounds) == ROUNDS:
+            steps += [finish(), ask("fly")]
+        words = (title or text("lessons.from_game.title"), text("lessons.from_game.line"))
+    labels = _labels([label or 0 for label in replayed.state.labels])
+    return lesson(words[0], level=game.level.value, age=age, line=words[1], steps=steps, language=lang,
+                  labels=labels, name=name)  # fmt: skip
 
 
 def to_toml(lesson: LessonFile, *, labels: str | None = None) -> str:

@@ -297,3 +297,60 @@ def test_a_lesson_built_in_a_cell_is_the_guides_lesson_and_plays_and_saves(tmp_p
     mine = w.lesson("Mine", level="intermediate", age=9, line="L", labels="1 2 3 4 / 5 6 7 8 / 9 10 11 12",
                     steps=[w.choice("Which flies?", ["the middle one", "the longest"], 1), w.roll("3 4 5")])  # fmt: skip
     assert files.parse(w.to_toml(mine), "Mine") == mine and mine.labels[-1] == 12
+
+
+@pytest.mark.parametrize(("level", "lang"), [("beginner", "en"), ("expert", "de")])
+def test_a_game_becomes_a_lesson_that_passes_the_check_and_replays_its_dice(
+    level: str, lang: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+    import random
+
+    from caterpillar_learn.caterpillars import Game
+    from caterpillar_learn.lessons.caterpillars import guided_game
+    from caterpillar_learn.lessons.files import lesson_of
+    from caterpillar_learn.ui.caterpillars import CaterpillarsLesson
+
+    from ..ui.test_lesson_follows import follow
+
+    played = Game(level, seed=11)
+    rng = random.Random(4)
+    while not played.is_over:
+        played.play(rng.choice(played.legal_moves()))
+    record = tmp_path / "game.json"
+    record.write_text(json.dumps({"kind": "caterpillars-lesson", "engine": played.to_json()}), encoding="utf-8")
+    out = tmp_path / "again.toml"
+    assert main(["lesson", "from-game", str(record), "--out", str(out), "--language", lang, "--age", "8"]) == 0
+    assert capsys.readouterr().out.startswith("again.toml: written: 12 rounds of the game's dice")
+    assert main(["lesson", "check", str(out)]) == 0
+    made = files.read(str(out))
+    setup = played.turns - 12
+    assert made.labels == played.state.labels and made.language == lang
+    assert guided_game(lesson_of(made)).rolls[:12] == played.rolls[setup:], "the lesson's dice are the game's"
+    board = CaterpillarsLesson(str(out))
+    follow(board, random.Random(1))  # a child who does what is marked, to the lesson's end
+    assert board.session.game.rolls[:12] == played.rolls[setup:]
+    if lang == "de":
+        assert board.lesson["heading"] == "Ein Spiel zum Nachspielen" and board.lang == "de"
+    record.write_text('{"engine": {"format": 1, "level": "beginner", "rolls": 7}}', encoding="utf-8")
+    assert main(["lesson", "from-game", str(record), "--out", str(tmp_path / "bad.toml")]) == 2
+    said = capsys.readouterr().err.strip()
+    assert "\n" not in said and "the game's record" in said and not (tmp_path / "bad.toml").exists()
+    assert main(["lesson", "from-game", str(record), "--out", str(out)]) == 2
+    assert "is there already" in capsys.readouterr().err
+
+
+def test_a_game_played_at_the_terminal_leaves_its_record_for_from_game(tmp_path: Path) -> None:
+    import io
+    import json
+
+    from caterpillar_learn.caterpillars import Game
+    from caterpillar_learn.caterpillars.cli import play
+    from caterpillar_learn.caterpillars.levels import Level
+
+    record = tmp_path / "game.json"
+    assert play(Level.BEGINNER, 3, False, io.StringIO("1\n" * 40), io.StringIO(), str(record)) == 0
+    game = Game.from_json(json.loads(record.read_text(encoding="utf-8")))
+    assert game.is_over
+    assert main(["lesson", "from-game", str(record), "--out", str(tmp_path / "again.toml")]) == 0
+    assert main(["lesson", "check", str(tmp_path / "again.toml")]) == 0
