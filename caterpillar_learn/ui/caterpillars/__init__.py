@@ -7,6 +7,7 @@ True
 
 from caterpillar_learn.ui.caterpillars.controller import Session
 from caterpillar_learn.ui.caterpillars.lesson import LessonSession
+from caterpillar_learn.ui.caterpillars.puzzle_widget import CaterpillarsPuzzles
 from caterpillar_learn.ui.caterpillars.widget import CaterpillarsBoard, CaterpillarsLesson
 
-__all__ = ["CaterpillarsBoard", "CaterpillarsLesson", "LessonSession", "Session"]
+__all__ = ["CaterpillarsBoard", "CaterpillarsLesson", "CaterpillarsPuzzles", "LessonSession", "Session"]
