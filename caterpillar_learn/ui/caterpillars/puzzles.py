@@ -306,8 +306,8 @@ class PuzzleSession(Session):
     def practice_view(self) -> dict[str, Any]:
         """The practice panel's JSON for the puzzle on the board, or the set's end."""
         title = text("practice.puzzles.title")
-        if self.done:
-            return {"status": "done", "title": title, "said": self.end_line()}
+        if self.done:  # the end's line is the stepper's, at the top beside the board (in view on a tablet)
+            return {}
         idea = text("practice.idea_line", idea=text(f"practice.idea.{self.idea}"))
         return {
             "status": "active",
@@ -345,7 +345,8 @@ class PuzzleSession(Session):
             "name": "puzzles",
             "heading": text("practice.puzzles.heading", level=level),
             "title": text(f"practice.idea.{self.idea}"),
-            "body": "",  # the panel says what to do (few words on screen)
+            # the panel says what to do (few words on screen); at the set's end, its line of joy, in view
+            "body": self.end_line() if self.done else "",
             "index": self.finished,
             "count": self.total,
             "progress": text("practice.puzzles.count", number=self.number, count=self.total),
