@@ -44,6 +44,9 @@ def _handle(args: argparse.Namespace) -> int:
         raise ClassroomError(describe("--unopened-lifetime", args.unopened_lifetime, "seconds from 1 to 3600"))
     if args.sleep_after is not None and not 1 <= args.sleep_after <= 86_400:
         raise ClassroomError(describe("--sleep-after", args.sleep_after, "seconds from 1 to 86400"))
+    lessons = None if args.lessons is None else Path(args.lessons).expanduser()
+    if lessons is not None and not lessons.is_dir():
+        raise ClassroomError(describe("--lessons", args.lessons, "a folder of lesson files (.toml)"))
     if args.archive is not None:
         return _archive(Path(args.data).expanduser(), args.archive)
     if args.restore is not None:
@@ -60,6 +63,7 @@ def _handle(args: argparse.Namespace) -> int:
         allow_hosts=tuple(name.strip().lower() for name in args.allow_host if name.strip()),
         hub=hub,
         sleep_after=args.sleep_after,
+        lessons=lessons,
     )
 
 
@@ -138,6 +142,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         choices=available_languages(),
         default=None,
         help="the pages' first language (default: English)",
+    )
+    parser.add_argument(
+        "--lessons",
+        metavar="DIR",
+        default=None,
+        help="a folder of your own lesson files (.toml): the console offers them beside ours (docs/AUTHORING.md)",
     )
     parser.add_argument(
         "--allow-host",

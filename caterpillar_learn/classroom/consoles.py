@@ -67,7 +67,8 @@ from caterpillar_learn.classroom.codes import ClassroomError, parse_code, parse_
 from caterpillar_learn.classroom.identity import RejoinNeeded, Removed, is_secret, new_secret
 from caterpillar_learn.classroom.lobby import AnyRoom, Lobby
 from caterpillar_learn.classroom.rooms.caterpillars.room import CaterpillarsRoom, RoomSettings
-from caterpillar_learn.classroom.rooms.lesson.room import LessonPupil, LessonRoom, LessonSettings
+from caterpillar_learn.classroom.rooms.lesson.own import OwnLessons
+from caterpillar_learn.classroom.rooms.lesson.room import LESSON_NAMES, LessonPupil, LessonRoom, LessonSettings
 from caterpillar_learn.classroom.rooms.raupe.room import RaupeRoom, TableSettings
 from caterpillar_learn.classroom.screens import JoinView, desk_view, room_view
 from caterpillar_learn.i18n import current_language, language, text
@@ -161,7 +162,7 @@ class TeacherConsole(Dispatcher):
 
     # -- the handlers, one an event ------------------------------------------------------------------
     def on_create(self, event: Mapping[str, Any]) -> None:
-        self.open(self.lobby.create(_settings(event)))
+        self.open(self.lobby.create(_settings(event, self.lobby.own_lessons)))
 
     def on_open(self, event: Mapping[str, Any]) -> None:
         room = self.lobby.rooms.get(parse_code(event.get("code")))
@@ -267,19 +268,25 @@ class TeacherConsole(Dispatcher):
         if self.room is not None:
             room["archivable"] = self.lobby.can_archive(self.room)
         return {
-            "desk": {**desk_view(self.lobby.listing(), current), "notice": self.notice},
+            "desk": {
+                **desk_view(self.lobby.listing(), current, self.lobby.own_lessons.titles()),
+                "notice": self.notice,
+            },
             "room": room,
             "damage": self.lobby.damage_view(current),  # a room stopped at a damaged event (lobby.Damage)
             "download": self.download,
         }
 
 
-def _settings(event: Mapping[str, Any]) -> RoomSettings | TableSettings | LessonSettings:
-    """A new room's settings from the form's fields (each one checked)."""
+def _settings(event: Mapping[str, Any], own: OwnLessons) -> RoomSettings | TableSettings | LessonSettings:
+    """A new room's settings from the form's fields (each one checked); a teacher's lesson is read from the folder
+    the classroom serves (``own``), by the name the form sends."""
     if event.get("game") == "lesson":
+        source = None if event.get("lesson") in LESSON_NAMES else own.source(event.get("lesson"))
         return LessonSettings.build(
-            event.get("lesson"), event.get("mode", "own"), event.get("seed"), event.get("hints"), event.get("lang")
-        )
+            event.get("lesson"), event.get("mode", "own"), event.get("seed"), event.get("hints"), event.get("lang"),
+            source,
+        )  # fmt: skip
     if event.get("game") == "raupe":
         return TableSettings.build(event.get("seats", 2), event.get("bots", "beginner"), hints=event.get("hints", True))
     if event.get("game") not in ("caterpillars", None):

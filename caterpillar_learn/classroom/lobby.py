@@ -58,6 +58,7 @@ from caterpillar_learn.classroom.codes import ClassroomError, JoinLimit, new_cod
 from caterpillar_learn.classroom.identity import RejoinNeeded, Removed, check_nickname, is_secret
 from caterpillar_learn.classroom.refusals import Refusals
 from caterpillar_learn.classroom.rooms.caterpillars.room import CaterpillarsRoom, RoomSettings
+from caterpillar_learn.classroom.rooms.lesson.own import OwnLessons
 from caterpillar_learn.classroom.rooms.lesson.room import LessonRoom, LessonSettings
 from caterpillar_learn.classroom.rooms.raupe.room import RaupeRoom, TableSettings
 from caterpillar_learn.classroom.store import EventStore, StoredRow
@@ -243,6 +244,8 @@ class Lobby:
         self.limited = Refusals()
         #: Every room, oldest first (reading one wakes it): see :class:`Rooms`.
         self.rooms = Rooms(self)
+        #: The teacher's own lessons (``classroom --lessons DIR``): none unless the server is given a folder.
+        self.own_lessons = OwnLessons()
         #: Every room code, oldest first, with its settings (``None``: unreadable, the room is woken at start).
         self.listed: dict[str, AnySettings | None] = {}
         #: The rooms replayed since the start, by code.

@@ -21,6 +21,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any, TypedDict
 from urllib.parse import urlencode
@@ -254,10 +255,11 @@ def _choices(prefix: str, values: tuple[str, ...] | list[str]) -> list[dict[str,
 DeskRoom = tuple[str, RoomSettings | TableSettings | LessonSettings, int]
 
 
-def desk_view(rooms: list[DeskRoom], current: str) -> DeskView:
+def desk_view(rooms: list[DeskRoom], current: str, own: Mapping[str, str] | None = None) -> DeskView:
     """The teacher's desk: the rooms of this server (newest first) and the choices of a new room.
 
     It reads the rooms' settings and pupil counts only, so a room asleep is listed without being replayed.
+    ``own``: the teacher's own lessons (name → title) of the folder the classroom serves, listed after ours.
     """
     listed = [
         {"code": code, "title": _room_title(settings), "pupils": plural("classroom.desk.pupils", pupils)}
@@ -272,7 +274,8 @@ def desk_view(rooms: list[DeskRoom], current: str) -> DeskView:
         "dice": _choices("classroom.dice.", DICE_SOURCES),
         "bots": [{"value": name, "text": name} for name in LEVELS],
         "standards": {level.value: format_labels(standard_labels(level)) for level in Level},
-        "lessons": [{"value": name, "text": f"{name[:2]} · {lesson_title(name)}"} for name in LESSON_NAMES],
+        "lessons": [{"value": name, "text": f"{name[:2]} · {lesson_title(name)}"} for name in LESSON_NAMES]
+        + [{"value": name, "text": f"{title} ({name}.toml)"} for name, title in (own or {}).items()],
         "modes": _choices("classroom.mode.", MODES),
         "hint_choices": _choices("classroom.lesson_hints.", ["lesson", "on", "off"]),
         "languages": [{"value": "", "text": text("classroom.lesson_lang.server")}]
@@ -283,7 +286,7 @@ def desk_view(rooms: list[DeskRoom], current: str) -> DeskView:
 def _room_title(settings: RoomSettings | TableSettings | LessonSettings) -> str:
     if isinstance(settings, LessonSettings):
         mode = text(f"classroom.mode.{settings.mode}")
-        title = text("classroom.title.lesson", lesson=lesson_title(settings.lesson), mode=mode)
+        title = text("classroom.title.lesson", lesson=settings.title(), mode=mode)
         # What the teacher set the room up with, on the console (issue 42): the seed, the hints, the language.
         extra = [text("classroom.title.seed", seed=settings.seed)]
         if settings.hints is not None:
@@ -460,7 +463,10 @@ def lesson_view(room: LessonRoom) -> LessonView:
         "ideas": [{"idea": idea, "text": text(f"practice.idea.{idea}")} for idea in IDEAS if idea in met],
         "class_line": class_line,
         "sheet": _lesson_sheet(room),
-        "print_url": f"print/{room.settings.lesson}?"
+        # The printed page is of our lessons (a teacher's own has no printed plan yet): none for a lesson file.
+        "print_url": ""
+        if room.settings.source is not None
+        else f"print/{room.settings.lesson}?"
         + urlencode({"seed": room.settings.seed, "lang": room.settings.lang or current_language()}),
     }
 

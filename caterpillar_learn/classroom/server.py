@@ -134,6 +134,7 @@ def serve(
     allow_hosts: tuple[str, ...] = (),
     hub: HubService | None = None,
     sleep_after: float | None = None,
+    lessons: Path | None = None,
 ) -> int:
     """Open the rooms in ``data`` and serve them until interrupted (under a JupyterHub as its service
     ``hub``: :mod:`~caterpillar_learn.classroom.hub`).
@@ -151,6 +152,7 @@ def serve(
     from caterpillar_learn.classroom.codes import ClassroomError, JoinLimit
     from caterpillar_learn.classroom.lifetime import NOTICE_FILE, PageWidgets, every_page, write_notice
     from caterpillar_learn.classroom.lobby import Lobby
+    from caterpillar_learn.classroom.rooms.lesson.own import OwnLessons
     from caterpillar_learn.classroom.scoresheets import print_patterns
     from caterpillar_learn.classroom.store import FolderBusyError
     from caterpillar_learn.lessons.gallery import write_pictures
@@ -167,6 +169,7 @@ def serve(
         raise ClassroomError(
             f"--data: another classroom server is running on {data}; stop it first, or give this one another folder"
         ) from None
+    lobby.own_lessons = OwnLessons(lessons)  # a teacher's lesson files, offered on the console beside ours
     lobby.wake_newest()  # the room the teacher's console opens first, replayed while the rest starts
     start_server: Any = pn.serve
     freezer = Freezer()

@@ -294,8 +294,8 @@ def test_a_lesson_built_in_a_cell_is_the_guides_lesson_and_plays_and_saves(tmp_p
     wrong = w.lesson("Zero", level="beginner", age=8, line="L", steps=[w.roll("2 6"), w.place()])
     with pytest.raises(files.LessonFileError, match=r"^Zero step 2: ask"):
         w.lesson("Zero", level="beginner", age=8, line="L", steps=[*wrong.steps[:1], w.ask("zero")])
-    mine = w.lesson("Mine", level="intermediate", age=9, line="L", labels="1 2 3 4 / 5 6 7 8 / 9 10 11 12",
-                    steps=[w.choice("Which flies?", ["the middle one", "the longest"], 1), w.roll("3 4 5")])  # fmt: skip
+    steps = [w.choice("Which flies?", ["the middle one", "the longest"], 1), w.roll("3 4 5")]
+    mine = w.lesson("Mine", level="intermediate", age=9, line="L", labels="1 2 3 4 / 5 6 7 8 / 9 10 11 12", steps=steps)
     assert files.parse(w.to_toml(mine), "Mine") == mine and mine.labels[-1] == 12
 
 

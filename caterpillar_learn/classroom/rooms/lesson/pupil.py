@@ -33,9 +33,10 @@ from typing import Any, TypeVar
 from caterpillar_learn.caterpillars import Move, Roll, State
 from caterpillar_learn.caterpillars.levels import Level
 from caterpillar_learn.classroom.codes import ClassroomError
-from caterpillar_learn.errors import describe
+from caterpillar_learn.errors import describe, one_line
 from caterpillar_learn.i18n import available_languages, text
-from caterpillar_learn.lessons import LESSONS, SETUPS, get_table
+from caterpillar_learn.lessons import LESSONS, SETUPS, Lesson, files, get_lesson, get_table
+from caterpillar_learn.lessons.caterpillars import lesson_title as caterpillars_title
 from caterpillar_learn.ui.base import BadEventError
 from caterpillar_learn.ui.caterpillars.advice import HERE, Helper, Warmup
 from caterpillar_learn.ui.caterpillars.lesson import LessonSession
@@ -97,6 +98,24 @@ def lesson_title(name: str) -> str:
     return text(LESSONS[name].title_key)
 
 
+#: The largest lesson file a room keeps in its log (a lesson of 40 steps is about 4 KB).
+MOST_SOURCE = 64_000
+
+
+@lru_cache(maxsize=16)
+def own_lesson(name: str, source: str) -> Lesson:
+    """The teacher's lesson ``source`` (a lesson file's text) to play, checked by the engine; else
+    :class:`ClassroomError` in one line naming the file and the step."""
+    if len(source) > MOST_SOURCE:
+        raise ClassroomError(describe("lesson file", f"{len(source)} characters", f"at most {MOST_SOURCE}"))
+    try:
+        found = files.parse(source, f"{name}.toml")
+        files.raise_problems(found, f"{name}.toml")
+    except files.LessonFileError as error:
+        raise ClassroomError(one_line(str(error))) from None
+    return files.lesson_of(found)
+
+
 @dataclass(frozen=True)
 class LessonSettings:
     """What the teacher chose for a lesson room (its ``room_created`` event): the lesson and the mode, and as a
@@ -126,17 +145,28 @@ class LessonSettings:
     hints: bool | None = None
     #: The language every pupil's page starts in (``None``: the server's); each page may still switch.
     lang: str | None = None
+    #: A teacher's own lesson: its file's text, kept in the room's log (the room plays what it was made with,
+    #: whatever becomes of the file); ``None``: one of ours.
+    source: str | None = None
 
     @classmethod
     def build(
-        cls, lesson: object, mode: object = "own", seed: object = None, hints: object = None, lang: object = None
+        cls,
+        lesson: object,
+        mode: object = "own",
+        seed: object = None,
+        hints: object = None,
+        lang: object = None,
+        source: str | None = None,
     ) -> LessonSettings:
-        if not isinstance(lesson, str) or lesson not in LESSON_NAMES:
+        if source is not None and isinstance(lesson, str):
+            seed = own_lesson(lesson, source).seed if seed in (None, "") else seed
+        elif not isinstance(lesson, str) or lesson not in LESSON_NAMES:
             raise ClassroomError(describe("lesson", lesson, "one of " + ", ".join(LESSON_NAMES)))
         if mode not in MODES:
             raise ClassroomError(describe("mode", mode, "one of " + ", ".join(MODES)))
         if seed in (None, ""):
-            seed = NOTEBOOK_SEEDS[lesson]
+            seed = NOTEBOOK_SEEDS[str(lesson)]
         if isinstance(seed, str) and seed.strip().isdigit():
             seed = int(seed.strip())  # typed into the console's form
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
@@ -148,11 +178,19 @@ class LessonSettings:
             lang = None
         elif lang not in available_languages():
             raise ClassroomError(describe("language", lang, "one of " + ", ".join(available_languages())))
-        return cls(lesson, str(mode), seed, hints, None if lang is None else str(lang))
+        return cls(str(lesson), str(mode), seed, hints, None if lang is None else str(lang), source)
 
     @property
     def kind(self) -> str:
-        return lesson_kind(self.lesson)
+        return "caterpillars" if self.source is not None else lesson_kind(self.lesson)
+
+    def lesson_object(self) -> Lesson:
+        """The Caterpillars lesson the room plays: one of ours, or the teacher's from its kept text."""
+        return get_lesson(self.lesson) if self.source is None else own_lesson(self.lesson, self.source)
+
+    def title(self) -> str:
+        """The lesson's title in the current language (a teacher's lesson: its own)."""
+        return lesson_title(self.lesson) if self.source is None else caterpillars_title(self.lesson_object())
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"game": "lesson", "lesson": self.lesson, "mode": self.mode, "seed": self.seed}
@@ -160,11 +198,21 @@ class LessonSettings:
             data["hints"] = self.hints
         if self.lang is not None:
             data["lang"] = self.lang
+        if self.source is not None:
+            data["source"] = self.source
         return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> LessonSettings:
-        settings = cls.build(data["lesson"], data["mode"], hints=data.get("hints"), lang=data.get("lang"))
+        source = data.get("source")
+        settings = cls.build(
+            data["lesson"],
+            data["mode"],
+            0,
+            data.get("hints"),
+            data.get("lang"),
+            source if isinstance(source, str) else None,
+        )
         return replace(settings, seed=int(data["seed"]))
 
 
@@ -234,7 +282,7 @@ class RoomLesson(LessonSession):
     2
     """
 
-    def __init__(self, name: str, seed: int | None = None, helper: Helper | None = None) -> None:
+    def __init__(self, name: str | Lesson, seed: int | None = None, helper: Helper | None = None) -> None:
         super().__init__(name, seed, helper=SharedHelper() if helper is None else helper)
         #: The teacher rolls for the class (mode ``together``), and how many rolls the teacher has made so far.
         self.teacher_rolls = False
@@ -297,7 +345,7 @@ def new_controller(settings: LessonSettings, helper: Helper | None = None) -> Co
     the room's seed and hints."""
     if settings.kind == "raupe":
         return RoomTable(settings.lesson, settings.seed, hints=settings.hints)
-    lesson = RoomLesson(settings.lesson, settings.seed, helper)
+    lesson = RoomLesson(settings.lesson_object(), settings.seed, helper)
     if settings.hints is not None:
         lesson.free_hints = settings.hints
     return lesson

@@ -97,7 +97,6 @@ from caterpillar_learn.classroom.rooms.lesson.pupil import (
 )
 from caterpillar_learn.errors import CaterpillarLearnError, describe, one_line
 from caterpillar_learn.i18n import current_language, language, text
-from caterpillar_learn.lessons import LESSONS
 from caterpillar_learn.lessons.caterpillars import step_title
 from caterpillar_learn.practice import IDEAS
 from caterpillar_learn.practice.ideas import ideas_at
@@ -246,7 +245,7 @@ class LessonRoom(EventRoom):
         """The lesson's step titles, in the current language (what the teacher can hold the class at)."""
         settings = self.settings
         if settings.kind == "caterpillars":
-            return [step_title(step) for step in LESSONS[settings.lesson].steps]
+            return [step_title(step) for step in settings.lesson_object().steps]
         return [text(f"classroom.lesson.raupe_step.{name}") for name in table_steps(settings.lesson)]
 
     def can_roll(self) -> bool:
@@ -372,8 +371,9 @@ class LessonRoom(EventRoom):
 
     def csv_ideas(self) -> tuple[str, ...]:
         """The ideas the progress file has a column for: those of the lesson's level (none in a card lesson)."""
-        lesson = LESSONS.get(self.settings.lesson)
-        return ideas_at(Level(lesson.level)) if lesson is not None else ()
+        if self.settings.kind != "caterpillars":
+            return ()
+        return ideas_at(Level(self.settings.lesson_object().level))
 
     def csv_columns(self) -> tuple[str, ...]:
         """The progress file's columns: :data:`CSV_COLUMNS`, then each idea of :meth:`csv_ideas` in words."""
