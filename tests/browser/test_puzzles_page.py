@@ -1,13 +1,14 @@
 """A puzzle set in Chromium (issue 45): a notebook that opens ``CaterpillarsPuzzles`` is served with
 ``caterpillar-learn serve --lessons``; a child on a 1024 × 768 tablet taps only what is marked, through five
 puzzles on "which die is the score", to the end's line, with the walk's checks at every wait (one thing marked, in
-view, 44 px targets); the same set on a 1920 × 1080 screen in German.  The ratings are in the page's
+view, 44 px targets); the same set's first puzzle on a 1920 × 1080 screen in German.  The ratings are in the page's
 ``localStorage`` at the end.  Screenshots: ``artifacts/screenshots/puzzles-*.png``."""
 
 from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Iterator
 
 import pytest
@@ -69,6 +70,11 @@ def test_a_child_plays_a_puzzle_set_by_touch(
             return walk.seen.get("testid") == "new-game"  # "More puzzles": the set is over
 
         walk = ChildWalk(page, random.Random(3), done=ended, shots=shoot(f"puzzles-{lang}"))
+        if lang == "de":  # the German page's words are the point: its walk ends once the first puzzle is solved
+            walk.done = lambda w: w.seen.get("testid") == "practice-next"
+            walk.walk(max_taps=20)
+            expect(page.get_by_test_id("practice-said")).to_contain_text(re.compile(r"^(Richtig|Ja)"))
+            return
         walk.walk(max_taps=80)
         page.screenshot(path=str(SCREENSHOTS / f"puzzles-{lang}-end.png"))
         end = page.get_by_test_id("lesson-body")  # the line of joy: how many right at the first try, of 5
