@@ -71,10 +71,12 @@ LONGEST = (
     "tests/hosting/test_shared_solves.py",  # 54 s
     "tests/browser/test_raupe_game_feel.py",  # 52 s
     "tests/browser/test_lesson_room.py",  # 51 s
+    "tests/browser/test_lesson_file_walk.py",  # 45-60 s
     "tests/hosting/test_serve.py",  # 48 s
     "tests/classroom/test_memory.py",  # 47 s
     "tests/classroom/test_private_clone.py",  # 45 s
     "tests/browser/test_read_aloud.py",  # 42 s
+    "tests/puzzles/test_bank.py",  # 30-40 s (the bank's sample solved again)
     "tests/packaging/test_wheel.py",  # 36-46 s
     "tests/hosting/test_gallery.py",  # 38 s
     "tests/browser/test_console_in_place.py",  # 37 s
