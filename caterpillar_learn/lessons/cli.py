@@ -1,10 +1,10 @@
 """``caterpillar-learn lesson check FILE…``: a teacher's lesson files read and checked against the rules;
 ``caterpillar-learn lesson notebook FILE…``: a notebook beside each, which every Jupyter door opens.
 
-Each file gets one line: what the lesson is, or each problem found (one line naming the step).  The exit
-status is 0 when every file is fine, 1 when any has a problem.  A notebook is written only for a lesson
-that is fine; it plays the file itself (``CaterpillarsLesson("doubles.toml")``), so a change to the file
-shows the next time the page opens, without a new notebook.
+Each file gets one line: what the lesson is, or each problem found (one line naming the step, or the field of a
+Räuber Raupe lesson).  The exit status is 0 when every file is fine, 1 when any has a problem.  A notebook is
+written only for a lesson that is fine; it plays the file itself (``CaterpillarsLesson("doubles.toml")``, or
+``RaupeWidget("cards.toml")``), so a change to the file shows the next time the page opens, without a new notebook.
 
 >>> import tempfile, pathlib
 >>> with tempfile.TemporaryDirectory() as folder:
@@ -27,22 +27,22 @@ from typing import Any
 
 from caterpillar_learn.errors import describe
 from caterpillar_learn.i18n import available_languages
-from caterpillar_learn.lessons import files, writing
+from caterpillar_learn.lessons import files, raupe_files, writing
 from caterpillar_learn.reading import parse_json, read_document, whole_number_argument
 
 __all__ = ["check_files", "notebook_of", "register", "write_notebooks"]
 
 
-def checked(path: str) -> files.LessonFile | None:
-    """The lesson file at ``path`` if it is fine; else ``None``, each problem printed on a line of its own (the
-    file named without its folder)."""
+def checked(path: str) -> files.LessonFile | raupe_files.RaupeLessonFile | None:
+    """The lesson file at ``path`` (of either game) if it is fine; else ``None``, each problem printed on a line of
+    its own (the file named without its folder)."""
     shown = Path(path).name
     try:
-        lesson = files.read(path)
+        lesson = files.read_any(path)
     except files.LessonFileError as error:
         print(str(error).replace(path, shown, 1))
         return None
-    problems = files.check(lesson)
+    problems = files.check_any(lesson)
     for problem in problems:
         print(problem.replace(path, shown, 1))
     return None if problems else lesson
@@ -56,6 +56,10 @@ def check_files(paths: list[str]) -> int:
         if lesson is None:
             status = 1
             continue
+        if isinstance(lesson, raupe_files.RaupeLessonFile):
+            table = f"raupe, {lesson.mode}, {lesson.players} players"
+            print(f'{shown}: fine: "{lesson.title}", {table}, age {lesson.age} and up')
+            continue
         kinds = Counter(step.kind for step in lesson.steps)
         said = ", ".join(f"{count} {WORDS[kind][count > 1]}" for kind, count in kinds.items() if kind != "say")
         steps = f"{len(lesson.steps)} step{'s' if len(lesson.steps) > 1 else ''}" + (f" ({said})" if said else "")
@@ -63,25 +67,48 @@ def check_files(paths: list[str]) -> int:
     return status
 
 
-def notebook_of(lesson: files.LessonFile, file_name: str) -> dict[str, Any]:
+#: Each game's lesson widget (its module and class) in a notebook, and what the notebook's ``SEED`` sets there.
+PLAYED_BY = {
+    "caterpillars": (
+        "caterpillar_learn.ui.caterpillars",
+        "CaterpillarsLesson",
+        "the dice after the lesson's own; None: the file's seed (one seed gives a whole class the same dice)",
+    ),
+    "raupe": (
+        "caterpillar_learn.ui.raupe",
+        "RaupeWidget",
+        "the deal; None: the file's seed (one seed deals a whole class the same cards)",
+    ),
+}
+
+
+def notebook_of(lesson: files.LessonFile | raupe_files.RaupeLessonFile, file_name: str) -> dict[str, Any]:
     """The notebook that plays the lesson file ``file_name`` (beside it): the teacher's note, the settings a
-    teacher may change, and the lesson (nbformat 4, no outputs).
+    teacher may change, and the lesson (nbformat 4, no outputs); a Räuber Raupe lesson's plays on a card table.
 
     >>> lesson = files.parse('format = 1\\nlevel = "beginner"\\ntitle = "Two dice"\\nage = 5\\nline = "A pair"\\n'
     ...                      '[[step]]\\nroll = "2 6"\\n', "doubles.toml")
     >>> book = notebook_of(lesson, "doubles.toml")
     >>> book["nbformat"], [cell["cell_type"] for cell in book["cells"]], book["cells"][2]["source"][-1]
     (4, ['markdown', 'code', 'code'], 'CaterpillarsLesson.from_file("doubles.toml", seed=SEED, lang=LANG, voice=VOICE)')
+    >>> cards = raupe_files.parse('format = 1\\ngame = "raupe"\\ntitle = "Cards"\\nage = 5\\nline = "L"\\n'
+    ...                           'mode = "shape"\\nintro = ["Same shape."]\\n', "cards.toml")
+    >>> notebook_of(cards, "cards.toml")["cells"][2]["source"][-1]
+    'RaupeWidget.from_file("cards.toml", seed=SEED, lang=LANG, voice=VOICE)'
     """
+    if isinstance(lesson, raupe_files.RaupeLessonFile):
+        (module, widget, seed), kind = PLAYED_BY["raupe"], f"Räuber Raupe, {lesson.mode}"
+    else:
+        (module, widget, seed), kind = PLAYED_BY["caterpillars"], lesson.level
     note = [
         "**For the teacher** (the lesson's web page does not show this note or the code).\n",
-        f"{lesson.title}: {lesson.line} (age {lesson.age} and up, {lesson.level}).\n",
+        f"{lesson.title}: {lesson.line} (age {lesson.age} and up, {kind}).\n",
         f"The lesson is the file `{file_name}` beside this notebook: change the file, and the page plays the change\n",
         "the next time it opens (check it first: `caterpillar-learn lesson check`).",
     ]
     settings = [
         "# What you may change, one setting a line (then run the cells again):\n",
-        "# the dice after the lesson's own; None: the file's seed (one seed gives a whole class the same dice)\n",
+        f"# {seed}\n",
         "SEED = None\n",
         "# the page's first language; None: the language the file is written in\n",
         "LANG = None\n",
@@ -89,9 +116,9 @@ def notebook_of(lesson: files.LessonFile, file_name: str) -> dict[str, Any]:
         "VOICE = None",
     ]
     play = [
-        "from caterpillar_learn.ui.caterpillars import CaterpillarsLesson\n",
+        f"from {module} import {widget}\n",
         "\n",
-        f"CaterpillarsLesson.from_file({json.dumps(file_name)}, seed=SEED, lang=LANG, voice=VOICE)",
+        f"{widget}.from_file({json.dumps(file_name)}, seed=SEED, lang=LANG, voice=VOICE)",
     ]
     return {
         "cells": [

@@ -18,12 +18,13 @@ from playwright.sync_api import Browser, expect
 from caterpillar_learn.cli import main
 
 from ..lessons.test_files import first_lesson
+from ..lessons.test_raupe_files import raupe_lesson
 from .axe import REFUSED, axe_source, describe_violations, run_axe
 from .conftest import SCREENSHOTS, Server, cli_command, free_port, session_solves, start_server
 from .driver import RENDER_TIMEOUT, open_lesson
 from .speech import Heard, record_speech
 from .test_child_walk import shoot
-from .walk import DESKTOP, TABLET, ChildWalk, child_context, open_touch_lesson
+from .walk import DESKTOP, TABLET, ChildWalk, child_context, open_touch_lesson, small_targets
 from .words import assert_few_words
 
 pytestmark = pytest.mark.browser
@@ -58,7 +59,8 @@ def teachers_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server
     (folder / "doubles.toml").write_text(first_lesson(), encoding="utf-8")
     (folder / "paesche.toml").write_text(german_lesson(), encoding="utf-8")
     (folder / "changed.toml").write_text(first_lesson(), encoding="utf-8")
-    lessons = [str(folder / f"{name}.toml") for name in ("doubles", "paesche", "changed")]
+    (folder / "change.toml").write_text(raupe_lesson(), encoding="utf-8")
+    lessons = [str(folder / f"{name}.toml") for name in ("doubles", "paesche", "changed", "change")]
     assert main(["lesson", "notebook", *lessons]) == 0
     # The teacher changes a die after writing the notebook: 4 4 fits no box, and step 3 asks which boxes it fits.
     (folder / "changed.toml").write_text(first_lesson().replace('roll = "2 2"', 'roll = "4 4"'), encoding="utf-8")
@@ -140,3 +142,19 @@ def test_the_gallery_shows_a_teachers_lessons_as_it_shows_ours(browser: Browser,
         gallery.screenshot(path=str(SCREENSHOTS / "lesson-file-gallery.png"))
         problems = describe_violations(run_axe(gallery, axe_source()), REFUSED)
         assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("viewport", [TABLET, DESKTOP], ids=["tablet", "big"])
+def test_a_teachers_card_lesson_opens_with_its_words_and_one_thing_to_do(
+    browser: Browser, teachers_server: Server, viewport: dict[str, int]
+) -> None:
+    """The guide's Räuber Raupe lesson: its notebook opens the card table with the teacher's words, asking
+    "Which of your cards fit?" first, one thing marked, every target big enough."""
+    with child_context(browser, viewport) as context:
+        page = open_touch_lesson(context, teachers_server.url, "change", open_lesson)
+        expect(page.locator(".rr-root").first).to_be_visible(timeout=RENDER_TIMEOUT)
+        expect(page.get_by_role("heading", name="Change cards")).to_be_visible()
+        expect(page.get_by_test_id("lesson-intro")).to_contain_text("A change card has a sky on it.")  # its rules
+        expect(page.locator('[data-todo="true"] >> visible=true')).to_have_count(1)
+        assert not small_targets(page), small_targets(page)
+        page.screenshot(path=str(SCREENSHOTS / f"lesson-file-raupe-{viewport['width']}.png"))

@@ -197,10 +197,14 @@ def _signature(page: Page) -> str:
     return result
 
 
-def small_targets(page: Page, root: str = ".cl-root, .raupe-root") -> list[str]:
-    """The visible tappable things under ``root`` smaller than 44 × 44 CSS px, described."""
+def small_targets(page: Page, root: str = ROOTS) -> list[str]:
+    """The visible tappable things under ``root`` (every widget's root by default) smaller than 44 × 44 CSS px,
+    described."""
     found: list[str] = page.evaluate(
         """([roots, selector, least]) => {
+      const all = """
+        + DEEP_JS
+        + """;
       const out = [];
       for (const root of all(roots)) {
         for (const node of root.querySelectorAll(selector)) {

@@ -91,13 +91,14 @@ same game dealt, and if it was running it waits, paused, for the learner.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
 from caterpillar_learn.errors import describe
 from caterpillar_learn.i18n import text
 from caterpillar_learn.lessons import SETUPS, TableSetup
+from caterpillar_learn.lessons.raupe_files import SPEEDS
 from caterpillar_learn.raupe import (
     BotLevel,
     Call,
@@ -133,7 +134,6 @@ WAIT_FOR_THE_ANSWER = ("flip", "shout", "mistake", "pause", "start")
 IN_PLAY = ("play", "flip", "shout", "mistake")
 #: Longest stretch of real time one tick may add (a hidden browser tab pauses the game).
 MAX_TICK = 1.0
-SPEEDS = (0.25, 2.5)
 LOG_LINES = 5
 #: Bot events applied at most per tick, so a long tick cannot run a whole game at once.
 MAX_EVENTS_PER_TICK = 20
@@ -155,11 +155,16 @@ class RaupeTable(Dispatcher, seat.SeatRules):
     #: The ``kind`` of this controller's saves (:mod:`caterpillar_learn.ui.resume`).
     save_kind = "raupe-lesson"
 
-    def __init__(self, setup: TableSetup, seed: int, name: str = "") -> None:
+    def __init__(
+        self, setup: TableSetup, seed: int, name: str = "", *, words: Callable[[], Mapping[str, Any]] | None = None
+    ) -> None:
         #: The events a save keeps (:data:`KEPT`), in order, without ``seq``.
         self.accepted: list[dict[str, Any]] = []
         self.setup = setup
         self.name = name
+        #: The lesson's words around the table in the current language (``lesson_text``): a teacher's lesson file's
+        #: (:func:`~caterpillar_learn.lessons.raupe_files.words_of`); ``None``: the catalogue's for ``name``.
+        self.words = words
         self.seed = seed
         self.level = setup.level
         self.speed = setup.speed
@@ -306,7 +311,7 @@ class RaupeTable(Dispatcher, seat.SeatRules):
 
     def fresh(self) -> RaupeTable:
         """The same lesson and seed at its start (the learner's nickname kept), asking in the current language."""
-        table = type(self)(self.setup, self.seed, self.name)
+        table = type(self)(self.setup, self.seed, self.name, words=self.words)
         table.quiz.nickname = self.quiz.nickname
         return table
 
@@ -584,6 +589,6 @@ class RaupeTable(Dispatcher, seat.SeatRules):
             "hand": hand_view(self),
             "log": list(self.log),
             "question": self.questions.view(),
-            "lesson_text": lesson_view(self.name),
+            "lesson_text": lesson_view(self.name) if self.words is None else dict(self.words()),
             "record": self.quiz.record(self.name) if self.quiz.answers else {},
         }
