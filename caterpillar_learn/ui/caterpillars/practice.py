@@ -46,7 +46,7 @@ from caterpillar_learn.practice import Book, Item, Mistake, PracticeError, game_
 from caterpillar_learn.ui.caterpillars.advice import ADVICE_LOCK, Warmup, prepare
 from caterpillar_learn.ui.events import BadEventError
 
-__all__ = ["SHOW_AFTER", "PracticePanel", "book_key", "worked_out"]
+__all__ = ["SHOW_AFTER", "BoxTries", "PracticePanel", "book_key", "worked_out"]
 
 #: Misses after which the best move is shown as the thing to do.
 SHOW_AFTER = 2
@@ -81,7 +81,45 @@ def worked_out(
     return taken.to_json(), taken.worked_out()
 
 
-class PracticePanel:
+class BoxTries:
+    """A tap on a box of a position as a try, where only some moves are offered (the practice of one's own moves,
+    a puzzle set): the box's one move is tried, several open its menu, none says why not (or, once the best is
+    shown, to take it).  A class gives :meth:`offered` and :meth:`try_move`, and keeps ``menu_slot``, ``said``
+    and ``misses``."""
+
+    menu_slot: int | None
+    said: str
+    misses: int
+
+    def offered(self) -> list[Move]:
+        """The moves a tap may try now."""
+        raise NotImplementedError
+
+    def try_move(self, move: Move) -> None:
+        """Try ``move``."""
+        raise NotImplementedError
+
+    def try_box(self, slot: int, board: Game) -> None:
+        """A tap on the box ``slot`` of ``board``'s position."""
+        moves = [move for move in self.offered() if move.slot == slot]
+        if not moves:
+            self.menu_slot = None
+            shown = self.misses >= SHOW_AFTER
+            self.said = text("practice.show") if shown else why_not(board.state, board.roll(), slot)
+        elif len(moves) == 1:
+            self.try_move(moves[0])
+        else:
+            self.menu_slot = slot
+
+    def try_option(self, index: int) -> None:
+        """The open menu's option ``index`` (of :meth:`offered`) is a try."""
+        moves = self.offered()
+        if not 0 <= index < len(moves) or (self.menu_slot is not None and moves[index].slot != self.menu_slot):
+            raise BadEventError(describe("option index", index, "one of the options shown"))
+        self.try_move(moves[index])
+
+
+class PracticePanel(BoxTries):
     """One learner's practice in one lesson: the book, and the position on the board now."""
 
     def __init__(
@@ -192,24 +230,19 @@ class PracticePanel:
 
     def tap(self, slot: int) -> None:
         """A tap on a box: its one move is a try; several open the box's menu; none says why not."""
-        moves = [move for move in self.legal() if move.slot == slot]
         if self.board is None or self.answered:
             raise BadEventError(text("practice.next_first") if self.answered else text("practice.done"))
-        if not moves:
-            self.menu_slot = None
-            shown = self.misses >= SHOW_AFTER
-            self.said = text("practice.show") if shown else why_not(self.board.state, self.board.roll(), slot)
-        elif len(moves) == 1:
-            self.play(moves[0])
-        else:
-            self.menu_slot = slot
+        self.try_box(slot, self.board)
 
     def choose(self, index: int) -> None:
         """The menu's option ``index`` (of :meth:`legal`) is a try."""
-        moves = self.legal()
-        if not 0 <= index < len(moves) or (self.menu_slot is not None and moves[index].slot != self.menu_slot):
-            raise BadEventError(describe("option index", index, "one of the options shown"))
-        self.play(moves[index])
+        self.try_option(index)
+
+    def offered(self) -> list[Move]:
+        return self.legal()
+
+    def try_move(self, move: Move) -> None:
+        self.play(move)
 
     def play(self, move: Move) -> None:
         """A try at the current position: kept in the book (the first one sets when it comes back), and what

@@ -40,7 +40,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from caterpillar_learn.advice.child import child_hint
-from caterpillar_learn.caterpillars import Game, Move, why_not
+from caterpillar_learn.caterpillars import Game, Move
 from caterpillar_learn.caterpillars.levels import Level
 from caterpillar_learn.caterpillars.sheet import slot_of
 from caterpillar_learn.errors import CaterpillarLearnError, describe, one_line
@@ -49,7 +49,7 @@ from caterpillar_learn.puzzles.bank import Bank, Puzzle, load_bank
 from caterpillar_learn.puzzles.rating import IdeaRatings, Rating
 from caterpillar_learn.puzzles.sets import SET_SIZE, PuzzleSet, choose, puzzle_mastery
 from caterpillar_learn.ui.caterpillars.controller import Session
-from caterpillar_learn.ui.caterpillars.practice import SHOW_AFTER
+from caterpillar_learn.ui.caterpillars.practice import SHOW_AFTER, BoxTries
 from caterpillar_learn.ui.caterpillars.views import dice_view, legal_view, menu_view, sheet_view
 from caterpillar_learn.ui.events import BadEventError, Handler, whole
 
@@ -72,7 +72,7 @@ def ratings_key(level: Level | str) -> str:
     return f"caterpillar-learn.puzzles:{Level.parse(level).value}"
 
 
-class PuzzleSession(Session):
+class PuzzleSession(Session, BoxTries):
     """One child's puzzle sets on ``idea`` at ``level``: the set under way, its puzzle on the board, the ratings.
 
     ``seed``: ``None`` gives the puzzle nearest the child's rating each time; a number draws among the
@@ -173,22 +173,17 @@ class PuzzleSession(Session):
             raise BadEventError(text("practice.puzzles.more"))
         if self.answered:
             raise BadEventError(text("practice.next_first"))
-        moves = [move for move in self.legal_moves() if move.slot == slot]
-        if not moves:
-            self.menu_slot = None
-            shown = self.misses >= SHOW_AFTER
-            self.said = text("practice.show") if shown else why_not(self.game.state, self.game.roll(), slot)
-        elif len(moves) == 1:
-            self.tap(moves[0])
-        else:
-            self.menu_slot = slot
+        self.try_box(slot, self.game)
 
     def choose(self, index: int) -> None:
         """The menu's option ``index`` (of :meth:`legal_moves`) is a try."""
-        moves = self.legal_moves()
-        if not 0 <= index < len(moves) or (self.menu_slot is not None and moves[index].slot != self.menu_slot):
-            raise BadEventError(describe("option index", index, "one of the options shown"))
-        self.tap(moves[index])
+        self.try_option(index)
+
+    def offered(self) -> list[Move]:
+        return self.legal_moves()
+
+    def try_move(self, move: Move) -> None:
+        self.tap(move)
 
     def tap(self, move: Move) -> None:
         """A try at the puzzle on the board; the first one is the answer that rates the child and the puzzle."""
