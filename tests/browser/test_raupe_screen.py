@@ -372,7 +372,10 @@ def walk_the_table(page: Page, lesson: str, lang: str = "en", *, both_screens: b
             assert_few_words(page, f"in {lesson} ({lang})")
         todo = the_todo(page)
         if lesson == IN_GERMAN:
-            sizes = hand_keeps_its_size(page, sizes, playing=todo.get_attribute("data-testid") != "question")
+            # The game runs while neither its question nor its Start is the thing to do (a hand is fitted anew when
+            # a game starts: the rule is about a game under way).
+            playing = todo.get_attribute("data-testid") not in ("question", "raupe-start")
+            sizes = hand_keeps_its_size(page, sizes, playing=playing)
         if todo.get_attribute("data-testid") == "question":
             # A question while the game should run: the bots won before the lesson's last step (a slow child on a
             # loaded machine) and Play again asks about the last game.  The whole question is what is marked, and a
