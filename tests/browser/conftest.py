@@ -167,11 +167,15 @@ def printed_address(server: Server, label: str) -> str:
     return found.group(1)
 
 
-def _serve_lessons(tmp_path_factory: pytest.TempPathFactory, *options: str) -> Iterator[Server]:
+def serve_lessons(
+    tmp_path_factory: pytest.TempPathFactory, *options: str, lessons: Path | None = None
+) -> Iterator[Server]:
+    """``caterpillar-learn serve`` on a free port with the session's solve cache, until the generator is closed;
+    ``lessons``: a folder of lessons of its own (a teacher's), else ours."""
     port = free_port()
     log = tmp_path_factory.mktemp("serve") / "serve.log"
     # Another lessons folder (a teacher's, or a draft) may be tried with the same tests.
-    other = os.environ.get("CATERPILLAR_LEARN_TEST_LESSONS")
+    other = str(lessons) if lessons is not None else os.environ.get("CATERPILLAR_LEARN_TEST_LESSONS")
     server = start_server(
         [
             *cli_command(),
@@ -196,13 +200,13 @@ def _serve_lessons(tmp_path_factory: pytest.TempPathFactory, *options: str) -> I
 @pytest.fixture(scope="session")
 def lessons_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """``caterpillar-learn serve`` on a free port, for the whole session."""
-    yield from _serve_lessons(tmp_path_factory)
+    yield from serve_lessons(tmp_path_factory)
 
 
 @pytest.fixture(scope="session")
 def german_lessons_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """``caterpillar-learn serve --lang de``: every lesson's widgets start in German."""
-    yield from _serve_lessons(tmp_path_factory, "--lang", "de")
+    yield from serve_lessons(tmp_path_factory, "--lang", "de")
 
 
 @pytest.fixture

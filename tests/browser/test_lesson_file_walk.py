@@ -20,7 +20,7 @@ from caterpillar_learn.cli import main
 from ..lessons.test_files import first_lesson
 from ..lessons.test_raupe_files import raupe_lesson
 from .axe import REFUSED, axe_source, describe_violations, run_axe
-from .conftest import SCREENSHOTS, Server, cli_command, free_port, session_solves, start_server
+from .conftest import SCREENSHOTS, Server, serve_lessons
 from .driver import RENDER_TIMEOUT, open_lesson
 from .speech import Heard, record_speech
 from .test_child_walk import shoot
@@ -64,13 +64,7 @@ def teachers_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server
     assert main(["lesson", "notebook", *lessons]) == 0
     # The teacher changes a die after writing the notebook: 4 4 fits no box, and step 3 asks which boxes it fits.
     (folder / "changed.toml").write_text(first_lesson().replace('roll = "2 2"', 'roll = "4 4"'), encoding="utf-8")
-    port = free_port()
-    cmd = [*cli_command(), "serve", "--no-browser", "--port", str(port), "--lessons", str(folder)]
-    server = start_server([*cmd, "--solve-cache", str(session_solves())], f"http://localhost:{port}/", folder / "log")
-    try:
-        yield server
-    finally:
-        server.stop()
+    yield from serve_lessons(tmp_path_factory, lessons=folder)
 
 
 @pytest.mark.parametrize(

@@ -16,7 +16,7 @@ from playwright.sync_api import Browser, expect
 
 from caterpillar_learn.ui.caterpillars.puzzles import ratings_key
 
-from .conftest import SCREENSHOTS, Server, cli_command, free_port, session_solves, start_server
+from .conftest import SCREENSHOTS, Server, serve_lessons
 from .driver import RENDER_TIMEOUT, open_lesson
 from .test_child_walk import shoot
 from .walk import DESKTOP, TABLET, ChildWalk, child_context, open_touch_lesson
@@ -46,13 +46,7 @@ def puzzles_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]
     folder = tmp_path_factory.mktemp("puzzles")
     for lang in ("en", "de"):
         (folder / f"puzzles-{lang}.ipynb").write_text(notebook(CELL.format(lang=lang)), encoding="utf-8")
-    port = free_port()
-    cmd = [*cli_command(), "serve", "--no-browser", "--port", str(port), "--lessons", str(folder)]
-    server = start_server([*cmd, "--solve-cache", str(session_solves())], f"http://localhost:{port}/", folder / "log")
-    try:
-        yield server
-    finally:
-        server.stop()
+    yield from serve_lessons(tmp_path_factory, lessons=folder)
 
 
 @pytest.mark.parametrize(("lang", "viewport"), [("en", TABLET), ("de", DESKTOP)], ids=["en-tablet", "de-big"])

@@ -109,9 +109,8 @@ WRONG = {
 }
 
 
-@pytest.mark.parametrize("name", WRONG)
-def test_a_wrong_lesson_is_refused_in_one_line(name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    source, said = WRONG[name]
+def refused_in_one_line(source: str, said: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``lesson check`` on a file of ``source`` exits 1 with one line, of the file, saying ``said``; no traceback."""
     path = tmp_path / "wrong.toml"
     path.write_text(source, encoding="utf-8")
     assert main(["lesson", "check", str(path)]) == 1
@@ -119,6 +118,11 @@ def test_a_wrong_lesson_is_refused_in_one_line(name: str, tmp_path: Path, capsys
     lines = out.out.splitlines()
     assert len(lines) == 1 and lines[0].startswith("wrong.toml") and said in lines[0], out.out
     assert "Traceback" not in out.err + out.out
+
+
+@pytest.mark.parametrize("name", WRONG)
+def test_a_wrong_lesson_is_refused_in_one_line(name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    refused_in_one_line(*WRONG[name], tmp_path, capsys)
 
 
 def test_several_files_each_get_their_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -19,6 +19,8 @@ from caterpillar_learn.lessons.raupe import CALLS
 from caterpillar_learn.raupe import Play
 from caterpillar_learn.ui.raupe import RaupeWidget
 
+from .test_files import refused_in_one_line
+
 ROOT = Path(__file__).resolve().parents[2]
 GUIDE = ROOT / "docs" / "AUTHORING.md"
 
@@ -216,14 +218,7 @@ WRONG = {
 def test_a_wrong_raupe_lesson_is_refused_in_one_line(
     name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    source, said = WRONG[name]
-    path = tmp_path / "wrong.toml"
-    path.write_text(source, encoding="utf-8")
-    assert main(["lesson", "check", str(path)]) == 1
-    out = capsys.readouterr()
-    lines = out.out.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("wrong.toml: ") and said in lines[0], out.out
-    assert "Traceback" not in out.err + out.out
+    refused_in_one_line(*WRONG[name], tmp_path, capsys)
 
 
 def test_the_guides_raupe_lesson_is_valid_by_the_schema_and_wrong_ones_are_not() -> None:
